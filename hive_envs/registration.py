@@ -1,0 +1,39 @@
+"""Registration of every environment id with Gymnasium and PettingZoo.
+
+Entry points are strings, so registering imports no game code: `import hive_envs` stays
+cheap and `gym.make("hive_envs:hive_envs/Hoyito-v0")` works without a prior import.
+Environment modules add their ids to the tables below.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import pettingzoo
+
+#: Gymnasium ids -> (entry point, vector entry point or None, default kwargs).
+GYM_ENVS: dict[str, tuple[str, str | None, dict]] = {
+    "hive_envs/Hoyito-v0": ("hive_envs.hoyito.gym_env:HoyitoEnv", None, {}),
+    "hive_envs/Hoyito2x12-v0": ("hive_envs.hoyito.gym_env:HoyitoEnv", None, {"holes_per_row": 12}),
+}
+
+#: PettingZoo AEC ids -> entry point.
+AEC_ENVS: dict[str, str] = {
+    "hive_envs/hoyito-v0": "hive_envs.hoyito_v0:env",
+}
+
+
+def register_all() -> None:
+    """Register every id once; calling it again is a no-op."""
+    for env_id, (entry_point, vector_entry_point, kwargs) in GYM_ENVS.items():
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point=entry_point,
+            vector_entry_point=vector_entry_point,
+            kwargs=dict(kwargs),
+            disable_env_checker=False,
+        )
+    for env_id, entry_point in AEC_ENVS.items():
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point)

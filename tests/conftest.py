@@ -1,0 +1,1 @@
+"""Shared pytest configuration."""
