@@ -1,0 +1,20 @@
+"""Trained agents: policy-value networks, checkpoint files, and checkpoints as players.
+
+This subpackage imports torch; `import hive_envs` never imports it (install the `train`
+extra to use it).
+"""
+
+from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, save_checkpoint
+from hive_envs.agents.distributions import MaskedCategorical, mask_logits
+from hive_envs.agents.networks import build_network
+from hive_envs.agents.policy import load_policy
+
+__all__ = [
+    "MaskedCategorical",
+    "build_network",
+    "load_checkpoint",
+    "load_policy",
+    "mask_logits",
+    "network_from_checkpoint",
+    "save_checkpoint",
+]

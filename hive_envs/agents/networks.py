@@ -1,0 +1,125 @@
+"""Policy-value networks for the games of this package.
+
+Every network maps a batch of observations (uint8/bool planes from the env, as float) to
+`(logits, value)`: `logits` has one entry per action of the env's `Discrete` space, `value`
+is the expected final reward of the player to move (the observation is always from that
+player's view, so one network serves both seats).
+
+- `mlp`: flattened observation -> hidden layers -> policy and value heads. Hoyito's
+  observation is small; this is the default there (and a baseline for Hive).
+- `hexconv`: for Hive planes `(C, H, W)` on a hex torus in axial coordinates. 3x3 convolutions
+  with circular padding (the frame is a torus) whose two corner taps that are not hex
+  neighbours are zeroed, residual blocks, then a policy head aligned with the action layout
+  `action = slot * H * W + cell` (+ one trailing pass action): a 1x1 convolution gives one
+  logit per (tile slot, destination cell), the pass logit and the value come from pooled
+  features.
+
+A network is described by a plain dict (`NetworkSpec`) saved in every checkpoint, so a
+checkpoint rebuilds its network without the training config.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+NetworkSpec = dict[str, Any]
+
+NETWORK_KINDS = ("mlp", "hexconv")
+
+
+class MLPPolicy(nn.Module):
+    def __init__(self, observation_shape: tuple[int, ...], num_actions: int, hidden_sizes: list[int]):
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = int(math.prod(observation_shape))
+        for size in hidden_sizes:
+            layers += [nn.Linear(width, size), nn.ReLU()]
+            width = size
+        self.trunk = nn.Sequential(nn.Flatten(), *layers)
+        self.policy_head = nn.Linear(width, num_actions)
+        self.value_head = nn.Linear(width, 1)
+        # Small policy init: near-uniform play at the start (as CleanRL's 0.01 gain).
+        nn.init.orthogonal_(self.policy_head.weight, gain=0.01)
+        nn.init.zeros_(self.policy_head.bias)
+
+    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.trunk(observation.float())
+        return self.policy_head(features), self.value_head(features).squeeze(-1)
+
+
+class HexConv(nn.Conv2d):
+    """3x3 convolution over axial hex coordinates with circular (torus) padding.
+
+    In axial coordinates (q along W, r along H) the six neighbours of (r, q) are
+    (r, q±1), (r-1, q), (r-1, q+1), (r+1, q-1), (r+1, q): the 3x3 window minus the corners
+    (r-1, q-1) and (r+1, q+1), which are masked to zero.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int):
+        super().__init__(in_channels, out_channels, kernel_size=3)  # padding done in forward
+        hex_mask = torch.ones(1, 1, 3, 3)
+        hex_mask[..., 0, 0] = 0.0
+        hex_mask[..., 2, 2] = 0.0
+        self.register_buffer("hex_mask", hex_mask, persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.pad(x, (1, 1, 1, 1), mode="circular")
+        return F.conv2d(x, self.weight * self.hex_mask, self.bias)
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int):
+        super().__init__()
+        self.conv1 = HexConv(channels, channels)
+        self.conv2 = HexConv(channels, channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.relu(x + self.conv2(F.relu(self.conv1(x))))
+
+
+class HexConvPolicy(nn.Module):
+    def __init__(self, observation_shape: tuple[int, ...], num_actions: int, channels: int, blocks: int):
+        super().__init__()
+        if len(observation_shape) != 3:
+            raise ValueError(f"network 'hexconv' needs (C, H, W) observations, got shape {observation_shape}")
+        in_channels, height, width = observation_shape
+        cells = height * width
+        if (num_actions - 1) % cells != 0:
+            raise ValueError(
+                f"network 'hexconv' needs num_actions = slots * H * W + 1 (pass); got {num_actions} "
+                f"actions for a {height}x{width} grid"
+            )
+        self.slots = (num_actions - 1) // cells
+        self.stem = HexConv(in_channels, channels)
+        self.blocks = nn.Sequential(*[ResidualBlock(channels) for _ in range(blocks)])
+        self.slot_head = nn.Conv2d(channels, self.slots, kernel_size=1)
+        self.pass_head = nn.Linear(channels, 1)
+        self.value_head = nn.Sequential(nn.Linear(channels, channels), nn.ReLU(), nn.Linear(channels, 1))
+        nn.init.normal_(self.slot_head.weight, std=0.01)
+        nn.init.zeros_(self.slot_head.bias)
+
+    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = F.relu(self.stem(observation.float()))
+        x = self.blocks(x)
+        pooled = x.mean(dim=(2, 3))
+        slot_logits = self.slot_head(x).flatten(1)  # (B, slots * H * W), slot-major like the actions
+        logits = torch.cat([slot_logits, self.pass_head(pooled)], dim=1)
+        return logits, self.value_head(pooled).squeeze(-1)
+
+
+def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> nn.Module:
+    """Build the network a spec describes: {"kind": "mlp", "hidden_sizes": [...]} or
+    {"kind": "hexconv", "channels": C, "blocks": B}."""
+    kind = spec.get("kind")
+    if kind == "mlp":
+        return MLPPolicy(tuple(observation_shape), num_actions, list(spec["hidden_sizes"]))
+    if kind == "hexconv":
+        return HexConvPolicy(
+            tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"])
+        )
+    raise ValueError(f"unknown network kind {kind!r}; allowed: {', '.join(NETWORK_KINDS)}")

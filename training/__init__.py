@@ -1,0 +1,1 @@
+"""Self-play PPO training and checkpoint evaluation (scripts: ppo_selfplay.py, evaluate.py)."""

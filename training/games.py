@@ -1,0 +1,38 @@
+"""Which batch class plays which game, and the facts a checkpoint records about it.
+
+A game is named in configs and checkpoints as 'hoyito', 'hive', or 'module:Class' for any
+class implementing the batch API (see DESIGN/the issue: `Batch(num_games, **options)`,
+`reset`, `step`, in-place buffers). Tests use the last form for a toy game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+GAMES = {
+    "hoyito": "hive_envs.hoyito:HoyitoBatch",
+    "hive": "hive_envs.hive:HiveBatch",
+}
+
+
+def batch_class(game: str) -> type:
+    target = GAMES.get(game, game)
+    if ":" not in target:
+        raise ValueError(f"unknown game {game!r}; use one of {sorted(GAMES)} or 'module:Class'")
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        return getattr(module, class_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"game {game!r}: cannot import {target} ({error})") from None
+
+
+def make_batch(game: str, num_games: int, options: dict[str, Any]):
+    """A batch of `num_games` games; bad options raise the game's own ValueError."""
+    return batch_class(game)(num_games, **options)
+
+
+def encoding_version(batch) -> str:
+    """The observation/action encoding version of the game's envs ('v0' unless the class says)."""
+    return str(getattr(batch, "encoding_version", "v0"))

@@ -1,0 +1,122 @@
+"""Play a match between two batch players and summarise it.
+
+`num_games` games run at once in one batch: in the first half player A holds seat 0, in the
+second half seat 1. Each game slot counts only its first finished game; a slot that is done
+keeps being stepped with random moves (cheap) until every slot has finished.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from training.games import make_batch
+from training.players import random_legal
+
+
+@dataclass
+class MatchResult:
+    player: str
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    wins_by_seat: list[int]
+    draws_by_seat: list[int]
+    losses_by_seat: list[int]
+    mean_length: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def score(self) -> float:
+        """Wins plus half the draws, per game."""
+        return (self.wins + 0.5 * self.draws) / self.games
+
+    def win_rate_ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    def to_dict(self) -> dict:
+        low, high = self.win_rate_ci95()
+        return {**asdict(self), "win_rate": self.win_rate, "win_rate_ci95": [low, high], "score": self.score}
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval of a binomial proportion (sane at 0 and 1, unlike the normal one)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_match(game: str, game_options: dict, player_a, player_b, num_games: int, seed: int) -> MatchResult:
+    """Play `num_games` games (half with A in each seat) and count them from A's side."""
+    if num_games < 2:
+        raise ValueError(f"a match needs at least 2 games (one per seat), got {num_games}")
+    batch = make_batch(game, num_games, game_options)
+    batch.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seat_of_a = (np.arange(num_games) >= num_games // 2).astype(np.int8)
+    outcome = np.zeros(num_games, dtype=np.float32)  # A's reward in the slot's first game
+    length = np.zeros(num_games, dtype=np.int64)
+    done = np.zeros(num_games, dtype=bool)
+    while not done.all():
+        actions = np.empty(num_games, dtype=np.int64)
+        a_moves = (batch.to_move == seat_of_a) & ~done
+        b_moves = (batch.to_move != seat_of_a) & ~done
+        for player, rows_mask in ((player_a, a_moves), (player_b, b_moves)):
+            rows = np.flatnonzero(rows_mask)
+            if rows.size:
+                actions[rows] = player.act(batch, rows)
+        idle = np.flatnonzero(done)
+        if idle.size:
+            actions[idle] = random_legal(batch.action_mask[idle], rng)
+        batch.step(actions)
+        finished = batch.terminated & ~done
+        rows = np.flatnonzero(finished)
+        outcome[rows] = batch.rewards[rows, seat_of_a[rows]]
+        length[rows] = batch.episode_length[rows]
+        done |= finished
+    counts = {}
+    for label, value in (("wins", 1.0), ("draws", 0.0), ("losses", -1.0)):
+        hit = np.sign(outcome) == value
+        counts[label] = [int((hit & (seat_of_a == seat)).sum()) for seat in (0, 1)]
+    return MatchResult(
+        player=player_a.name,
+        opponent=player_b.name,
+        games=num_games,
+        wins=sum(counts["wins"]),
+        draws=sum(counts["draws"]),
+        losses=sum(counts["losses"]),
+        wins_by_seat=counts["wins"],
+        draws_by_seat=counts["draws"],
+        losses_by_seat=counts["losses"],
+        mean_length=float(length.mean()),
+    )
+
+
+def format_table(results: list[MatchResult]) -> str:
+    """A plain-text table: one row per match, W/D/L per seat, win rate with its 95% CI."""
+    header = (
+        f"{'player':<28} {'opponent':<28} {'games':>5} {'W/D/L as seat 0':>16} {'W/D/L as seat 1':>16} "
+        f"{'win rate [95% CI]':>22} {'score':>6} {'mean len':>8}"
+    )
+    lines = [header, "-" * len(header)]
+    for r in results:
+        low, high = r.win_rate_ci95()
+        seat0 = f"{r.wins_by_seat[0]}/{r.draws_by_seat[0]}/{r.losses_by_seat[0]}"
+        seat1 = f"{r.wins_by_seat[1]}/{r.draws_by_seat[1]}/{r.losses_by_seat[1]}"
+        rate = f"{r.win_rate:.3f} [{low:.3f},{high:.3f}]"
+        lines.append(
+            f"{r.player[-28:]:<28} {r.opponent[-28:]:<28} {r.games:>5} {seat0:>16} {seat1:>16} "
+            f"{rate:>22} {r.score:>6.3f} {r.mean_length:>8.1f}"
+        )
+    return "\n".join(lines)

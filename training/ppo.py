@@ -1,0 +1,84 @@
+"""The PPO update: clipped policy objective, (clipped) value loss, entropy over legal actions."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from hive_envs.agents.distributions import MaskedCategorical
+from training.selfplay import Rollout
+
+
+def ppo_update(
+    network: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    rollout: Rollout,
+    config,
+    device: torch.device,
+    generator: np.random.Generator,
+) -> dict[str, float]:
+    """Train on the rollout's trained decisions; returns the `losses/...` metrics."""
+    keep = rollout.trained.reshape(-1)
+    flat = {
+        "obs": rollout.observations.reshape(-1, *rollout.observations.shape[2:])[keep],
+        "mask": rollout.action_masks.reshape(-1, rollout.action_masks.shape[-1])[keep],
+        "actions": rollout.actions.reshape(-1)[keep],
+        "log_probs": rollout.log_probs.reshape(-1)[keep],
+        "values": rollout.values.reshape(-1)[keep],
+        "advantages": rollout.advantages.reshape(-1)[keep],
+        "returns": rollout.returns.reshape(-1)[keep],
+    }
+    data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
+    size = int(keep.sum())
+    minibatch = max(1, size // config.num_minibatches)
+    sums: dict[str, float] = {}
+    count = 0
+    for _ in range(config.update_epochs):
+        order = generator.permutation(size)
+        for start in range(0, size - minibatch + 1, minibatch):
+            mb = torch.as_tensor(order[start : start + minibatch], device=device)
+            logits, new_value = network(data["obs"][mb])
+            dist = MaskedCategorical(logits, data["mask"][mb])
+            new_log_prob = dist.log_prob(data["actions"][mb])
+            entropy = dist.entropy().mean()
+            log_ratio = new_log_prob - data["log_probs"][mb]
+            ratio = log_ratio.exp()
+            adv = data["advantages"][mb]
+            if config.norm_adv and adv.numel() > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            policy_loss = torch.max(
+                -adv * ratio, -adv * ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
+            ).mean()
+            returns = data["returns"][mb]
+            if config.clip_value:
+                old_value = data["values"][mb]
+                clipped = old_value + (new_value - old_value).clamp(-config.clip_coef, config.clip_coef)
+                value_loss = 0.5 * torch.max((new_value - returns) ** 2, (clipped - returns) ** 2).mean()
+            else:
+                value_loss = 0.5 * ((new_value - returns) ** 2).mean()
+            loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - log_ratio).mean()
+                clipfrac = ((ratio - 1).abs() > config.clip_coef).float().mean()
+            for key, value in (
+                ("losses/policy_loss", policy_loss),
+                ("losses/value_loss", value_loss),
+                ("losses/entropy", entropy),
+                ("losses/approx_kl", approx_kl),
+                ("losses/clipfrac", clipfrac),
+            ):
+                sums[key] = sums.get(key, 0.0) + float(value.detach())
+            count += 1
+    metrics = {key: total / max(count, 1) for key, total in sums.items()}
+    returns, values = flat["returns"], flat["values"]
+    variance = np.var(returns)
+    metrics["losses/explained_variance"] = (
+        float(1 - np.var(returns - values) / variance) if variance > 0 else 0.0
+    )
+    metrics["charts/trained_decisions"] = float(size)
+    return metrics

@@ -1,0 +1,233 @@
+"""Self-play PPO for the games of hive_envs.
+
+    python training/ppo_selfplay.py --config configs/hoyito_2x6.yaml [--key value ...] [--resume]
+
+Read top to bottom:
+  1. options: a YAML config (training/config.py lists every key), `--key value` overrides;
+  2. a batch of `num_games` games (the game's batched API), one policy-value network;
+  3. each update: one rollout of `rollout_steps` plies in every game (self-play, plus a share
+     of games against a past policy from the opponent pool), GAE along each seat's own
+     decisions, then PPO epochs over the learner's decisions;
+  4. TensorBoard scalars, periodic evaluation vs random and greedy, checkpoints every
+     `checkpoint_every` updates and at the end (runs/<name>/checkpoints/), resumable;
+  5. at the end: a match vs random and vs greedy, printed as a table and saved as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+import torch
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
+from hive_envs.agents.networks import build_network
+from training.config import TrainConfig, describe_keys, load_config, parse_overrides
+from training.games import encoding_version, make_batch
+from training.match import format_table, play_match
+from training.players import GreedyPlayer, NetworkPlayer, RandomPlayer
+from training.ppo import ppo_update
+from training.selfplay import SelfPlayCollector, compute_gae
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("config key 'device' is 'cuda' but no CUDA device is available")
+    return torch.device(name)
+
+
+def run_dir_of(config: TrainConfig) -> Path:
+    return Path(config.runs_dir) / config.name
+
+
+def evaluate_now(config: TrainConfig, network, device, games: int, seed: int, with_greedy: bool) -> list:
+    """Matches of the current network (argmax play) vs random and vs greedy."""
+    was_training = network.training
+    network.eval()
+    me = NetworkPlayer(network, "current", greedy=True, device=device, seed=seed)
+    opponents = [RandomPlayer(seed + 1)] + ([GreedyPlayer(seed + 2)] if with_greedy else [])
+    results = [play_match(config.game, config.game_options, me, opp, games, seed) for opp in opponents]
+    network.train(was_training)
+    return results
+
+
+def checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed) -> dict:
+    return {
+        "game": config.game,
+        "game_options": dict(config.game_options),
+        "encoding_version": encoding_version(batch),
+        "observation_shape": tuple(batch.observation_shape),
+        "num_actions": int(batch.num_actions),
+        "network": config.network_spec(),
+        "model": {k: v.detach().cpu() for k, v in network.state_dict().items()},
+        "config": config.to_dict(),
+        "global_step": global_step,
+        "update": update,
+        "train_state": {"optimizer": optimizer.state_dict(), "pool": pool, "elapsed_s": elapsed},
+    }
+
+
+def train(config: TrainConfig, resume: bool = False) -> dict:
+    """Run (or resume) training; returns a summary with the final evaluation."""
+    run_dir = run_dir_of(config)
+    checkpoint_dir = run_dir / "checkpoints"
+    if config.num_threads:
+        torch.set_num_threads(config.num_threads)
+    device = pick_device(config.device)
+    random.seed(config.seed)
+    np.random.seed(config.seed)
+    torch.manual_seed(config.seed)
+
+    batch = make_batch(config.game, config.num_games, config.game_options)
+    network = build_network(config.network_spec(), tuple(batch.observation_shape), batch.num_actions).to(
+        device
+    )
+    optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
+    global_step, update, elapsed, pool = 0, 0, 0.0, []
+
+    if resume:
+        latest = checkpoint_dir / "latest.pt"
+        data = load_checkpoint(
+            latest,
+            game=config.game,
+            encoding_version=encoding_version(batch),
+            observation_shape=tuple(batch.observation_shape),
+            num_actions=batch.num_actions,
+        )
+        if data["game_options"] != dict(config.game_options) or data["network"] != config.network_spec():
+            raise ValueError(
+                f"cannot resume {str(latest)!r}: it was trained with game_options={data['game_options']} "
+                f"network={data['network']}, the config asks for game_options={config.game_options} "
+                f"network={config.network_spec()}"
+            )
+        network.load_state_dict(data["model"])
+        optimizer.load_state_dict(data["train_state"]["optimizer"])
+        global_step, update = data["global_step"], data["update"]
+        pool, elapsed = data["train_state"]["pool"], data["train_state"]["elapsed_s"]
+
+    has_greedy = hasattr(batch, "greedy_actions")
+    opponent = copy.deepcopy(network).eval()
+    pool_games = round(config.pool_share * config.num_games)
+    collector = SelfPlayCollector(batch, network, device, seed=config.seed + 7919 * update)
+    shuffle_rng = np.random.default_rng(config.seed + 104729 * update)
+    writer = SummaryWriter(str(run_dir))
+    steps_per_update = config.num_games * config.rollout_steps
+    time_limit = config.time_limit_minutes * 60.0
+    latest_eval: dict[str, float] = {}
+
+    def save(tag: str) -> None:
+        payload = checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed)
+        save_checkpoint(checkpoint_dir / f"step_{global_step:010d}.pt", payload)
+        save_checkpoint(checkpoint_dir / "latest.pt", payload)
+
+    bar = tqdm(
+        total=config.total_steps,
+        initial=min(global_step, config.total_steps),
+        unit="step",
+        dynamic_ncols=True,
+        disable=None,
+    )
+    started = time.time() - elapsed
+    while global_step < config.total_steps and not (time_limit and elapsed >= time_limit):
+        tick = time.time()
+        if config.anneal_lr:
+            optimizer.param_groups[0]["lr"] = config.learning_rate * max(
+                0.0, 1 - global_step / config.total_steps
+            )
+
+        # 1. rollout: self-play, plus pool games against one past policy drawn for this rollout
+        use_pool = bool(pool) and pool_games > 0
+        if use_pool:
+            opponent.load_state_dict(pool[shuffle_rng.integers(len(pool))])
+        rollout = collector.collect(config.rollout_steps, opponent if use_pool else None, pool_games)
+        rollout.advantages, rollout.returns = compute_gae(rollout, config.gamma, config.gae_lambda)
+
+        # 2. PPO update on the learner's decisions
+        metrics = ppo_update(network, optimizer, rollout, config, device, shuffle_rng)
+        global_step += steps_per_update
+        update += 1
+        elapsed = time.time() - started
+
+        # 3. logging, opponent pool, evaluation, checkpoints
+        metrics.update(collector.pop_stats())
+        metrics["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
+        metrics["charts/steps_per_second"] = steps_per_update / max(time.time() - tick, 1e-9)
+        metrics["charts/pool_size"] = len(pool)
+        for key, value in metrics.items():
+            writer.add_scalar(key, value, global_step)
+        if config.pool_size and update % config.pool_add_every == 0:
+            pool.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
+            pool = pool[-config.pool_size :]
+        if config.eval_every and update % config.eval_every == 0:
+            for result in evaluate_now(
+                config, network, device, config.eval_games, config.seed + update, has_greedy
+            ):
+                latest_eval[result.opponent] = result.win_rate
+                writer.add_scalar(f"eval/vs_{result.opponent}/win_rate", result.win_rate, global_step)
+                writer.add_scalar(f"eval/vs_{result.opponent}/score", result.score, global_step)
+                writer.add_scalar(f"eval/vs_{result.opponent}/game_length", result.mean_length, global_step)
+            elapsed = time.time() - started
+        if update % config.checkpoint_every == 0:
+            save("periodic")
+        bar.update(min(global_step, config.total_steps) - bar.n)
+        bar.set_postfix(
+            sps=f"{global_step / max(elapsed, 1e-9):.0f}",
+            **{f"vs_{k}": f"{v:.2f}" for k, v in latest_eval.items()},
+        )
+    bar.close()
+    save("final")
+    writer.close()
+
+    summary = {
+        "run_dir": str(run_dir),
+        "global_step": global_step,
+        "update": update,
+        "train_seconds": elapsed,
+    }
+    if config.final_eval_games:
+        results = evaluate_now(
+            config, network, device, config.final_eval_games, config.seed + 1_000_003, has_greedy
+        )
+        summary["final_eval"] = [r.to_dict() for r in results]
+        print(
+            f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min. "
+            f"Evaluation of the final policy (argmax play):"
+        )
+        print(format_table(results))
+        (run_dir / "final_eval.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="config keys (also accepted as --key value):\n" + describe_keys(),
+    )
+    parser.add_argument("--config", help="YAML file of config keys")
+    parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
+    args, rest = parser.parse_known_args(argv)
+    try:
+        config = load_config(args.config, parse_overrides(rest))
+        train(config, resume=args.resume)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

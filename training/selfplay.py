@@ -1,0 +1,158 @@
+"""Self-play rollouts over a batch of games, and GAE along each seat's own decisions.
+
+Every batch step is one ply in every game, made by the player to move there. Games are either
+self-play (the learner plays both seats; both seats' decisions are trained) or pool games (the
+learner holds one seat, a past policy the other; only the learner's decisions are trained).
+
+Per-seat trajectories: a transition of seat p runs from one decision of p to p's next decision
+in the same game, or to the game's end, where it gets p's final reward. Seats alternate, but a
+seat may decide several times in a row (Hoyito: a capture gives another move; automatic
+passes), so "the next step" of a transition is found per (game, seat), not per game.
+
+GAE runs backwards over the rollout keeping, per (game, seat), the value and advantage of that
+seat's next decision (or the terminal reward). At the end of the rollout an unfinished
+transition is bootstrapped with the value of the current position: V(obs) for the seat to
+move, -V(obs) for the other seat (zero-sum, and the observation is always the mover's view).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from hive_envs.agents.distributions import MaskedCategorical
+
+
+@dataclass
+class Rollout:
+    """Arrays of shape (T, N, ...) for T batch steps of N games."""
+
+    observations: np.ndarray
+    action_masks: np.ndarray
+    actions: np.ndarray
+    log_probs: np.ndarray
+    values: np.ndarray
+    movers: np.ndarray  # seat that decided
+    trained: np.ndarray  # the learner made this decision (its data is trained on)
+    terminated: np.ndarray  # the step ended the game
+    rewards: np.ndarray  # (T, N, 2)
+    final_values: np.ndarray  # (N, 2): bootstrap value of the position after the rollout, per seat
+    advantages: np.ndarray | None = None
+    returns: np.ndarray | None = None
+
+
+def compute_gae(rollout: Rollout, gamma: float, gae_lambda: float) -> tuple[np.ndarray, np.ndarray]:
+    """Advantages and returns (T, N) for the trained decisions (zero elsewhere)."""
+    steps, games = rollout.actions.shape
+    idx = np.arange(games)
+    next_value = rollout.final_values.astype(np.float64).copy()
+    next_adv = np.zeros((games, 2))
+    next_done = np.zeros((games, 2))
+    next_reward = np.zeros((games, 2))
+    advantages = np.zeros((steps, games), dtype=np.float32)
+    for t in range(steps - 1, -1, -1):
+        ended = rollout.terminated[t]
+        next_done[ended] = 1.0
+        next_reward[ended] = rollout.rewards[t][ended]
+        next_value[ended] = 0.0
+        next_adv[ended] = 0.0
+        seat = rollout.movers[t].astype(np.int64)
+        value = rollout.values[t].astype(np.float64)
+        alive = 1.0 - next_done[idx, seat]
+        delta = next_reward[idx, seat] + gamma * next_value[idx, seat] * alive - value
+        adv = delta + gamma * gae_lambda * alive * next_adv[idx, seat]
+        rows = np.flatnonzero(rollout.trained[t])
+        advantages[t, rows] = adv[rows]
+        s = seat[rows]
+        next_value[rows, s] = value[rows]
+        next_adv[rows, s] = adv[rows]
+        next_done[rows, s] = 0.0
+        next_reward[rows, s] = 0.0
+    returns = advantages + rollout.values * rollout.trained
+    return advantages, returns.astype(np.float32)
+
+
+class SelfPlayCollector:
+    """Steps a batch with the learner (and optionally a pool opponent) and records rollouts."""
+
+    def __init__(self, batch, network: torch.nn.Module, device: torch.device, seed: int):
+        self.batch = batch
+        self.network = network
+        self.device = device
+        self.rng = np.random.default_rng(seed)
+        self.generator = torch.Generator(device=device).manual_seed(seed)
+        batch.reset(seed=seed)
+        # Statistics of games finished since the last call to pop_stats().
+        self.lengths: list[int] = []
+        self.pool_outcomes: list[float] = []
+
+    @torch.no_grad()
+    def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
+        logits, value = network(obs[rows])
+        dist = MaskedCategorical(logits, mask[rows])
+        action = dist.sample(self.generator)
+        return action, dist.log_prob(action), value
+
+    @torch.no_grad()
+    def collect(self, steps: int, opponent: torch.nn.Module | None = None, pool_games: int = 0) -> Rollout:
+        """Play `steps` plies in every game. Games [0, pool_games) face `opponent` this rollout,
+        the learner taking a random seat in each; the others are self-play."""
+        batch, n = self.batch, self.batch.num_games
+        pool_games = pool_games if opponent is not None else 0
+        learner_seat = self.rng.integers(0, 2, size=n).astype(np.int8)
+        is_pool = np.arange(n) < pool_games
+        obs_buf = np.empty((steps, n, *batch.observation_shape), dtype=batch.observation.dtype)
+        mask_buf = np.empty((steps, n, batch.num_actions), dtype=np.int8)
+        actions = np.zeros((steps, n), dtype=np.int64)
+        log_probs = np.zeros((steps, n), dtype=np.float32)
+        values = np.zeros((steps, n), dtype=np.float32)
+        movers = np.zeros((steps, n), dtype=np.int8)
+        trained = np.zeros((steps, n), dtype=bool)
+        terminated = np.zeros((steps, n), dtype=bool)
+        rewards = np.zeros((steps, n, 2), dtype=np.float32)
+        for t in range(steps):
+            obs_buf[t] = batch.observation
+            mask_buf[t] = batch.action_mask
+            movers[t] = batch.to_move
+            learner_rows = ~is_pool | (batch.to_move == learner_seat)
+            trained[t] = learner_rows
+            obs = torch.as_tensor(obs_buf[t], device=self.device)
+            mask = torch.as_tensor(mask_buf[t], device=self.device)
+            rows = np.flatnonzero(learner_rows)
+            action, log_prob, value = self._decide(self.network, rows, obs, mask)
+            actions[t, rows] = action.cpu().numpy()
+            log_probs[t, rows] = log_prob.cpu().numpy()
+            values[t, rows] = value.cpu().numpy()
+            rows = np.flatnonzero(~learner_rows)
+            if rows.size:
+                action, _, _ = self._decide(opponent, rows, obs, mask)
+                actions[t, rows] = action.cpu().numpy()
+            batch.step(actions[t])
+            terminated[t] = batch.terminated
+            rewards[t] = batch.rewards
+            ended = np.flatnonzero(batch.terminated)
+            self.lengths.extend(batch.episode_length[ended].tolist())
+            ended_pool = ended[is_pool[ended]]
+            self.pool_outcomes.extend(batch.rewards[ended_pool, learner_seat[ended_pool]].tolist())
+        _, last_value = self.network(torch.as_tensor(batch.observation, device=self.device))
+        last_value = last_value.cpu().numpy()
+        final_values = np.empty((n, 2), dtype=np.float32)
+        mover = batch.to_move.astype(np.int64)
+        final_values[np.arange(n), mover] = last_value
+        final_values[np.arange(n), 1 - mover] = -last_value
+        rollout = Rollout(
+            obs_buf, mask_buf, actions, log_probs, values, movers, trained, terminated, rewards, final_values
+        )
+        return rollout
+
+    def pop_stats(self) -> dict[str, float]:
+        stats = {}
+        if self.lengths:
+            stats["charts/episode_length"] = float(np.mean(self.lengths))
+            stats["charts/episodes"] = float(len(self.lengths))
+        if self.pool_outcomes:
+            stats["charts/vs_pool_win_rate"] = float(np.mean(np.array(self.pool_outcomes) > 0))
+        self.lengths, self.pool_outcomes = [], []
+        return stats
