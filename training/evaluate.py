@@ -1,0 +1,205 @@
+"""Evaluate checkpoints: matches against random, greedy or other checkpoints; Elo for a list.
+
+    # one checkpoint vs random and greedy (default opponents), 400 games each, both seats
+    python training/evaluate.py runs/hoyito_2x6/checkpoints/latest.pt --games 400
+    # vs another checkpoint
+    python training/evaluate.py A.pt --opponents B.pt
+    # a list: every pair plays (plus random and greedy), Elo fit with random at 0, Elo-vs-step plot
+    python training/evaluate.py runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
+
+Prints a table (W/D/L per seat, win rate with a 95% Wilson interval, score, mean game length)
+and writes everything as JSON (`--out`, default evaluation.json next to the first checkpoint).
+Checkpoints play argmax moves by default; `--sample` samples from the policy instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import torch
+
+from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
+from training.elo import fit_elo
+from training.games import make_batch
+from training.match import MatchResult, format_table, play_match
+from training.players import GreedyPlayer, NetworkPlayer, RandomPlayer
+
+BUILTIN = ("random", "greedy")
+
+
+def short_name(path: Path) -> str:
+    """'run/step_0000123456' style: enough to tell checkpoints of different runs apart."""
+    return f"{path.resolve().parent.parent.name}/{path.stem}"
+
+
+class Setup:
+    """The game of the first checkpoint; every other checkpoint must be for the same game."""
+
+    def __init__(self, first: dict):
+        self.game = first["game"]
+        self.game_options = dict(first["game_options"])
+        self.encoding_version = first["encoding_version"]
+        self.observation_shape = tuple(first["observation_shape"])
+        self.num_actions = int(first["num_actions"])
+
+    def load(self, path: Path) -> dict:
+        data = load_checkpoint(
+            path,
+            game=self.game,
+            encoding_version=self.encoding_version,
+            observation_shape=self.observation_shape,
+            num_actions=self.num_actions,
+        )
+        if dict(data["game_options"]) != self.game_options:
+            raise ValueError(
+                f"checkpoint {str(path)!r} is for game_options={data['game_options']}, "
+                f"the others for {self.game_options}"
+            )
+        return data
+
+
+def make_player(spec: str, setup: Setup, greedy_play: bool, seed: int, cache: dict):
+    """A player from 'random', 'greedy' or a checkpoint path."""
+    if spec == "random":
+        return RandomPlayer(seed)
+    if spec == "greedy":
+        return GreedyPlayer(seed)
+    path = Path(spec)
+    if spec not in cache:
+        cache[spec] = setup.load(path)
+    data = cache[spec]
+    return NetworkPlayer(
+        network_from_checkpoint(data), short_name(path), greedy_play, torch.device("cpu"), seed
+    )
+
+
+def has_greedy(setup: Setup) -> bool:
+    return hasattr(make_batch(setup.game, 1, setup.game_options), "greedy_actions")
+
+
+def evaluate(
+    checkpoints: list[str],
+    opponents: list[str],
+    games: int,
+    seed: int = 0,
+    greedy_play: bool = True,
+    out: str | None = None,
+    plot: str | None = None,
+) -> dict:
+    """Run the matches, print the table (and Elo table for a list), write JSON (and the plot)."""
+    if not checkpoints:
+        raise ValueError("give at least one checkpoint")
+    cache: dict[str, dict] = {}
+    first = load_checkpoint(checkpoints[0])
+    cache[checkpoints[0]] = first
+    setup = Setup(first)
+    for path in checkpoints[1:] + [o for o in opponents if o not in BUILTIN]:
+        cache[path] = setup.load(Path(path))
+    if "greedy" in opponents and not has_greedy(setup):
+        print(f"note: game {setup.game!r} has no greedy player; skipping it", file=sys.stderr)
+        opponents = [o for o in opponents if o != "greedy"]
+
+    pairs: list[tuple[str, str]] = [(c, o) for c in checkpoints for o in opponents]
+    if len(checkpoints) > 1:
+        pairs += list(itertools.combinations(checkpoints, 2))
+    results: list[MatchResult] = []
+    for number, (a, b) in enumerate(pairs):
+        match_seed = seed + 1000 * number
+        player_a = make_player(a, setup, greedy_play, match_seed + 1, cache)
+        player_b = make_player(b, setup, greedy_play, match_seed + 2, cache)
+        results.append(play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed))
+    print(format_table(results))
+    report: dict = {
+        "game": setup.game,
+        "game_options": setup.game_options,
+        "play": "argmax" if greedy_play else "sampled",
+        "matches": [r.to_dict() for r in results],
+    }
+
+    if len(checkpoints) > 1:
+        names = {c: short_name(Path(c)) for c in checkpoints}
+        players = ["random"] + [o for o in opponents if o == "greedy"] + list(names.values())
+        if "random" not in opponents:
+            raise ValueError(
+                "an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)"
+            )
+        elo = fit_elo(
+            players, [(r.player, r.opponent, r.score * r.games, r.games) for r in results], "random"
+        )
+        steps = {names[c]: int(cache[c]["global_step"]) for c in checkpoints}
+        report["elo"] = [
+            {"player": p, "elo": elo[p][0], "stderr": elo[p][1], "global_step": steps.get(p)} for p in players
+        ]
+        print("\nElo (maximum likelihood, random = 0):")
+        for row in sorted(report["elo"], key=lambda row: -row["elo"]):
+            step = "" if row["global_step"] is None else f"  step {row['global_step']}"
+            print(f"  {row['player']:<40} {row['elo']:8.1f} ± {row['stderr']:.1f}{step}")
+        if plot:
+            plot_elo(report["elo"], plot)
+            report["plot"] = plot
+
+    out_path = Path(out) if out else Path(checkpoints[0]).parent / "evaluation.json"
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(json.dumps(report, indent=2))
+    print(f"\nwrote {out_path}")
+    return report
+
+
+def plot_elo(rows: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    points = sorted((r["global_step"], r["elo"], r["stderr"]) for r in rows if r["global_step"] is not None)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points], marker="o")
+    for r in rows:
+        if r["global_step"] is None:
+            ax.axhline(r["elo"], linestyle="--", color="grey")
+            ax.annotate(r["player"], (0, r["elo"]), textcoords="offset points", xytext=(2, 3))
+    ax.set_xlabel("training step (plies)")
+    ax.set_ylabel("Elo (random = 0)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("checkpoints", nargs="+", help="checkpoint file(s)")
+    parser.add_argument(
+        "--opponents", nargs="+", default=list(BUILTIN), help="'random', 'greedy' and/or checkpoint paths"
+    )
+    parser.add_argument("--games", type=int, default=400, help="games per match, half in each seat")
+    parser.add_argument(
+        "--sample", action="store_true", help="sample moves from the policies (default: argmax)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    parser.add_argument("--out", help="JSON output path")
+    parser.add_argument("--plot", help="PNG of Elo against training step (for a list)")
+    args = parser.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    try:
+        evaluate(
+            args.checkpoints, args.opponents, args.games, args.seed, not args.sample, args.out, args.plot
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
