@@ -1,0 +1,199 @@
+"""`HoyitoBatch`: thousands of Hoyito II games stepped by one compiled call (the batched contract).
+
+The per-game work is the same `kernels.play` / `kernels.encode` / `kernels.legal_mask` the
+single-game engine and the AEC env use; this module only loops over games and does the
+bookkeeping (rewards, automatic reset, final observations, episode lengths).
+
+Contract (shared with HiveBatch; the training code is written against it)::
+
+    batch = HoyitoBatch(num_games, **options)     # options and validation as HoyitoGame
+    batch.reset(seed=None); batch.step(actions)   # actions: (N,) integers
+    batch.observation (N, 2n+4) float32, batch.action_mask (N, n) int8, batch.to_move (N,) int8,
+    batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
+    batch.episode_length (N,) int32           # all overwritten in place by reset/step
+
+Two optional keyword arguments of `step`, used by the Gymnasium vector env:
+`active` (N,) bool steps only those games (the others keep every buffer, with rewards 0 and
+terminated False), and `final_view` (N,) int8 chooses whose view `final_observation` is written
+from (default: the seat that made the last move).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from hive_envs.hoyito import kernels as K
+from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
+from hive_envs.hoyito.options import HoyitoOptions
+
+
+@njit(cache=True)
+def _publish(s, n, limit, total, obs, mask, to_move):
+    seat = s[2 * n + 2]
+    K.encode(s, seat, n, limit, total, obs)
+    K.legal_mask(s, n, mask)
+    to_move[0] = seat
+
+
+@njit(cache=True)
+def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_move, rewards, final_obs):
+    """Step one game; on its end write the final view and restart it. Return the finished length or 0."""
+    m = 2 * n
+    mover = s[m + 2]
+    K.play(s, mover * n + action, n, max_laps, limit)
+    length = 0
+    rewards[0] = 0.0
+    rewards[1] = 0.0
+    if s[m + 4] != 0:
+        K.encode(s, mover if view < 0 else view, n, limit, total, final_obs)
+        w = K.winner(s, n)
+        if w == 0:
+            rewards[0] = 1.0
+            rewards[1] = -1.0
+        elif w == 1:
+            rewards[0] = -1.0
+            rewards[1] = 1.0
+        length = s[m + 5]
+        K.init_state(s, n, seeds)
+    _publish(s, n, limit, total, obs, mask, to_move)
+    return length
+
+
+@njit(cache=True)
+def _step_game(g, states, actions, active, final_view, n, max_laps, limit, seeds, total,
+               obs, mask, to_move, rewards, terminated, final_obs, episode_length):
+    terminated[g] = False
+    if not active[g]:
+        rewards[g, 0] = 0.0
+        rewards[g, 1] = 0.0
+        return
+    length = _step_one(states[g], actions[g], final_view[g], n, max_laps, limit, seeds, total,
+                       obs[g], mask[g], to_move[g:g + 1], rewards[g], final_obs[g])
+    if length > 0:
+        terminated[g] = True
+        episode_length[g] = length
+
+
+@njit(cache=True)
+def _step_serial(states, *args):
+    for g in range(states.shape[0]):
+        _step_game(g, states, *args)
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(states, *args):
+    for g in prange(states.shape[0]):
+        _step_game(g, states, *args)
+
+
+@njit(cache=True)
+def _reset_games(states, n, seeds, limit, total, obs, mask, to_move):
+    for g in range(states.shape[0]):
+        K.init_state(states[g], n, seeds)
+        _publish(states[g], n, limit, total, obs[g], mask[g], to_move[g:g + 1])
+
+
+@njit(cache=True)
+def _capture_values(states, rows, n, max_laps, limit, out):
+    scratch = np.empty(states.shape[1], states.dtype)
+    for i in range(rows.shape[0]):
+        K.capture_values(states[rows[i]], n, max_laps, limit, scratch, out[i])
+
+
+class HoyitoBatch:
+    """`num_games` independent Hoyito II games with preallocated, in-place buffers.
+
+    `parallel=True` spreads the games over all cores (numba `prange`). It is off by default:
+    on the 2-core development machine, shared with other processes, the threaded loop was
+    measured 3-10x SLOWER than the serial one at N = 64..1024 (see docs/notes/hoyito.md).
+    """
+
+    encoding_version = "v0"
+
+    def __init__(self, num_games: int, holes_per_row=6, seeds_per_hole=4, max_laps=1000,
+                 no_capture_limit=None, parallel=False):
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+            raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
+        if not isinstance(parallel, (bool, np.bool_)):
+            raise ValueError(f"parallel must be True or False, got {parallel!r}")
+        self.parallel = bool(parallel)
+        self.options = o = HoyitoOptions(holes_per_row, seeds_per_hole, max_laps, no_capture_limit)
+        self.num_games = N = int(num_games)
+        self.num_actions = o.holes_per_row
+        self.observation_shape = (observation_size(o.holes_per_row),)
+        self.observation_dtype = np.dtype(OBS_DTYPE)
+        self.states = np.zeros((N, K.state_size(o.holes_per_row)), dtype=np.int32)
+        self.observation = np.zeros((N, *self.observation_shape), dtype=OBS_DTYPE)
+        self.action_mask = np.zeros((N, self.num_actions), dtype=np.int8)
+        self.to_move = np.zeros(N, dtype=np.int8)
+        self.rewards = np.zeros((N, 2), dtype=np.float32)
+        self.terminated = np.zeros(N, dtype=bool)
+        self.final_observation = np.zeros_like(self.observation)
+        self.episode_length = np.zeros(N, dtype=np.int32)
+        self._all = np.ones(N, dtype=bool)
+        self._last_mover_view = np.full(N, -1, dtype=np.int8)
+        self.np_random = np.random.default_rng()
+        self.reset()
+
+    def reset(self, seed=None) -> None:
+        """Start every game afresh (the start position is fixed; `seed` seeds `np_random`)."""
+        self.np_random = np.random.default_rng(seed)
+        o = self.options
+        _reset_games(self.states, o.holes_per_row, o.seeds_per_hole, o.no_capture_limit,
+                     o.total_counters, self.observation, self.action_mask, self.to_move)
+        self.rewards[:] = 0
+        self.terminated[:] = False
+        self.episode_length[:] = 0
+
+    def step(self, actions, active=None, final_view=None) -> None:
+        """Play one action in every (active) game; all input is validated before any game moves."""
+        a, active = self._check_actions(actions, active)
+        view = self._last_mover_view if final_view is None else self._check_view(final_view)
+        o = self.options
+        kernel = _step_parallel if self.parallel else _step_serial
+        kernel(self.states, a, active, view, o.holes_per_row, o.max_laps, o.no_capture_limit,
+                    o.seeds_per_hole, o.total_counters, self.observation, self.action_mask, self.to_move,
+                    self.rewards, self.terminated, self.final_observation, self.episode_length)
+
+    def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
+        """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
+        rows = np.asarray(rows, dtype=np.int64)
+        o = self.options
+        values = np.empty((rows.size, self.num_actions), dtype=np.int32)
+        _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
+        return (values + 0.5 * rng.random(values.shape)).argmax(axis=1)
+
+    def _check_actions(self, actions, active) -> np.ndarray:
+        N = self.num_games
+        a = np.asarray(actions)
+        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({N},), got dtype {a.dtype} shape {a.shape}"
+            )
+        if active is None:
+            active = self._all
+        else:
+            active = np.ascontiguousarray(active)
+            if active.shape != (N,) or active.dtype != np.bool_:
+                raise ValueError(f"active must be a bool array of shape ({N},)")
+        rows = np.flatnonzero(active)
+        acts = a[rows]
+        out = (acts < 0) | (acts >= self.num_actions)
+        if out.any():
+            g = int(rows[np.argmax(out)])
+            raise ValueError(f"game {g}: action {int(a[g])} is out of range [0, {self.num_actions})")
+        illegal = self.action_mask[rows, acts] == 0
+        if illegal.any():
+            g = int(rows[np.argmax(illegal)])
+            raise ValueError(
+                f"game {g}: action {int(a[g])} is illegal; legal actions are "
+                f"{np.flatnonzero(self.action_mask[g]).tolist()}"
+            )
+        return np.ascontiguousarray(a, dtype=np.int64), active
+
+    def _check_view(self, final_view) -> np.ndarray:
+        v = np.asarray(final_view)
+        if v.shape != (self.num_games,) or not np.issubdtype(v.dtype, np.integer) or ((v != 0) & (v != 1)).any():
+            raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
+        return np.ascontiguousarray(v, dtype=np.int8)
