@@ -1,0 +1,351 @@
+"""Legal move generation: every distinct (piece, destination) pair, as integer move ids.
+
+`generate_moves(s, w, out)` writes the legal move ids of the player to move into ``out`` (length
+>= ``MAX_MOVES``) and returns their count; it also marks each listed id in the workspace
+(``w[MARK + id] == w[W_STAMP]``) so that a legality check afterwards is one lookup. A forced pass
+is returned as the single move ``PASS_MOVE``; a finished game has no moves (count 0).
+
+Rules applied here (see shared/rules/hive.md): placement of the lowest-numbered piece of each bug
+kind on cells touching only the mover's colour (origin / around the origin on the first two
+plies); tournament opening; Queen deadline; no movement before one's Queen; pins by articulation
+points (stacks exempt); ground freedom of movement (exactly one gate cell occupied); climbing gate
+rule ``min(gate heights) > max(h_from, h_to)`` blocks; each bug's movement; Mosquito copying top
+pieces that are not Mosquitoes (a Beetle on top); Pillbug (and Mosquito-as-Pillbug) throws; the
+last-moved piece neither moves, is moved, nor uses an ability.
+
+During a piece's own movement it is taken off the board (its cell's height lowered by one), so
+its old cell neither supports its slide nor blocks a gate.
+
+Bound on the output: destinations are empty cells next to the hive (at most 4 * 28 + 2) or
+occupied cells (at most 28), for at most 28 pieces, so fewer than 28 * 142 + 1 < 4096 moves.
+"""
+
+from numba import njit
+
+from hive_envs.hive.engine.grid import NEIGHBOURS, ORIGIN
+from hive_envs.hive.engine.pieces import (
+    ANT,
+    BEETLE,
+    GRASSHOPPER,
+    KIND_COUNT,
+    KIND_FIRST_SLOT,
+    LADYBUG,
+    MOSQUITO,
+    NUM_PIECE_SLOTS,
+    PIECE_KIND,
+    PILLBUG,
+    QUEEN,
+    SPIDER,
+)
+from hive_envs.hive.engine.pins import mark_articulation_cells
+from hive_envs.hive.engine.rules import PASS_MOVE
+from hive_envs.hive.engine.state import (
+    HEIGHT,
+    I_KINDS,
+    I_LAST_MOVED,
+    I_PLY,
+    I_STATUS,
+    I_TO_MOVE,
+    I_TOURNAMENT,
+    PCELL,
+    PUNDER,
+    TOP,
+)
+from hive_envs.hive.engine.workspace import ART, CAND, MARK, QUEUE, VISIT, W_COUNT, W_STAMP, next_visit_stamp, refresh
+
+MAX_MOVES = 4096
+
+
+@njit(cache=True)
+def _emit(w, out, n, stamp, move):
+    if w[MARK + move] != stamp:
+        w[MARK + move] = stamp
+        out[n] = move
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def _gate_blocked(s, a, d, h_from, h_to):
+    """Climbing gate rule for the step a -> neighbour in direction d."""
+    g1 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 5) % 6]]
+    g2 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 1) % 6]]
+    lo = g1 if g1 < g2 else g2
+    hi = h_from if h_from > h_to else h_to
+    return lo > hi
+
+
+@njit(cache=True)
+def _can_slide(s, a, d):
+    """Ground slide a -> neighbour d: target empty and exactly one gate cell occupied."""
+    if s[HEIGHT + NEIGHBOURS[a * 6 + d]] != 0:
+        return False
+    g1 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 5) % 6]] > 0
+    g2 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 1) % 6]] > 0
+    return g1 != g2
+
+
+@njit(cache=True)
+def _queen_moves(s, w, out, n, stamp, piece, a):
+    base = piece << 10
+    for d in range(6):
+        if _can_slide(s, a, d):
+            n = _emit(w, out, n, stamp, base + NEIGHBOURS[a * 6 + d])
+    return n
+
+
+@njit(cache=True)
+def _beetle_moves(s, w, out, n, stamp, piece, a):
+    base = piece << 10
+    h_from = s[HEIGHT + a]
+    for d in range(6):
+        b = NEIGHBOURS[a * 6 + d]
+        h_to = s[HEIGHT + b]
+        if h_from == 0 and h_to == 0:
+            if _can_slide(s, a, d):
+                n = _emit(w, out, n, stamp, base + b)
+        elif not _gate_blocked(s, a, d, h_from, h_to):
+            n = _emit(w, out, n, stamp, base + b)
+    return n
+
+
+@njit(cache=True)
+def _grasshopper_moves(s, w, out, n, stamp, piece, a):
+    base = piece << 10
+    for d in range(6):
+        b = NEIGHBOURS[a * 6 + d]
+        if s[HEIGHT + b] == 0:
+            continue
+        while s[HEIGHT + b] > 0:
+            b = NEIGHBOURS[b * 6 + d]
+        n = _emit(w, out, n, stamp, base + b)
+    return n
+
+
+@njit(cache=True)
+def _spider_moves(s, w, out, n, stamp, piece, a):
+    base = piece << 10
+    for d1 in range(6):
+        if not _can_slide(s, a, d1):
+            continue
+        b1 = NEIGHBOURS[a * 6 + d1]
+        for d2 in range(6):
+            if not _can_slide(s, b1, d2):
+                continue
+            b2 = NEIGHBOURS[b1 * 6 + d2]
+            if b2 == a:
+                continue
+            for d3 in range(6):
+                if not _can_slide(s, b2, d3):
+                    continue
+                b3 = NEIGHBOURS[b2 * 6 + d3]
+                if b3 != a and b3 != b1:
+                    n = _emit(w, out, n, stamp, base + b3)
+    return n
+
+
+@njit(cache=True)
+def _ant_moves(s, w, out, n, stamp, piece, a):
+    base = piece << 10
+    vs = next_visit_stamp(w)
+    w[VISIT + a] = vs
+    w[QUEUE] = a
+    head, tail = 0, 1
+    while head < tail:
+        v = w[QUEUE + head]
+        head += 1
+        for d in range(6):
+            if _can_slide(s, v, d):
+                u = NEIGHBOURS[v * 6 + d]
+                if w[VISIT + u] != vs:
+                    w[VISIT + u] = vs
+                    w[QUEUE + tail] = u
+                    tail += 1
+                    n = _emit(w, out, n, stamp, base + u)
+    return n
+
+
+@njit(cache=True)
+def _ladybug_moves(s, w, out, n, stamp, piece, a):
+    base = piece << 10
+    for d1 in range(6):
+        b1 = NEIGHBOURS[a * 6 + d1]
+        h1 = s[HEIGHT + b1]
+        if h1 == 0 or _gate_blocked(s, a, d1, 0, h1):
+            continue
+        for d2 in range(6):
+            b2 = NEIGHBOURS[b1 * 6 + d2]
+            h2 = s[HEIGHT + b2]
+            if h2 == 0 or _gate_blocked(s, b1, d2, h1, h2):
+                continue
+            for d3 in range(6):
+                b3 = NEIGHBOURS[b2 * 6 + d3]
+                if b3 != a and s[HEIGHT + b3] == 0 and not _gate_blocked(s, b2, d3, h2, 0):
+                    n = _emit(w, out, n, stamp, base + b3)
+    return n
+
+
+@njit(cache=True)
+def _throws(s, w, out, n, stamp, a, last_moved):
+    """Pillbug ability from the uncovered ground cell ``a``: lift a neighbour, drop it nearby."""
+    for dt in range(6):
+        t = NEIGHBOURS[a * 6 + dt]
+        if s[HEIGHT + t] != 1:
+            continue
+        target = s[TOP + t]
+        if target == last_moved or w[ART + t] == stamp or _gate_blocked(s, t, (dt + 3) % 6, 0, 1):
+            continue
+        base = target << 10
+        for dd in range(6):
+            b = NEIGHBOURS[a * 6 + dd]
+            if b != t and s[HEIGHT + b] == 0 and not _gate_blocked(s, a, dd, 1, 0):
+                n = _emit(w, out, n, stamp, base + b)
+    return n
+
+
+@njit(cache=True)
+def _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned):
+    """Own movement of ``piece`` (a ground piece unless a Beetle/Mosquito on top), off the board."""
+    s[HEIGHT + a] -= 1
+    if s[PUNDER + piece] >= 0:
+        n = _beetle_moves(s, w, out, n, stamp, piece, a)
+    elif not pinned:
+        if kind == QUEEN or kind == PILLBUG:
+            n = _queen_moves(s, w, out, n, stamp, piece, a)
+        elif kind == BEETLE:
+            n = _beetle_moves(s, w, out, n, stamp, piece, a)
+        elif kind == GRASSHOPPER:
+            n = _grasshopper_moves(s, w, out, n, stamp, piece, a)
+        elif kind == SPIDER:
+            n = _spider_moves(s, w, out, n, stamp, piece, a)
+        elif kind == ANT:
+            n = _ant_moves(s, w, out, n, stamp, piece, a)
+        elif kind == LADYBUG:
+            n = _ladybug_moves(s, w, out, n, stamp, piece, a)
+        elif kind == MOSQUITO:
+            copied = _mosquito_kinds(s, a)
+            if copied & (1 << BEETLE):
+                n = _beetle_moves(s, w, out, n, stamp, piece, a)
+            elif copied & ((1 << QUEEN) | (1 << PILLBUG)):
+                n = _queen_moves(s, w, out, n, stamp, piece, a)
+            if copied & (1 << GRASSHOPPER):
+                n = _grasshopper_moves(s, w, out, n, stamp, piece, a)
+            if copied & (1 << SPIDER):
+                n = _spider_moves(s, w, out, n, stamp, piece, a)
+            if copied & (1 << ANT):
+                n = _ant_moves(s, w, out, n, stamp, piece, a)
+            if copied & (1 << LADYBUG):
+                n = _ladybug_moves(s, w, out, n, stamp, piece, a)
+    s[HEIGHT + a] += 1
+    return n
+
+
+@njit(cache=True)
+def _mosquito_kinds(s, a):
+    """Bit mask of the kinds of the top pieces around cell ``a``, Mosquitoes excluded."""
+    mask = 0
+    for d in range(6):
+        b = NEIGHBOURS[a * 6 + d]
+        if s[HEIGHT + b] > 0:
+            k = PIECE_KIND[s[TOP + b]]
+            if k != MOSQUITO:
+                mask |= 1 << k
+    return mask
+
+
+@njit(cache=True)
+def _placement_cells(s, w, colour):
+    """Write the legal placement cells into ``w[CAND:]``; return how many."""
+    ply = s[I_PLY]
+    if ply == 0:
+        w[CAND] = ORIGIN
+        return 1
+    if ply == 1:
+        for d in range(6):
+            w[CAND + d] = NEIGHBOURS[ORIGIN * 6 + d]
+        return 6
+    vs = next_visit_stamp(w)
+    count = 0
+    lo = colour * NUM_PIECE_SLOTS
+    for p in range(lo, lo + NUM_PIECE_SLOTS):
+        c = s[PCELL + p]
+        if c < 0 or s[TOP + c] != p:
+            continue
+        for d in range(6):
+            e = NEIGHBOURS[c * 6 + d]
+            if s[HEIGHT + e] != 0 or w[VISIT + e] == vs:
+                continue
+            w[VISIT + e] = vs
+            ok = True
+            for d2 in range(6):
+                f = NEIGHBOURS[e * 6 + d2]
+                if s[HEIGHT + f] > 0 and s[TOP + f] // NUM_PIECE_SLOTS != colour:
+                    ok = False
+                    break
+            if ok:
+                w[CAND + count] = e
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def generate_moves(s, w, out):
+    """Legal move ids of the player to move into ``out``; returns the count (see module doc)."""
+    refresh(w)
+    stamp = w[W_STAMP] + 1
+    w[W_STAMP] = stamp
+    n = 0
+    if s[I_STATUS] != 0:
+        w[W_COUNT] = 0
+        return 0
+    colour = s[I_TO_MOVE]
+    lo = colour * NUM_PIECE_SLOTS
+    own_turns = s[I_PLY] // 2
+    queen_in = s[PCELL + lo] >= 0
+    kinds = s[I_KINDS]
+
+    # Placements.
+    ncand = -1
+    for kind in range(8):
+        if not (kinds >> kind) & 1:
+            continue
+        if kind == QUEEN and s[I_TOURNAMENT] == 1 and own_turns == 0:
+            continue
+        if kind != QUEEN and own_turns == 3 and not queen_in:
+            continue
+        first = lo + KIND_FIRST_SLOT[kind]
+        piece = -1
+        for p in range(first, first + KIND_COUNT[kind]):
+            if s[PCELL + p] < 0:
+                piece = p
+                break
+        if piece < 0:
+            continue
+        if ncand < 0:
+            ncand = _placement_cells(s, w, colour)
+        for i in range(ncand):
+            n = _emit(w, out, n, stamp, (piece << 10) + w[CAND + i])
+
+    # Movements.
+    if queen_in:
+        mark_articulation_cells(s, w, stamp)
+        last_moved = s[I_LAST_MOVED]
+        for piece in range(lo, lo + NUM_PIECE_SLOTS):
+            a = s[PCELL + piece]
+            if a < 0 or s[TOP + a] != piece or piece == last_moved:
+                continue
+            kind = PIECE_KIND[piece]
+            on_ground = s[PUNDER + piece] < 0
+            pinned = on_ground and w[ART + a] == stamp
+            n = _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned)
+            if on_ground and (
+                kind == PILLBUG or (kind == MOSQUITO and (_mosquito_kinds(s, a) >> PILLBUG) & 1)
+            ):
+                n = _throws(s, w, out, n, stamp, a, last_moved)
+
+    if n == 0:
+        w[MARK + PASS_MOVE] = stamp
+        out[0] = PASS_MOVE
+        n = 1
+    w[W_COUNT] = n
+    return n
