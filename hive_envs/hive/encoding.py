@@ -1,0 +1,318 @@
+"""Hive encoders (v0): engine state -> observation planes and action mask; actions <-> move ids.
+
+Pure functions (numba kernels over the engine's flat int32 state, see
+`hive_envs.hive.engine.state`), writing into preallocated buffers, so that an env step makes one
+compiled call per buffer and a batched stepper can call them per game inside ``prange``.
+The layout is documented plane by plane in `hive_envs.hive_v0` (the env's documentation page).
+
+Hive-centred torus frame
+------------------------
+The engine keeps cells on a 32 x 32 axial torus. The encoder re-frames the hive on a smaller
+``C x C`` axial torus, ``C = T + 2`` where ``T = 2 x (11 + number of expansion letters)`` is the
+number of tiles in the game: Base ``C = 24``, one expansion 26, two 28, all three 30.
+
+Frame (translation invariant, deterministic): on each axis (q and r) the occupied values of a
+connected hive form one contiguous arc of the engine's 32-circle (neighbouring cells differ by at
+most 1 in q and in r), of length ``span <= T < 32``; its first value after the (unique) empty arc is
+``lo``. A cell at engine coordinate ``v`` gets ``d = ((v - lo + 1) mod 32) - 1`` (so ``d`` runs from
+-1 to ``span``), and frame coordinate ``(d - (span - 1) // 2 + C // 2) mod C``. Translating the
+whole hive shifts ``lo`` by the same amount and leaves every ``d`` unchanged, so the observation
+and the actions are translation invariant. The empty board (first ply) is framed as if the
+engine's origin were occupied: the first placement lands on the centre cell.
+
+No aliasing: every cell an action or an observation names is a cell of the hive or a neighbour of
+one (placements touch the hive; a moved piece ends on or next to the rest of the hive; a Pillbug
+throw lands next to the Pillbug). With ``k <= T`` ground cells, those cells have at most
+``k + 2 <= C`` distinct q values and at most ``k + 2`` distinct r values, i.e. ``d`` in
+``[-1, span]``, and reducing q and r modulo C is injective on that range. So two distinct cells
+of interest never share a frame cell, whatever the size or shape of the hive: nothing is lost and
+no rule depends on the frame. Frame cell index = ``q_frame * C + r_frame`` (the engine's order).
+
+Tile slots
+----------
+A tile is named colour-relative: the observer's (or mover's) own tiles first, then the
+opponent's, each in the engine's slot order Q S1 S2 B1 B2 G1 G2 G3 A1 A2 A3 M L P, with the
+expansion slots absent from the game type dropped. ``N`` = tiles per colour (11 + expansions).
+Action ``a = slot * C * C + frame_cell`` moves or places tile ``slot`` onto ``frame_cell``
+(an opponent slot is a Pillbug / Mosquito throw); ``a = 2 * N * C * C`` is pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
+from hive_envs.hive.engine.pieces import (
+    BUG_LETTERS,
+    KIND_COUNT,
+    NUM_PIECE_SLOTS,
+    NUM_PIECES,
+    PIECE_KIND,
+    QUEEN,
+    SLOT_KIND,
+    SLOT_NAMES,
+    kinds_mask,
+)
+from hive_envs.hive.engine.rules import PASS_MOVE
+from hive_envs.hive.engine.state import (
+    I_LAST_MOVED,
+    I_MAX_TURNS,
+    I_PASSES,
+    I_PLY,
+    I_TO_MOVE,
+    PCELL,
+    PUNDER,
+    TOP,
+)
+
+MAX_LEVEL = 7
+"""Highest stack: a ground tile under 4 Beetles and 2 Mosquitoes (the only tiles that climb and stay)."""
+
+# Constant planes after the tile, top and last-moved planes and the reserve counts.
+_N_TAIL = 7
+
+
+@dataclass(frozen=True)
+class HiveEncoding:
+    """Sizes and tables of the encoding for one game type (expansion letters)."""
+
+    expansions: str
+    grid: int  # C
+    tiles_per_colour: int  # N
+    slot_of: np.ndarray  # engine slot 0..13 -> encoding slot 0..N-1, or -1 when absent
+    engine_slot: np.ndarray  # encoding slot 0..N-1 -> engine slot
+    kinds: np.ndarray  # bug kinds present, in QSBGAMLP order
+    num_planes: int
+    num_actions: int
+
+    @property
+    def pass_action(self) -> int:
+        return self.num_actions - 1
+
+    @property
+    def obs_shape(self) -> tuple[int, int, int]:
+        return (self.num_planes, self.grid, self.grid)
+
+    def plane_names(self) -> list[str]:
+        """Name of each observation plane, in order (the documented layout)."""
+        slots = [f"{owner}_{SLOT_NAMES[s]}" for owner in ("own", "opp") for s in self.engine_slot]
+        names = [f"tile_{n}" for n in slots] + ["top_own", "top_opp", "last_moved"]
+        letters = [BUG_LETTERS[k] for k in self.kinds]
+        names += [f"reserve_own_{x}" for x in letters] + [f"reserve_opp_{x}" for x in letters]
+        names += ["to_move", "last_ply_pass", "queen_due_own", "queen_due_opp", "ply_lo", "ply_hi",
+                  "plies_left"]
+        return names
+
+    def observation_high(self) -> np.ndarray:
+        """Per-plane upper bounds, broadcast to the observation shape (uint8)."""
+        high = np.ones(self.num_planes, dtype=np.uint8)
+        n2 = 2 * self.tiles_per_colour
+        high[:n2] = MAX_LEVEL
+        k = len(self.kinds)
+        high[n2 + 3 : n2 + 3 + 2 * k] = np.tile(KIND_COUNT[self.kinds], 2)
+        high[-3:] = 255
+        return np.broadcast_to(high[:, None, None], self.obs_shape).copy()
+
+
+def make_encoding(expansions: str) -> HiveEncoding:
+    """The encoding of game type ``Base[+expansions]`` (letters in M, L, P order)."""
+    mask = kinds_mask(expansions)
+    present = [s for s in range(NUM_PIECE_SLOTS) if (mask >> int(SLOT_KIND[s])) & 1]
+    slot_of = np.full(NUM_PIECE_SLOTS, -1, dtype=np.int32)
+    slot_of[present] = np.arange(len(present), dtype=np.int32)
+    n = len(present)
+    grid = 2 * n + 2
+    kinds = np.array([k for k in range(8) if (mask >> k) & 1], dtype=np.int32)
+    return HiveEncoding(
+        expansions=expansions,
+        grid=grid,
+        tiles_per_colour=n,
+        slot_of=slot_of,
+        engine_slot=np.array(present, dtype=np.int32),
+        kinds=kinds,
+        num_planes=2 * n + 3 + 2 * len(kinds) + _N_TAIL,
+        num_actions=2 * n * grid * grid + 1,
+    )
+
+
+# --------------------------------------------------------------------------- frame
+@njit(cache=True)
+def _axis_lo_span(occ):
+    """First value after the empty arc and length of the occupied arc of a 32-circle occupancy."""
+    lo = 0
+    span = 0
+    for v in range(GRID_SIZE):
+        if occ[v]:
+            span += 1
+            if not occ[(v - 1) % GRID_SIZE]:
+                lo = v
+    return lo, span
+
+
+@njit(cache=True)
+def hive_frame(s, frame):
+    """Write ``(lo_q, span_q, lo_r, span_r)`` of the hive in state ``s`` into ``frame`` (int32[4])."""
+    occ_q = np.zeros(GRID_SIZE, dtype=np.bool_)
+    occ_r = np.zeros(GRID_SIZE, dtype=np.bool_)
+    any_piece = False
+    for p in range(NUM_PIECES):
+        c = s[PCELL + p]
+        if c >= 0:
+            any_piece = True
+            occ_q[c // GRID_SIZE] = True
+            occ_r[c % GRID_SIZE] = True
+    if not any_piece:  # empty board: frame the engine's origin (cell 0)
+        occ_q[0] = True
+        occ_r[0] = True
+    frame[0], frame[1] = _axis_lo_span(occ_q)
+    frame[2], frame[3] = _axis_lo_span(occ_r)
+
+
+@njit(cache=True)
+def _to_frame(v, lo, span, grid):
+    d = (v - lo + 1) % GRID_SIZE - 1
+    return (d - (span - 1) // 2 + grid // 2) % grid
+
+
+@njit(cache=True)
+def _from_frame(x, lo, span, grid):
+    d = (x - grid // 2 + (span - 1) // 2 + 1) % grid - 1
+    return (lo + d) % GRID_SIZE
+
+
+@njit(cache=True)
+def cell_to_frame(cell, frame, grid):
+    """Frame cell index of engine cell ``cell``."""
+    fq = _to_frame(cell // GRID_SIZE, frame[0], frame[1], grid)
+    fr = _to_frame(cell % GRID_SIZE, frame[2], frame[3], grid)
+    return fq * grid + fr
+
+
+@njit(cache=True)
+def frame_to_cell(fcell, frame, grid):
+    """Engine cell of frame cell ``fcell`` (the inverse of `cell_to_frame` on the cells of interest)."""
+    q = _from_frame(fcell // grid, frame[0], frame[1], grid)
+    r = _from_frame(fcell % grid, frame[2], frame[3], grid)
+    return q * GRID_SIZE + r
+
+
+# --------------------------------------------------------------------------- actions
+@njit(cache=True)
+def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
+    """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
+    if move == PASS_MOVE:
+        return 2 * n_tiles * grid * grid
+    piece = move >> 10
+    slot = slot_of[piece % NUM_PIECE_SLOTS]
+    if piece < 0 or piece >= NUM_PIECES or slot < 0:
+        return -1
+    rel = 0 if piece // NUM_PIECE_SLOTS == s[I_TO_MOVE] else 1
+    return (rel * n_tiles + slot) * grid * grid + cell_to_frame(move & (NUM_CELLS - 1), frame, grid)
+
+
+@njit(cache=True)
+def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
+    """Engine move id of action index ``action`` for the player to move in ``s``."""
+    area = grid * grid
+    if action == 2 * n_tiles * area:
+        return PASS_MOVE
+    rel_slot = action // area
+    colour = s[I_TO_MOVE] if rel_slot < n_tiles else 1 - s[I_TO_MOVE]
+    piece = colour * NUM_PIECE_SLOTS + engine_slot[rel_slot % n_tiles]
+    return (piece << 10) + frame_to_cell(action % area, frame, grid)
+
+
+@njit(cache=True)
+def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
+    """Action mask (int8 0/1) of the legal engine move ids ``moves[:n_moves]``; returns the count set.
+
+    ``frame`` (int32[4]) is written from ``s`` first, so the caller can reuse it.
+    """
+    hive_frame(s, frame)
+    mask_out[:] = 0
+    count = 0
+    for i in range(n_moves):
+        a = move_id_to_action(s, moves[i], frame, grid, n_tiles, slot_of)
+        if mask_out[a] == 0:
+            mask_out[a] = 1
+            count += 1
+    return count
+
+
+# --------------------------------------------------------------------------- observation
+@njit(cache=True)
+def encode_observation(s, seat, grid, n_tiles, slot_of, kinds, obs_out):
+    """Observation planes of state ``s`` seen by ``seat`` (0 White, 1 Black) into ``obs_out`` (uint8 (P, C, C))."""
+    frame = np.empty(4, dtype=np.int32)
+    hive_frame(s, frame)
+    obs_out[:] = 0
+    n2 = 2 * n_tiles
+    top_own = n2
+    top_opp = n2 + 1
+    last_plane = n2 + 2
+    nk = kinds.shape[0]
+    for p in range(NUM_PIECES):
+        slot = slot_of[p % NUM_PIECE_SLOTS]
+        c = s[PCELL + p]
+        if slot < 0 or c < 0:
+            continue
+        rel = 0 if p // NUM_PIECE_SLOTS == seat else 1
+        f = cell_to_frame(c, frame, grid)
+        fq = f // grid
+        fr = f % grid
+        level = 1
+        below = s[PUNDER + p]
+        while below >= 0:
+            level += 1
+            below = s[PUNDER + below]
+        obs_out[rel * n_tiles + slot, fq, fr] = level
+        if s[TOP + c] == p:
+            obs_out[top_own if rel == 0 else top_opp, fq, fr] = 1
+        if s[I_LAST_MOVED] == p:
+            obs_out[last_plane, fq, fr] = 1
+    # Reserve counts per bug kind, own then opponent's.
+    base = n2 + 3
+    for side in range(2):
+        colour = seat if side == 0 else 1 - seat
+        for k in range(nk):
+            count = 0
+            for p in range(colour * NUM_PIECE_SLOTS, (colour + 1) * NUM_PIECE_SLOTS):
+                if PIECE_KIND[p] == kinds[k] and s[PCELL + p] < 0:
+                    count += 1
+            obs_out[base + side * nk + k] = count
+    t = base + 2 * nk
+    ply = s[I_PLY]
+    obs_out[t] = 1 if s[I_TO_MOVE] == seat else 0
+    obs_out[t + 1] = 1 if s[I_PASSES] > 0 else 0
+    for side in range(2):
+        colour = seat if side == 0 else 1 - seat
+        turns_taken = (ply + 1 - colour) // 2  # White moves on even plies, Black on odd ones
+        queen_out = s[PCELL + colour * NUM_PIECE_SLOTS + QUEEN] < 0
+        obs_out[t + 2 + side] = 1 if (queen_out and turns_taken == 3) else 0
+    obs_out[t + 4] = ply & 255
+    obs_out[t + 5] = (ply >> 8) & 255
+    cap = s[I_MAX_TURNS]
+    left = 255 if cap == 0 else max(0, min(255, cap - ply))
+    obs_out[t + 6] = left
+
+
+# --------------------------------------------------------------------------- Python-side helpers
+def unwrap_cells(cells: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Map torus cells ``(q, r)`` of one connected hive to plane coordinates, cut along the empty arcs.
+
+    The result is a translation of the hive in the infinite plane (for drawing); any integers are
+    accepted, read modulo the engine's torus.
+    """
+    if not cells:
+        return {}
+    qs = {q % GRID_SIZE for q, _ in cells}
+    rs = {r % GRID_SIZE for _, r in cells}
+
+    def lo(values):
+        return next(v for v in values if (v - 1) % GRID_SIZE not in values)
+
+    lq, lr = lo(qs), lo(rs)
+    return {(q, r): ((q - lq) % GRID_SIZE, (r - lr) % GRID_SIZE) for q, r in cells}
