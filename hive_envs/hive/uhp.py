@@ -1,0 +1,301 @@
+"""Universal Hive Protocol (UHP) engine: a line-in, lines-out command loop over `HiveGame`.
+
+Commands (one per line; every answer ends with a line ``ok``):
+
+    info                                  id line, then the capabilities line
+    newgame [GameTypeString|GameString]   start a game (Base if no argument); answers the GameString
+    play MoveString                       play a move; answers the new GameString
+    pass                                  same as ``play pass``
+    validmoves                            the legal moves, ``;``-separated
+    bestmove [depth N | time hh:mm:ss]    the player's choice of move (the move is not played)
+    undo [N]                              take back N moves (default 1); answers the GameString
+    options                               list the options, one line each:
+    options get Name                        Name;Type;Value;Default[;Min;Max]
+    options set Name Value                  (values take effect at the next ``newgame``)
+    perft N                               extension: number of move sequences of length N
+
+Errors answer ``err <reason>`` and illegal moves ``invalidmove <reason>``, each followed by ``ok``;
+the state is unchanged after either, and no input line ends the process except end-of-file.
+
+The engine's decisions come from a `Player` (`hive_envs.hive.players`): pass any object with
+``choose_move(game, limits) -> str`` to `UHPEngine(player=...)` to put a trained agent behind
+``bestmove``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from hive_envs.hive import GAME_TYPES, HiveGame
+from hive_envs.hive.players import GreedyPlayer, Player, SearchLimits
+
+ENGINE_ID = "id hive_envs v0.1.0"
+CAPABILITIES = "Mosquito;Ladybug;Pillbug"
+MAX_PERFT_DEPTH = 8
+"""Refuse deeper perft requests: depth 9 of Base+MLP would run for days in a loop that cannot be
+interrupted except by killing the process."""
+
+_TIME_RE = re.compile(r"^(\d{1,2}):([0-5]\d):([0-5]\d)$")
+
+
+class UHPError(Exception):
+    """A command that cannot be carried out; answered as ``err <message>``."""
+
+
+class InvalidMove(Exception):
+    """A move that is malformed or illegal here; answered as ``invalidmove <message>``."""
+
+
+@dataclass
+class _Option:
+    """One UHP option: ``kind`` is ``bool`` or ``int``; ``low``/``high`` bound an int."""
+
+    name: str
+    kind: str
+    default: bool | int
+    low: int = 0
+    high: int = 0
+
+    def parse(self, text: str) -> bool | int:
+        if self.kind == "bool":
+            if text.lower() in ("true", "false"):
+                return text.lower() == "true"
+            raise UHPError(f"option {self.name} takes True or False, got {text!r}")
+        try:
+            value = int(text)
+        except ValueError:
+            raise UHPError(f"option {self.name} takes an integer, got {text!r}") from None
+        if not self.low <= value <= self.high:
+            raise UHPError(f"option {self.name} must lie in [{self.low}, {self.high}], got {value}")
+        return value
+
+    def line(self, value: bool | int) -> str:
+        fields = [self.name, self.kind, str(value), str(self.default)]
+        if self.kind == "int":
+            fields += [str(self.low), str(self.high)]
+        return ";".join(fields)
+
+
+_OPTIONS = {
+    o.name: o
+    for o in (
+        _Option("TournamentOpening", "bool", True),
+        _Option("MaxTurns", "int", 300, 1, 100_000),
+    )
+}
+
+
+class UHPEngine:
+    """State of one UHP session: the current game, the options, and the player behind ``bestmove``."""
+
+    def __init__(self, player: Player | None = None):
+        self.player: Player = player if player is not None else GreedyPlayer()
+        self.game: HiveGame | None = None
+        self.options: dict[str, bool | int] = {name: o.default for name, o in _OPTIONS.items()}
+        self._commands: dict[str, Callable[[list[str]], list[str]]] = {
+            "info": self._info,
+            "newgame": self._newgame,
+            "play": self._play,
+            "pass": self._pass,
+            "validmoves": self._validmoves,
+            "bestmove": self._bestmove,
+            "undo": self._undo,
+            "options": self._options,
+            "perft": self._perft,
+        }
+
+    # -- the loop -------------------------------------------------------------------------------
+    def handle(self, line: str) -> list[str]:
+        """Answer one command line; the answer's last line is always ``ok``. Never raises.
+
+        Commands are whitespace-separated; the command word is case-insensitive, as in Mzinga.
+        """
+        words = line.split()
+        if not words:
+            return ["err empty command", "ok"]
+        command = self._commands.get(words[0].lower())
+        if command is None:
+            return [f"err unknown command {_quote(words[0])}", "ok"]
+        try:
+            return command(words[1:]) + ["ok"]
+        except InvalidMove as e:
+            return [f"invalidmove {_one_line(e)}", "ok"]
+        except UHPError as e:
+            return [f"err {_one_line(e)}", "ok"]
+        except Exception as e:  # noqa: BLE001 - the protocol forbids dying; report and carry on
+            return [f"err internal error: {type(e).__name__}: {_one_line(e)}", "ok"]
+
+    def run(self, stdin: TextIO, stdout: TextIO) -> None:
+        """Print the info block, then answer stdin line by line until end-of-file or ``exit``."""
+        self._write(stdout, self.handle("info"))
+        for line in stdin:
+            if line.strip().lower() in ("exit", "quit"):
+                break
+            if not line.strip():
+                continue
+            self._write(stdout, self.handle(line))
+
+    @staticmethod
+    def _write(stdout: TextIO, lines: list[str]) -> None:
+        stdout.write("\n".join(lines) + "\n")
+        stdout.flush()
+
+    # -- commands -------------------------------------------------------------------------------
+    def _info(self, args: list[str]) -> list[str]:
+        _no_args("info", args)
+        return [ENGINE_ID, CAPABILITIES]
+
+    def _newgame(self, args: list[str]) -> list[str]:
+        kwargs = {
+            "tournament_opening": bool(self.options["TournamentOpening"]),
+            "max_turns": int(self.options["MaxTurns"]),
+        }
+        text = " ".join(args)
+        if not text:
+            game = HiveGame("Base", **kwargs)
+        elif ";" not in text:
+            if text not in GAME_TYPES:
+                raise UHPError(f"unknown game type {_quote(text)}; expected one of {', '.join(GAME_TYPES)}")
+            game = HiveGame(text, **kwargs)
+        else:
+            try:
+                game = HiveGame.from_gamestring(text, **kwargs)
+            except ValueError as e:
+                raise UHPError(f"invalid GameString: {_one_line(e)}") from None
+        self.game = game
+        return [game.gamestring]
+
+    def _play(self, args: list[str]) -> list[str]:
+        game = self._require_game()
+        move = " ".join(args)
+        if not move:
+            raise UHPError("play needs a MoveString")
+        if game.is_terminal:
+            raise InvalidMove(f"the game is over ({game.outcome}); no move can be played")
+        try:
+            game.play(move)
+        except ValueError as e:
+            raise InvalidMove(_one_line(e)) from None
+        return [game.gamestring]
+
+    def _pass(self, args: list[str]) -> list[str]:
+        _no_args("pass", args)
+        return self._play(["pass"])
+
+    def _validmoves(self, args: list[str]) -> list[str]:
+        _no_args("validmoves", args)
+        game = self._require_game()
+        if game.is_terminal:
+            raise UHPError(f"the game is over ({game.outcome}); there are no valid moves")
+        return [";".join(game.valid_moves())]
+
+    def _bestmove(self, args: list[str]) -> list[str]:
+        limits = _parse_limits(args)
+        game = self._require_game()
+        if game.is_terminal:
+            raise UHPError(f"the game is over ({game.outcome}); there is no best move")
+        before = game.gamestring
+        move = self.player.choose_move(game.copy(), limits)
+        if game.gamestring != before:
+            raise UHPError("the player changed the game it was asked about")
+        return [move]
+
+    def _undo(self, args: list[str]) -> list[str]:
+        game = self._require_game()
+        if len(args) > 1:
+            raise UHPError("undo takes at most one argument, the number of moves")
+        count = 1
+        if args:
+            if not args[0].isdigit():
+                raise UHPError(f"undo needs a non-negative integer, got {_quote(args[0])}")
+            count = int(args[0])
+        played = game.turn_number
+        if count > played:
+            raise UHPError(f"cannot undo {count} moves: only {played} have been played")
+        for _ in range(count):
+            game.undo()
+        return [game.gamestring]
+
+    def _options(self, args: list[str]) -> list[str]:
+        if not args:
+            return [o.line(self.options[name]) for name, o in _OPTIONS.items()]
+        verb = args[0].lower()
+        if verb == "get" and len(args) == 2:
+            option = self._option(args[1])
+            return [option.line(self.options[option.name])]
+        if verb == "set" and len(args) == 3:
+            option = self._option(args[1])
+            self.options[option.name] = option.parse(args[2])
+            return [option.line(self.options[option.name])]
+        raise UHPError("usage: options | options get Name | options set Name Value")
+
+    def _perft(self, args: list[str]) -> list[str]:
+        game = self._require_game()
+        if len(args) != 1 or not args[0].isdigit():
+            raise UHPError("usage: perft N (N a non-negative integer)")
+        depth = int(args[0])
+        if depth > MAX_PERFT_DEPTH:
+            raise UHPError(f"perft depth {depth} is above the limit {MAX_PERFT_DEPTH}")
+        return [str(game.copy().perft(depth))]
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _require_game(self) -> HiveGame:
+        if self.game is None:
+            raise UHPError("no game in progress; start one with newgame")
+        return self.game
+
+    @staticmethod
+    def _option(name: str) -> _Option:
+        if name not in _OPTIONS:
+            raise UHPError(f"unknown option {_quote(name)}; options are {', '.join(_OPTIONS)}")
+        return _OPTIONS[name]
+
+
+def _parse_limits(args: list[str]) -> SearchLimits:
+    if not args:
+        return SearchLimits()
+    if len(args) == 2 and args[0].lower() == "depth":
+        if not args[1].isdigit():
+            raise UHPError(f"bestmove depth needs a non-negative integer, got {_quote(args[1])}")
+        return SearchLimits(depth=int(args[1]))
+    if len(args) == 2 and args[0].lower() == "time":
+        match = _TIME_RE.match(args[1])
+        if match is None:
+            raise UHPError(f"bestmove time needs hh:mm:ss, got {_quote(args[1])}")
+        h, m, s = (int(g) for g in match.groups())
+        return SearchLimits(time_s=float(3600 * h + 60 * m + s))
+    raise UHPError("usage: bestmove | bestmove depth N | bestmove time hh:mm:ss")
+
+
+def _no_args(command: str, args: list[str]) -> None:
+    if args:
+        raise UHPError(f"{command} takes no arguments")
+
+
+def _one_line(error: BaseException | str) -> str:
+    """An error message on one line (a newline would break the protocol's framing)."""
+    return " ".join(str(error).split()) or "no details"
+
+
+def _quote(text: str) -> str:
+    return ascii(text[:80])
+
+
+def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Entry point of ``python -m hive_envs.uhp``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m hive_envs.uhp", description=__doc__.splitlines()[0])
+    parser.add_argument("--player", choices=("greedy", "random"), default="greedy",
+                        help="built-in player behind bestmove (default: greedy)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the player's tie-breaking")
+    args = parser.parse_args(argv)
+    from hive_envs.hive.players import RandomPlayer
+
+    player = GreedyPlayer(args.seed) if args.player == "greedy" else RandomPlayer(args.seed)
+    UHPEngine(player).run(stdin, stdout)
+    return 0

@@ -1,0 +1,9 @@
+"""``python -m hive_envs.uhp``: run the Universal Hive Protocol engine on stdin/stdout.
+
+See `hive_envs.hive.uhp` for the commands. Options: ``--player {greedy,random}``, ``--seed N``.
+"""
+
+from hive_envs.hive.uhp import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())
