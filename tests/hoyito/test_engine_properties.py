@@ -1,0 +1,58 @@
+"""Properties over thousands of random games, checked against the reference reading of the rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hive_envs.hoyito import HoyitoGame
+from tests.hoyito.reference import reference_play
+
+CONFIGS = [
+    dict(holes_per_row=6),
+    dict(holes_per_row=12),
+    dict(holes_per_row=2),
+    dict(holes_per_row=3, seeds_per_hole=3),
+    dict(holes_per_row=5, seeds_per_hole=2, max_laps=7, no_capture_limit=40),
+]
+
+
+def play_random_games(options, games, seed):
+    rng = random.Random(seed)
+    probe = HoyitoGame(**options)
+    n, total = probe.holes_per_row, probe.options.total_counters
+    max_laps, limit = probe.options.max_laps, probe.options.no_capture_limit
+    for _ in range(games):
+        g = HoyitoGame(**options)
+        plies = 0
+        while not g.is_terminal:
+            moves = g.legal_moves()
+            mover, board = g.to_move, g.board
+            # moves: exactly the mover's non-empty holes, never empty while the game runs
+            assert moves == [h for h in range(mover * n, mover * n + n) if board[h] > 0] and moves
+            hole = rng.choice(moves)
+            expected = reference_play(board, g.captured, mover, g.plies_without_capture, hole, n, max_laps, limit)
+            g.play(hole)
+            plies += 1
+            assert (g.board, list(g.captured), g.is_terminal) == (expected[0], expected[1], expected[4])
+            assert g.plies_without_capture == expected[3]
+            if not g.is_terminal:
+                assert g.to_move == expected[2]
+            # counters conserved every ply
+            assert sum(g.board) + sum(g.captured) == total
+            # terminates: the stall guard bounds the plies between captures
+            assert plies <= limit * (total // 4 + 1)
+        assert g.legal_moves() == [] and g.winner in (0, 1, -1)
+        assert g.ply == plies
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
+def test_random_games_conserve_counters_follow_the_rules_and_terminate(options):
+    play_random_games(options, games=400 if options.get("holes_per_row") != 12 else 150, seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
+def test_many_random_games_against_the_reference(options):
+    play_random_games(options, games=5000, seed=2)
