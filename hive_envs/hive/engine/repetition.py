@@ -1,0 +1,50 @@
+"""Position keys for the optional repetition draw.
+
+A key is a 64-bit hash of (piece, stack level, cell relative to the lowest-numbered piece in
+play) over all pieces in play, plus the player to move. Cells are taken relative to an anchor
+piece so that the same hive translated across the (torus) plane gives the same key: in unbounded
+Hive a translated position is the same position.
+"""
+
+import numpy as np
+from numba import njit
+
+from hive_envs.hive.engine.grid import GRID_SIZE
+from hive_envs.hive.engine.pieces import NUM_PIECES
+from hive_envs.hive.engine.state import I_TO_MOVE, PCELL, PUNDER
+
+
+@njit(cache=True)
+def _mix(x):
+    """splitmix64 finaliser (uint64 arithmetic wraps)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def position_key(s):
+    """Translation-invariant hash of the board and the player to move (uint64)."""
+    anchor = -1
+    for p in range(NUM_PIECES):
+        if s[PCELL + p] >= 0:
+            anchor = s[PCELL + p]
+            break
+    key = np.uint64(s[I_TO_MOVE] + 1)
+    if anchor < 0:
+        return key
+    aq, ar = anchor // GRID_SIZE, anchor % GRID_SIZE
+    for p in range(NUM_PIECES):
+        c = s[PCELL + p]
+        if c < 0:
+            continue
+        level = 0
+        u = s[PUNDER + p]
+        while u >= 0:
+            level += 1
+            u = s[PUNDER + u]
+        dq = (c // GRID_SIZE - aq) % GRID_SIZE
+        dr = (c % GRID_SIZE - ar) % GRID_SIZE
+        code = ((p * 8 + level) * GRID_SIZE + dq) * GRID_SIZE + dr
+        key ^= _mix(np.uint64(code + 1) * np.uint64(0x9E3779B97F4A7C15))
+    return key

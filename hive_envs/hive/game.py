@@ -1,0 +1,399 @@
+"""`HiveGame`: the Python face of the Hive engine (UHP strings and integer moves).
+
+    game = HiveGame("Base+MLP")            # tournament_opening=True, max_turns=300
+    game.play("wS1"); game.play("bG1 -wS1")
+    game.valid_moves()                     # UHP strings, one per distinct move
+    ids = game.valid_move_ids()            # int32 move ids (piece_id * 1024 + cell, PASS_MOVE)
+    game.play_id(int(ids[0])); game.undo()
+    game.gamestring, game.outcome, game.perft(3)
+
+Integer moves are the fast path: ``valid_move_ids()`` runs the compiled generator once per ply
+(cached until the next play/undo) and ``play_id`` checks legality with one lookup in the marks the
+generator left. Errors (malformed or illegal moves, moves on a finished game, bad GameStrings)
+raise ValueError naming the move and why; the game is unchanged after any error.
+
+Everything the rules need lives in ``game.state``, the flat int32 array documented in
+`hive_envs.hive.engine.state`; the kernels in `hive_envs.hive.engine` take that array directly.
+The optional repetition draw (``repetition_draw=True``: the third occurrence of the same position
+with the same player to move is a draw) is kept here, on top of the kernels, with
+translation-invariant position keys.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hive_envs.hive.engine.grid import DIRECTIONS, NUM_CELLS, cell_to_qr, hex_distance
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.pieces import (
+    KIND_FIRST_SLOT,
+    NUM_PIECE_SLOTS,
+    PIECE_KIND,
+    PIECE_NAMES,
+    QUEEN,
+    game_type_name,
+    kinds_mask,
+    parse_game_type,
+)
+from hive_envs.hive.engine.repetition import position_key
+from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE, UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.search import perft_kernel
+from hive_envs.hive.engine.state import (
+    HEIGHT,
+    I_KINDS,
+    I_LAST_MOVED,
+    I_PASSES,
+    I_PLY,
+    I_STATUS,
+    I_TO_MOVE,
+    PCELL,
+    PUNDER,
+    STATUS_DRAW,
+    STATUS_NAMES,
+    TOP,
+    new_state,
+)
+from hive_envs.hive.engine.workspace import MARK, W_STAMP, new_workspace
+from hive_envs.hive.notation import format_move, game_state_string, parse_move, split_gamestring, turn_string
+
+COLOUR_NAMES = ("White", "Black")
+
+
+class HiveGame:
+    """A game of Hive under UHP conventions. See the module docstring."""
+
+    def __init__(
+        self,
+        game_type: str = "Base",
+        tournament_opening: bool = True,
+        max_turns: int | None = 300,
+        repetition_draw: bool = False,
+    ):
+        if not isinstance(game_type, str):
+            raise ValueError(f"game_type must be a str such as 'Base+MLP', not {game_type!r}")
+        self._expansions = parse_game_type(game_type)
+        if not isinstance(tournament_opening, (bool, np.bool_)):
+            raise ValueError(f"tournament_opening must be True or False, not {tournament_opening!r}")
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
+        ):
+            raise ValueError(f"max_turns must be a positive int (plies) or None for no cap, not {max_turns!r}")
+        self._tournament = bool(tournament_opening)
+        self._max_turns = None if max_turns is None else int(max_turns)
+        self._repetition = bool(repetition_draw)
+        self._s = new_state(kinds_mask(self._expansions), self._tournament, self._max_turns or 0)
+        self._w = new_workspace()
+        self._moves = np.empty(MAX_MOVES, dtype=np.int32)
+        self._count = -1  # moves cached in self._moves for the current position, -1 if none
+        self._history = np.empty((64, UNDO_SIZE), dtype=np.int32)
+        self._move_ids: list[int] = []
+        self._move_strs: list[str | None] = []
+        self._keys: list[int] = [int(position_key(self._s))] if self._repetition else []
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_gamestring(
+        cls,
+        text: str,
+        tournament_opening: bool = True,
+        max_turns: int | None = 300,
+        repetition_draw: bool = False,
+    ) -> HiveGame:
+        """Replay a UHP GameString (or start from a bare GameTypeString); ValueError if invalid."""
+        game_type, state, turn, moves = split_gamestring(text)
+        game = cls(game_type, tournament_opening, max_turns, repetition_draw)
+        for i, move in enumerate(moves):
+            try:
+                game.play(move)
+            except ValueError as err:
+                raise ValueError(f"GameString move {i + 1} ({move!r}): {err}") from None
+        if state is not None:
+            actual_state, actual_turn = game_state_string(game._s), turn_string(game._s)
+            if state != actual_state:
+                raise ValueError(f"GameStateString {state!r} does not match the moves, which give {actual_state!r}")
+            if turn != actual_turn:
+                raise ValueError(f"TurnString {turn!r} does not match the moves, which give {actual_turn!r}")
+        return game
+
+    def copy(self) -> HiveGame:
+        other = object.__new__(HiveGame)
+        other.__dict__.update(self.__dict__)
+        other._s = self._s.copy()
+        other._w = new_workspace()
+        other._moves = np.empty(MAX_MOVES, dtype=np.int32)
+        other._count = -1
+        other._history = self._history.copy()
+        other._move_ids = list(self._move_ids)
+        other._move_strs = list(self._move_strs)
+        other._keys = list(self._keys)
+        return other
+
+    # ------------------------------------------------------------------ moves
+    def valid_move_ids(self) -> np.ndarray:
+        """Legal integer moves (a copy), one per distinct move; ``[PASS_MOVE]`` if forced; empty when over."""
+        if self._count < 0:
+            self._count = generate_moves(self._s, self._w, self._moves)
+        return self._moves[: self._count].copy()
+
+    def valid_moves(self) -> list[str]:
+        """Legal moves as UHP strings, one per distinct move."""
+        return [format_move(self._s, int(m)) for m in self.valid_move_ids()]
+
+    def is_legal_id(self, move_id: int) -> bool:
+        if self._count < 0:
+            self._count = generate_moves(self._s, self._w, self._moves)
+        return 0 <= move_id < NUM_MOVE_IDS and self._w[MARK + move_id] == self._w[W_STAMP] and self._count > 0
+
+    def play_id(self, move_id: int) -> None:
+        """Play an integer move; ValueError (state unchanged) if it is not legal here."""
+        move_id = int(move_id)
+        if self._s[I_STATUS] != 0:
+            raise ValueError(f"move {move_id} cannot be played: the game is over ({self.outcome})")
+        if not self.is_legal_id(move_id):
+            raise ValueError(f"{self._describe(move_id)} is not legal: {self._why_illegal(move_id)}")
+        self._apply(move_id, None)
+
+    def play(self, move: str) -> None:
+        """Play a move given in any valid UHP form; ValueError (state unchanged) if malformed or illegal."""
+        if self._s[I_STATUS] != 0:
+            raise ValueError(f"{move!r} cannot be played: the game is over ({self.outcome})")
+        move_id = parse_move(self._s, move)
+        if not self.is_legal_id(move_id):
+            raise ValueError(f"{move!r} is not legal: {self._why_illegal(move_id)}")
+        self._apply(move_id, format_move(self._s, move_id))
+
+    def _apply(self, move_id: int, text: str | None) -> None:
+        ply = len(self._move_ids)
+        if ply == len(self._history):
+            self._history = np.concatenate([self._history, np.empty_like(self._history)])
+        self._move_strs.append(text)
+        self._move_ids.append(move_id)
+        apply_move(self._s, move_id, self._history[ply])
+        self._count = -1
+        if self._repetition:
+            key = int(position_key(self._s))
+            self._keys.append(key)
+            if self._s[I_STATUS] == 0 and self._keys.count(key) >= 3:
+                self._s[I_STATUS] = STATUS_DRAW
+
+    def undo(self) -> None:
+        """Take back the last move; ValueError if none was played."""
+        if not self._move_ids:
+            raise ValueError("undo: no move has been played")
+        ply = len(self._move_ids) - 1
+        undo_move(self._s, self._history[ply])
+        self._move_ids.pop()
+        self._move_strs.pop()
+        if self._repetition:
+            self._keys.pop()
+        self._count = -1
+
+    def move_id_to_uhp(self, move_id: int) -> str:
+        """UHP string of a legal integer move in the current position; ValueError if not legal."""
+        move_id = int(move_id)
+        if not self.is_legal_id(move_id):
+            raise ValueError(f"{self._describe(move_id)} is not legal: {self._why_illegal(move_id)}")
+        return format_move(self._s, move_id)
+
+    def uhp_to_move_id(self, move: str) -> int:
+        """Integer move of a UHP string (any valid form); ValueError if malformed or not legal."""
+        move_id = parse_move(self._s, move)
+        if not self.is_legal_id(move_id):
+            raise ValueError(f"{move!r} is not legal: {self._why_illegal(move_id)}")
+        return move_id
+
+    def perft(self, depth: int) -> int:
+        """Number of legal move sequences of ``depth`` plies from here (the game is unchanged)."""
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
+            raise ValueError(f"perft depth must be an int >= 0, not {depth!r}")
+        if self._repetition:
+            raise ValueError("perft does not follow the repetition draw; use a game with repetition_draw=False")
+        count = int(perft_kernel(self._s, self._w, int(depth)))
+        self._count = -1
+        return count
+
+    # ------------------------------------------------------------------ inspection
+    @property
+    def state(self) -> np.ndarray:
+        """Read-only view of the flat int32 state array (layout in `hive_envs.hive.engine.state`)."""
+        view = self._s.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def game_type(self) -> str:
+        return game_type_name(self._expansions)
+
+    @property
+    def expansions(self) -> str:
+        return self._expansions
+
+    @property
+    def tournament_opening(self) -> bool:
+        return self._tournament
+
+    @property
+    def max_turns(self) -> int | None:
+        return self._max_turns
+
+    @property
+    def repetition_draw(self) -> bool:
+        return self._repetition
+
+    @property
+    def to_move(self) -> int:
+        return int(self._s[I_TO_MOVE])
+
+    @property
+    def turn_number(self) -> int:
+        """Plies played so far (passes included)."""
+        return int(self._s[I_PLY])
+
+    @property
+    def passes_in_a_row(self) -> int:
+        return int(self._s[I_PASSES])
+
+    @property
+    def last_moved(self) -> str | None:
+        """Piece placed or moved on the previous ply (None at the start and after a pass)."""
+        piece = int(self._s[I_LAST_MOVED])
+        return None if piece < 0 else PIECE_NAMES[piece]
+
+    @property
+    def move_ids(self) -> list[int]:
+        return list(self._move_ids)
+
+    @property
+    def outcome(self) -> str | None:
+        """"WhiteWins", "BlackWins", "Draw", or None while the game runs."""
+        status = int(self._s[I_STATUS])
+        return None if status == 0 else STATUS_NAMES[status]
+
+    @property
+    def is_terminal(self) -> bool:
+        return bool(self._s[I_STATUS] != 0)
+
+    def queen_placed(self, colour: int) -> bool:
+        return bool(self._s[PCELL + _check_colour(colour) * NUM_PIECE_SLOTS] >= 0)
+
+    def queen_neighbours(self, colour: int) -> int:
+        """Occupied cells around ``colour``'s Queen (0 if not placed); 6 means surrounded."""
+        return int(queen_neighbours(self._s, _check_colour(colour)))
+
+    def reserve(self, colour: int) -> list[str]:
+        """Names of ``colour``'s pieces of this game type not yet placed, in piece-id order."""
+        lo = _check_colour(colour) * NUM_PIECE_SLOTS
+        return [
+            PIECE_NAMES[p]
+            for p in range(lo, lo + NUM_PIECE_SLOTS)
+            if self._s[PCELL + p] < 0 and self._kind_in_game(int(PIECE_KIND[p]))
+        ]
+
+    def stacks(self) -> dict[tuple[int, int], list[str]]:
+        """Occupied cells as ``{(q, r): [bottom, ..., top]}`` in axial coordinates.
+
+        Coordinates are unwrapped over the hive (neighbouring stacks differ by one direction
+        vector) starting from the stack nearest the origin at its `cell_to_qr` position, so
+        ``qr_to_cell(q, r)`` is the cell of that stack in move ids and the state array.
+        """
+        s = self._s
+        cells = sorted({int(s[PCELL + p]) for p in range(2 * NUM_PIECE_SLOTS) if s[PCELL + p] >= 0})
+        if not cells:
+            return {}
+        anchor = min(cells, key=lambda c: (hex_distance(*cell_to_qr(c)), c))
+        coords = {anchor: cell_to_qr(anchor)}
+        queue = [anchor]
+        while queue:
+            cell = queue.pop()
+            q, r = coords[cell]
+            cq, cr = divmod(cell, 32)
+            for dq, dr in DIRECTIONS:
+                nb = ((cq + dq) % 32) * 32 + (cr + dr) % 32
+                if s[HEIGHT + nb] > 0 and nb not in coords:
+                    coords[nb] = (q + dq, r + dr)
+                    queue.append(nb)
+        result = {}
+        for cell, qr in coords.items():
+            pieces = []
+            p = int(s[TOP + cell])
+            while p >= 0:
+                pieces.append(PIECE_NAMES[p])
+                p = int(s[PUNDER + p])
+            result[qr] = pieces[::-1]
+        return result
+
+    @property
+    def gamestring(self) -> str:
+        """UHP GameString of the game so far."""
+        if any(text is None for text in self._move_strs):
+            replay = new_state(int(self._s[I_KINDS]), self._tournament, self._max_turns or 0)
+            rec = np.empty(UNDO_SIZE, dtype=np.int32)
+            for i, move_id in enumerate(self._move_ids):
+                if self._move_strs[i] is None:
+                    self._move_strs[i] = format_move(replay, move_id)
+                apply_move(replay, move_id, rec)
+        head = [self.game_type, game_state_string(self._s), turn_string(self._s)]
+        return ";".join(head + self._move_strs)
+
+    def __repr__(self) -> str:
+        return f"HiveGame.from_gamestring({self.gamestring!r})"
+
+    # ------------------------------------------------------------------ helpers
+    def _kind_in_game(self, kind: int) -> bool:
+        return bool((kinds_mask(self._expansions) >> kind) & 1)
+
+    def _describe(self, move_id: int) -> str:
+        if move_id == PASS_MOVE:
+            return "pass"
+        if not 0 <= move_id < PASS_MOVE:
+            return f"move id {move_id}"
+        piece, cell = divmod(move_id, NUM_CELLS)
+        return f"{PIECE_NAMES[piece]} to cell {cell_to_qr(cell)}"
+
+    def _why_illegal(self, move_id: int) -> str:
+        """A human reason why ``move_id`` is not among the legal moves (best effort, never raises)."""
+        s = self._s
+        if s[I_STATUS] != 0:
+            return f"the game is over ({self.outcome})"
+        if not 0 <= move_id < NUM_MOVE_IDS:
+            return f"move ids run from 0 to {PASS_MOVE} (pass)"
+        if move_id == PASS_MOVE:
+            return "passing is only allowed when no other move is"
+        colour = int(s[I_TO_MOVE])
+        piece, cell = divmod(move_id, NUM_CELLS)
+        name, kind = PIECE_NAMES[piece], int(PIECE_KIND[piece])
+        own_turns = int(s[I_PLY]) // 2
+        queen_in = s[PCELL + colour * NUM_PIECE_SLOTS] >= 0
+        if not self._kind_in_game(kind):
+            return f"{name} is not in game type {self.game_type}"
+        if s[PCELL + piece] < 0:
+            if piece // NUM_PIECE_SLOTS != colour:
+                return f"it is {COLOUR_NAMES[colour]}'s turn; {name} cannot be placed"
+            first = colour * NUM_PIECE_SLOTS + int(KIND_FIRST_SLOT[kind])
+            lower = [PIECE_NAMES[p] for p in range(first, piece) if s[PCELL + p] < 0]
+            if lower:
+                return f"{lower[0]} must be placed before {name}"
+            if kind == QUEEN and self._tournament and own_turns == 0:
+                return "the Queen may not be placed on a player's first turn (tournament opening)"
+            if kind != QUEEN and own_turns == 3 and not queen_in:
+                return f"{COLOUR_NAMES[colour]} must place the Queen on their fourth turn"
+            if s[HEIGHT + cell] > 0:
+                return "a piece cannot be placed on top of another"
+            return "a placed piece must touch its own colour and not the opponent's (or follow the opening)"
+        if piece // NUM_PIECE_SLOTS != colour and not self._kind_in_game(7):
+            return f"it is {COLOUR_NAMES[colour]}'s turn; {name} is the opponent's"
+        if piece == s[I_LAST_MOVED]:
+            return f"{name} moved on the previous turn and cannot move or be moved now"
+        if not queen_in:
+            return f"{COLOUR_NAMES[colour]} cannot move pieces before placing the Queen"
+        if int(s[PCELL + piece]) == cell:
+            return "a piece may not end its move where it started"
+        if s[TOP + s[PCELL + piece]] != piece:
+            return f"{name} is covered and cannot move"
+        return f"{name} cannot reach that cell by its own movement or a Pillbug throw"
+
+
+def _check_colour(colour: int) -> int:
+    if colour not in (0, 1) or isinstance(colour, bool):
+        raise ValueError(f"colour must be 0 (White) or 1 (Black), not {colour!r}")
+    return int(colour)
