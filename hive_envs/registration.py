@@ -12,8 +12,16 @@ import pettingzoo
 
 #: Gymnasium ids -> (entry point, vector entry point or None, default kwargs).
 GYM_ENVS: dict[str, tuple[str, str | None, dict]] = {
-    "hive_envs/Hoyito-v0": ("hive_envs.hoyito.gym_env:HoyitoEnv", None, {}),
-    "hive_envs/Hoyito2x12-v0": ("hive_envs.hoyito.gym_env:HoyitoEnv", None, {"holes_per_row": 12}),
+    "hive_envs/Hoyito-v0": (
+        "hive_envs.hoyito.gym_env:HoyitoEnv",
+        "hive_envs.hoyito.gym_env:HoyitoVectorEnv",
+        {},
+    ),
+    "hive_envs/Hoyito2x12-v0": (
+        "hive_envs.hoyito.gym_env:HoyitoEnv",
+        "hive_envs.hoyito.gym_env:HoyitoVectorEnv",
+        {"holes_per_row": 12},
+    ),
 }
 
 #: PettingZoo AEC ids -> entry point.

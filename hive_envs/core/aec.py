@@ -24,6 +24,7 @@ optionally `action_values` (for the greedy opponent).
 from __future__ import annotations
 
 import operator
+from typing import ClassVar
 
 import gymnasium
 import numpy as np
@@ -39,7 +40,11 @@ AGENTS = ("player_0", "player_1")
 class MaskedAECEnv(AECEnv):
     """Two-player, turn-based AEC env with action masks; subclasses provide the game hooks."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "is_parallelizable": False, "render_fps": 2}
+    metadata: ClassVar[dict] = {
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(self, num_actions: int, obs_low, obs_high, obs_dtype, render_mode: str | None = None):
         super().__init__()

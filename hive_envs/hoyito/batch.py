@@ -61,15 +61,45 @@ def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_m
 
 
 @njit(cache=True)
-def _step_game(g, states, actions, active, final_view, n, max_laps, limit, seeds, total,
-               obs, mask, to_move, rewards, terminated, final_obs, episode_length):
+def _step_game(
+    g,
+    states,
+    actions,
+    active,
+    final_view,
+    n,
+    max_laps,
+    limit,
+    seeds,
+    total,
+    obs,
+    mask,
+    to_move,
+    rewards,
+    terminated,
+    final_obs,
+    episode_length,
+):
     terminated[g] = False
     if not active[g]:
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
         return
-    length = _step_one(states[g], actions[g], final_view[g], n, max_laps, limit, seeds, total,
-                       obs[g], mask[g], to_move[g:g + 1], rewards[g], final_obs[g])
+    length = _step_one(
+        states[g],
+        actions[g],
+        final_view[g],
+        n,
+        max_laps,
+        limit,
+        seeds,
+        total,
+        obs[g],
+        mask[g],
+        to_move[g : g + 1],
+        rewards[g],
+        final_obs[g],
+    )
     if length > 0:
         terminated[g] = True
         episode_length[g] = length
@@ -91,7 +121,7 @@ def _step_parallel(states, *args):
 def _reset_games(states, n, seeds, limit, total, obs, mask, to_move):
     for g in range(states.shape[0]):
         K.init_state(states[g], n, seeds)
-        _publish(states[g], n, limit, total, obs[g], mask[g], to_move[g:g + 1])
+        _publish(states[g], n, limit, total, obs[g], mask[g], to_move[g : g + 1])
 
 
 @njit(cache=True)
@@ -111,12 +141,19 @@ class HoyitoBatch:
 
     encoding_version = "v0"
 
-    def __init__(self, num_games: int, holes_per_row=6, seeds_per_hole=4, max_laps=1000,
-                 no_capture_limit=None, parallel=False):
+    def __init__(
+        self,
+        num_games: int,
+        holes_per_row=6,
+        seeds_per_hole=4,
+        max_laps=1000,
+        no_capture_limit=None,
+        parallel=False,
+    ):
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
         if not isinstance(parallel, (bool, np.bool_)):
-            raise ValueError(f"parallel must be True or False, got {parallel!r}")
+            raise ValueError(f"parallel must be True or False, got {parallel!r}")  # noqa: TRY004 (contract)
         self.parallel = bool(parallel)
         self.options = o = HoyitoOptions(holes_per_row, seeds_per_hole, max_laps, no_capture_limit)
         self.num_games = N = int(num_games)
@@ -140,8 +177,16 @@ class HoyitoBatch:
         """Start every game afresh (the start position is fixed; `seed` seeds `np_random`)."""
         self.np_random = np.random.default_rng(seed)
         o = self.options
-        _reset_games(self.states, o.holes_per_row, o.seeds_per_hole, o.no_capture_limit,
-                     o.total_counters, self.observation, self.action_mask, self.to_move)
+        _reset_games(
+            self.states,
+            o.holes_per_row,
+            o.seeds_per_hole,
+            o.no_capture_limit,
+            o.total_counters,
+            self.observation,
+            self.action_mask,
+            self.to_move,
+        )
         self.rewards[:] = 0
         self.terminated[:] = False
         self.episode_length[:] = 0
@@ -152,9 +197,24 @@ class HoyitoBatch:
         view = self._last_mover_view if final_view is None else self._check_view(final_view)
         o = self.options
         kernel = _step_parallel if self.parallel else _step_serial
-        kernel(self.states, a, active, view, o.holes_per_row, o.max_laps, o.no_capture_limit,
-                    o.seeds_per_hole, o.total_counters, self.observation, self.action_mask, self.to_move,
-                    self.rewards, self.terminated, self.final_observation, self.episode_length)
+        kernel(
+            self.states,
+            a,
+            active,
+            view,
+            o.holes_per_row,
+            o.max_laps,
+            o.no_capture_limit,
+            o.seeds_per_hole,
+            o.total_counters,
+            self.observation,
+            self.action_mask,
+            self.to_move,
+            self.rewards,
+            self.terminated,
+            self.final_observation,
+            self.episode_length,
+        )
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
         """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
@@ -194,6 +254,10 @@ class HoyitoBatch:
 
     def _check_view(self, final_view) -> np.ndarray:
         v = np.asarray(final_view)
-        if v.shape != (self.num_games,) or not np.issubdtype(v.dtype, np.integer) or ((v != 0) & (v != 1)).any():
+        if (
+            v.shape != (self.num_games,)
+            or not np.issubdtype(v.dtype, np.integer)
+            or ((v != 0) & (v != 1)).any()
+        ):
             raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
         return np.ascontiguousarray(v, dtype=np.int8)

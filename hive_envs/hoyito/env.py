@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from hive_envs.core.aec import MaskedAECEnv
@@ -11,13 +13,14 @@ from hive_envs.hoyito.encoding import OBS_DTYPE, observation_bounds
 from hive_envs.hoyito.game import HoyitoGame
 
 
-class raw_env(MaskedAECEnv):  # noqa: N801 (PettingZoo's name)
+class raw_env(MaskedAECEnv):
     """Hoyito II AEC env; keyword options as `HoyitoGame` plus `render_mode`."""
 
-    metadata = {**MaskedAECEnv.metadata, "name": "hoyito_v0"}
+    metadata: ClassVar[dict] = {**MaskedAECEnv.metadata, "name": "hoyito_v0"}
 
-    def __init__(self, holes_per_row=6, seeds_per_hole=4, max_laps=1000, no_capture_limit=None,
-                 render_mode=None):
+    def __init__(
+        self, holes_per_row=6, seeds_per_hole=4, max_laps=1000, no_capture_limit=None, render_mode=None
+    ):
         self.game = HoyitoGame(holes_per_row, seeds_per_hole, max_laps, no_capture_limit)
         self.options = self.game.options
         low, high = observation_bounds(self.options)

@@ -23,7 +23,7 @@ from hive_envs.hoyito.options import HoyitoOptions
 class HoyitoGame:
     """A Hoyito II game; every rule option is a keyword argument (see `HoyitoOptions`)."""
 
-    __slots__ = ("options", "state", "_n", "_m", "_max_laps", "_limit")
+    __slots__ = ("_limit", "_m", "_max_laps", "_n", "options", "state")
 
     def __init__(self, holes_per_row=6, seeds_per_hole=4, max_laps=1000, no_capture_limit=None):
         self._setup(HoyitoOptions(holes_per_row, seeds_per_hole, max_laps, no_capture_limit))
@@ -38,9 +38,7 @@ class HoyitoGame:
         self.state = np.zeros(K.state_size(self._n), dtype=np.int32)
 
     @classmethod
-    def from_position(
-        cls, board, captured, to_move, plies_without_capture=0, **options
-    ) -> HoyitoGame:
+    def from_position(cls, board, captured, to_move, plies_without_capture=0, **options) -> HoyitoGame:
         """A game at any position that conserves the counters of the options' start position.
 
         `plies_without_capture` sets the stall guard's clock. If the player to move has no

@@ -45,7 +45,7 @@ def reference_play(board, captured, to_move, stall, hole, n, max_laps, limit):
             cap[1] += sum(b[n:])
             return [0] * m, cap, p, stall, True
         nxt = 1 - p
-    row = lambda q: sum(b[q * n : q * n + n])  # noqa: E731
+    row = lambda q: sum(b[q * n : q * n + n])
     if row(nxt) == 0:
         nxt = 1 - nxt
         if row(nxt) == 0:

@@ -10,8 +10,16 @@ from hive_envs.hoyito import HoyitoGame
 
 @pytest.mark.parametrize(
     "hole, message",
-    [(0, "illegal move 0"), (-1, "illegal move -1"), (12, "illegal move 12"), (99, "illegal move 99"),
-     (1.0, "integer"), ("0", "integer"), (None, "integer"), (True, "illegal move True")],
+    [
+        (0, "illegal move 0"),
+        (-1, "illegal move -1"),
+        (12, "illegal move 12"),
+        (99, "illegal move 99"),
+        (1.0, "integer"),
+        ("0", "integer"),
+        (None, "integer"),
+        (True, "illegal move True"),
+    ],
 )
 def test_illegal_hole_raises_and_leaves_state_unchanged(hole, message):
     g = HoyitoGame()
@@ -45,10 +53,15 @@ def test_playing_a_finished_game_raises():
 
 @pytest.mark.parametrize(
     "options, name",
-    [({"holes_per_row": 1}, "holes_per_row"), ({"holes_per_row": 6.0}, "holes_per_row"),
-     ({"holes_per_row": True}, "holes_per_row"), ({"seeds_per_hole": 0}, "seeds_per_hole"),
-     ({"max_laps": 0}, "max_laps"), ({"no_capture_limit": 0}, "no_capture_limit"),
-     ({"no_capture_limit": "600"}, "no_capture_limit")],
+    [
+        ({"holes_per_row": 1}, "holes_per_row"),
+        ({"holes_per_row": 6.0}, "holes_per_row"),
+        ({"holes_per_row": True}, "holes_per_row"),
+        ({"seeds_per_hole": 0}, "seeds_per_hole"),
+        ({"max_laps": 0}, "max_laps"),
+        ({"no_capture_limit": 0}, "no_capture_limit"),
+        ({"no_capture_limit": "600"}, "no_capture_limit"),
+    ],
 )
 def test_invalid_options_raise_naming_the_option_and_what_is_allowed(options, name):
     with pytest.raises(ValueError, match=rf"{name} must be an integer >= \d"):
@@ -64,8 +77,12 @@ def test_copy_is_independent():
 
 @pytest.mark.parametrize(
     "board, captured, to_move, match",
-    [([4] * 11, (0, 0), 0, "board must be 12"), ([-1] + [4] * 11, (5, 0), 0, "board must be"),
-     ([4] * 12, (0,), 0, "captured"), ([4] * 12, (0, 0), 2, "to_move")],
+    [
+        ([4] * 11, (0, 0), 0, "board must be 12"),
+        ([-1] + [4] * 11, (5, 0), 0, "board must be"),
+        ([4] * 12, (0,), 0, "captured"),
+        ([4] * 12, (0, 0), 2, "to_move"),
+    ],
 )
 def test_from_position_rejects_bad_positions(board, captured, to_move, match):
     with pytest.raises(ValueError, match=match):

@@ -10,11 +10,11 @@ from hive_envs.hoyito import HoyitoGame
 from tests.hoyito.reference import reference_play
 
 CONFIGS = [
-    dict(holes_per_row=6),
-    dict(holes_per_row=12),
-    dict(holes_per_row=2),
-    dict(holes_per_row=3, seeds_per_hole=3),
-    dict(holes_per_row=5, seeds_per_hole=2, max_laps=7, no_capture_limit=40),
+    {"holes_per_row": 6},
+    {"holes_per_row": 12},
+    {"holes_per_row": 2},
+    {"holes_per_row": 3, "seeds_per_hole": 3},
+    {"holes_per_row": 5, "seeds_per_hole": 2, "max_laps": 7, "no_capture_limit": 40},
 ]
 
 
@@ -32,7 +32,9 @@ def play_random_games(options, games, seed):
             # moves: exactly the mover's non-empty holes, never empty while the game runs
             assert moves == [h for h in range(mover * n, mover * n + n) if board[h] > 0] and moves
             hole = rng.choice(moves)
-            expected = reference_play(board, g.captured, mover, g.plies_without_capture, hole, n, max_laps, limit)
+            expected = reference_play(
+                board, g.captured, mover, g.plies_without_capture, hole, n, max_laps, limit
+            )
             g.play(hole)
             plies += 1
             assert (g.board, list(g.captured), g.is_terminal) == (expected[0], expected[1], expected[4])

@@ -1,0 +1,129 @@
+"""`SingleAgentEnv`: a Gymnasium env for one learner seat over a `MaskedAECEnv`, opponent inside.
+
+The learner sees the AEC observation's "observation" entry (a Box); `action_masks()` gives
+its legal actions (the method name SB3-contrib's MaskablePPO looks for). After the
+learner's action the opponent plays until the learner must act again or the game ends, so
+every returned observation is one where the learner is to move. A game subclass only
+builds its AEC env (see `hive_envs.hoyito.gym_env`).
+
+Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action ends the
+episode as a loss (-1, `info["illegal_action"] = True`), as PettingZoo's
+TerminateIllegalWrapper does; a value outside the action space raises ValueError.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from hive_envs.core import opponents
+from hive_envs.core.aec import MaskedAECEnv
+
+
+class SingleAgentEnv(gym.Env):
+    """Learner seat (`learner_seat` 0, 1 or "random" per episode) against `opponent`."""
+
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
+
+    def __init__(self, aec: MaskedAECEnv, opponent="random", learner_seat=0, render_mode=None):
+        if learner_seat not in (0, 1, "random"):
+            raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
+        self.aec = aec
+        self.render_mode = render_mode
+        self.opponent = opponent
+        self._opponent_fn = opponents.load_opponent(opponent)
+        self.learner_seat_option = learner_seat
+        agent = aec.possible_agents[0]
+        self.observation_space = aec.observation_space(agent)["observation"]
+        self.action_space = gym.spaces.Discrete(aec.num_actions)
+        self.learner_seat = 0 if learner_seat == "random" else learner_seat
+        self._done = True
+
+    @property
+    def _learner(self) -> str:
+        return self.aec.possible_agents[self.learner_seat]
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if self.learner_seat_option == "random":
+            self.learner_seat = int(self.np_random.integers(2))
+        self.aec.reset(seed=int(self.np_random.integers(2**31)))
+        self._done = False
+        self._play_opponent()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self._done:
+            raise ValueError("step() called on a finished episode; call reset() first")
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(
+                f"action must be an integer in [0, {self.action_space.n}), got {action!r}"
+            ) from None
+        if not 0 <= a < self.action_space.n:
+            raise ValueError(f"action {a} is out of range [0, {self.action_space.n})")
+        if not self.aec._mask[a]:
+            self._done = True
+            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+        self.aec.step(a)
+        self._play_opponent()
+        reward = 0.0
+        if self.aec._is_over():
+            self._done = True
+            reward = float(self.aec.rewards[self._learner])
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self._done, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (bool); all True once the episode is over."""
+        return self.aec._mask.astype(bool)
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode= to gym.make")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.aec._render_rgb()
+        text = self.aec._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------------ helpers
+    def _play_opponent(self) -> None:
+        aec = self.aec
+        while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
+            aec.step(self._opponent_action())
+
+    def _opponent_action(self) -> int:
+        mask = self.aec._mask
+        if self.opponent == "random":
+            return opponents.random_action(mask, self.np_random)
+        if self.opponent == "greedy":
+            return opponents.greedy_action(self.aec.action_values(), mask, self.np_random)
+        obs = self.aec.observe(self.aec.agent_selection)
+        action = self._opponent_fn(obs["observation"], obs["action_mask"])
+        if not (0 <= int(action) < mask.size and mask[int(action)]):
+            raise ValueError(f"opponent {self.opponent!r} chose illegal action {action!r}")
+        return int(action)
+
+    def _observation(self) -> np.ndarray:
+        obs = np.empty(self.observation_space.shape, dtype=self.observation_space.dtype)
+        self.aec._write_observation(self.learner_seat, obs)
+        return obs
+
+    def _info(self) -> dict:
+        info = {"learner_seat": self.learner_seat}
+        if self.aec._is_over():
+            info.update(self.aec._final_info())
+        return info

@@ -1,0 +1,117 @@
+"""`BatchVectorEnv`: a Gymnasium vector env over any batched game (the batched contract).
+
+Each sub-env is one learner seat against an opponent inside; all sub-envs advance together
+through the batch's single compiled `step`. After the learners' actions, opponents play
+(in batch: one `step(..., active=rows)` per opponent ply) until every learner is to move
+again, so observations are always the learner's view at its turn.
+
+Autoreset is Gymnasium's SAME_STEP mode: a finished game is reset within the step that ends
+it. `infos["final_obs"]` is an (N, *obs_shape) array whose rows flagged by
+`infos["_final_obs"]` hold the last position of the finished game from the LEARNER's view;
+`infos["episode_length"]` the finished game's plies (both sides); `infos["learner_seat"]`
+the learner's seat in the game now running (redrawn per episode with learner_seat="random").
+
+Edge case: if an opponent's opening moves end a freshly reset game before its learner moved
+(possible only on tiny custom boards), that game is not reported and another starts.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from hive_envs.core import opponents
+
+
+class BatchVectorEnv(VectorEnv):
+    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, batch, obs_low, obs_high, opponent="random", learner_seat=0):
+        if learner_seat not in (0, 1, "random"):
+            raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+        self.batch = batch
+        self.num_envs = batch.num_games
+        self.single_observation_space = spaces.Box(
+            np.asarray(obs_low), np.asarray(obs_high), dtype=batch.observation_dtype
+        )
+        self.single_action_space = spaces.Discrete(batch.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.opponent = opponent
+        self._opponent_fn = opponents.load_opponent(opponent)
+        self.learner_seat_option = learner_seat
+        self.learner_seat = np.full(self.num_envs, 0 if learner_seat == "random" else learner_seat, np.int8)
+        self._rows = np.arange(self.num_envs)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.batch.reset(seed=int(self.np_random.integers(2**31)))
+        self._draw_seats(np.ones(self.num_envs, dtype=bool))
+        self._play_opponents(
+            np.zeros(self.num_envs, np.float32),
+            np.zeros(self.num_envs, bool),
+            np.zeros_like(self.batch.observation),
+            np.zeros(self.num_envs, np.int32),
+        )
+        return self.batch.observation.copy(), {"learner_seat": self.learner_seat.copy()}
+
+    def step(self, actions):
+        b = self.batch
+        b.step(np.asarray(actions), final_view=self.learner_seat)
+        rewards = b.rewards[self._rows, self.learner_seat].copy()
+        terminated = b.terminated.copy()
+        final_obs = np.where(terminated[:, None], b.final_observation, 0).astype(b.observation_dtype)
+        lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
+        self._draw_seats(terminated)
+        self._play_opponents(rewards, terminated, final_obs, lengths)
+        infos = {
+            "final_obs": final_obs,
+            "_final_obs": terminated.copy(),
+            "episode_length": lengths,
+            "_episode_length": terminated.copy(),
+            "learner_seat": self.learner_seat.copy(),
+        }
+        return b.observation.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
+
+    def close_extras(self, **kwargs):
+        pass
+
+    # ------------------------------------------------------------------ helpers
+    def _draw_seats(self, rows: np.ndarray) -> None:
+        if self.learner_seat_option == "random" and rows.any():
+            self.learner_seat[rows] = self.np_random.integers(0, 2, size=int(rows.sum()))
+
+    def _play_opponents(self, rewards, terminated, final_obs, lengths) -> None:
+        """Step opponents (in batch) until every sub-env's learner is to move."""
+        b = self.batch
+        actions = np.zeros(self.num_envs, np.int64)
+        while True:
+            opp = b.to_move != self.learner_seat
+            if not opp.any():
+                return
+            rows = np.flatnonzero(opp)
+            actions[rows] = self._opponent_actions(rows)
+            b.step(actions, active=opp, final_view=self.learner_seat)
+            ended = b.terminated
+            if ended.any():
+                first = ended & ~terminated
+                rewards[first] = b.rewards[first, self.learner_seat[first]]
+                final_obs[first] = b.final_observation[first]
+                lengths[first] = b.episode_length[first]
+                terminated |= ended
+                self._draw_seats(ended)
+
+    def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
+        b = self.batch
+        if self.opponent == "random":
+            return opponents.random_actions(b.action_mask[rows], self.np_random)
+        if self.opponent == "greedy":
+            return b.greedy_actions(rows, self.np_random)
+        out = np.empty(rows.size, np.int64)
+        for i, g in enumerate(rows):
+            out[i] = int(self._opponent_fn(b.observation[g].copy(), b.action_mask[g].copy()))
+        return out
