@@ -22,11 +22,17 @@ GYM_ENVS: dict[str, tuple[str, str | None, dict]] = {
         "hive_envs.hoyito.gym_env:HoyitoVectorEnv",
         {"holes_per_row": 12},
     ),
+    "hive_envs/Hive-v0": ("hive_envs.hive.gym_env:HiveEnv", None, {}),
+    **{
+        f"hive_envs/Hive{letters}-v0": ("hive_envs.hive.gym_env:HiveEnv", None, {"expansions": letters})
+        for letters in ("M", "L", "P", "ML", "MP", "LP", "MLP")
+    },
 }
 
 #: PettingZoo AEC ids -> entry point.
 AEC_ENVS: dict[str, str] = {
     "hive_envs/hoyito-v0": "hive_envs.hoyito_v0:env",
+    "hive_envs/hive-v0": "hive_envs.hive_v0:env",
 }
 
 

@@ -1,0 +1,159 @@
+"""The Hive PettingZoo AEC env (`raw_env`); documentation in `hive_envs.hive_v0`."""
+
+from __future__ import annotations
+
+import operator
+import os
+from typing import ClassVar
+
+import numpy as np
+
+from hive_envs.core.aec import MaskedAECEnv
+from hive_envs.hive import HiveGame, render
+from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
+from hive_envs.hive.engine.state import I_TO_MOVE
+
+_REWARDS = {"WhiteWins": (1.0, -1.0), "BlackWins": (-1.0, 1.0), "Draw": (0.0, 0.0)}
+
+
+class raw_env(MaskedAECEnv):
+    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`."""
+
+    metadata: ClassVar[dict] = {**MaskedAECEnv.metadata, "name": "hive_v0"}
+
+    def __init__(self, expansions: str = "", tournament_opening: bool = True, max_turns: int = 300,
+                 repetition_draw: bool = False, render_mode: str | None = None):
+        if not isinstance(expansions, str) or expansions not in EXPANSION_SETS:
+            raise ValueError(
+                f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
+                f"(letters in M, L, P order), got {expansions!r}"
+            )
+        self._game_args = {
+            "game_type": game_type_name(expansions),
+            "tournament_opening": tournament_opening,
+            "max_turns": max_turns,
+            "repetition_draw": repetition_draw,
+        }
+        self.game = HiveGame(**self._game_args)  # validates the other options
+        self.encoding = enc = E.make_encoding(expansions)
+        super().__init__(enc.num_actions, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), np.uint8,
+                         render_mode)
+        self._grid, self._n, self._slot_of, self._engine_slot = enc.grid, enc.tiles_per_colour, enc.slot_of, \
+            enc.engine_slot
+        self._kinds = enc.kinds
+        self._frame = np.zeros(4, dtype=np.int32)  # hive frame of the current ply (written with the mask)
+        self._window = None
+
+    # ----------------------------------------------------------------- game hooks
+    def _new_game(self):
+        self.game = HiveGame(**self._game_args)
+
+    def _apply(self, action):
+        g = self.game
+        g.play_id(int(E.action_to_move_id(g.state, action, self._frame, self._grid, self._n, self._engine_slot)))
+
+    def _seat_to_move(self):
+        return int(self.game.state[I_TO_MOVE])
+
+    def _is_over(self):
+        return self.game.is_terminal
+
+    def _write_mask(self, out):
+        ids = self.game.valid_move_ids()
+        E.encode_mask(self.game.state, ids, len(ids), self._frame, self._grid, self._n, self._slot_of, out)
+
+    def _write_observation(self, seat, out):
+        E.encode_observation(self.game.state, seat, self._grid, self._n, self._slot_of, self._kinds, out)
+
+    def _outcome(self):
+        return _REWARDS[self.game.outcome]
+
+    def _final_info(self):
+        return {"outcome": self.game.outcome, "gamestring": self.game.gamestring}
+
+    def _render_text(self):
+        return render.render_ansi(self.game)
+
+    def _render_rgb(self):
+        return render.render_rgb(self.game)
+
+    def render(self):
+        """`human` opens a matplotlib window where a display exists (else prints the text board)."""
+        if self.render_mode == "human" and _has_display():
+            self._show_window(self._render_rgb())
+            return None
+        return super().render()
+
+    def close(self):
+        if self._window is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._window[0])
+            self._window = None
+
+    def _show_window(self, picture):
+        import matplotlib.pyplot as plt
+
+        if self._window is None:
+            plt.ion()
+            fig, ax = plt.subplots(figsize=(6, 6))
+            ax.set_axis_off()
+            self._window = (fig, ax.imshow(picture))
+        else:
+            self._window[1].set_data(picture)
+        self._window[0].canvas.draw_idle()
+        plt.pause(1 / self.metadata["render_fps"])
+
+    # ----------------------------------------------------------------- move names
+    def action_to_uhp(self, action) -> str:
+        """UHP move string of a legal action of the agent to move (ValueError otherwise)."""
+        a = self._legal_action(action)
+        g = self.game
+        E.hive_frame(g.state, self._frame)
+        return g.move_id_to_uhp(int(E.action_to_move_id(g.state, a, self._frame, self._grid, self._n,
+                                                         self._engine_slot)))
+
+    def uhp_to_action(self, move: str) -> int:
+        """Action index of a UHP move string legal for the agent to move (ValueError otherwise)."""
+        if not isinstance(move, str):
+            raise ValueError(f"move must be a UHP move string, got {move!r}")  # noqa: TRY004 (project convention)
+        g = self.game
+        move_id = g.uhp_to_move_id(move)
+        E.hive_frame(g.state, self._frame)
+        return int(E.move_id_to_action(g.state, move_id, self._frame, self._grid, self._n, self._slot_of))
+
+    def _legal_action(self, action) -> int:
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise ValueError(f"action must be an integer in [0, {self.num_actions}), got {action!r}") from None
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"action {a} is out of range [0, {self.num_actions})")
+        if self.game.is_terminal or not self._mask[a]:
+            raise ValueError(
+                f"action {a} is not legal in the current position ({self._legal_count} legal actions); "
+                f"GameString {self.game.gamestring}"
+            )
+        return a
+
+    # ----------------------------------------------------------------- greedy opponent
+    def action_values(self) -> np.ndarray:
+        """1-ply greedy score of each action for the player to move (-inf where illegal).
+
+        Score (from `hive_envs.hive.players.greedy_scores`): +100 a win, -100 a loss, 0 a draw, else
+        (occupied neighbours of the opponent's Queen) - (occupied neighbours of the mover's Queen).
+        """
+        from hive_envs.hive.players import greedy_scores
+
+        values = np.full(self.num_actions, -np.inf)
+        g = self.game
+        ids, scores = greedy_scores(g)
+        E.hive_frame(g.state, self._frame)
+        for move_id, score in zip(ids.tolist(), scores.tolist()):
+            values[E.move_id_to_action(g.state, move_id, self._frame, self._grid, self._n, self._slot_of)] = score
+        return values
+
+
+def _has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or os.name == "nt"

@@ -1,0 +1,50 @@
+"""Gymnasium env for Hive: `gym.make("hive_envs/Hive-v0")`, one learner seat, opponent inside.
+
+    env = gym.make("hive_envs/Hive-v0", expansions="MLP", opponent="greedy", learner_seat="random")
+    env = gym.make("hive_envs/HiveMLP-v0")            # the same game type by its convenience id
+
+Observation: the Box of `hive_envs.hive_v0` (uint8 planes (P, C, C), the learner's view); actions
+and their decoding (`env.unwrapped.aec.action_to_uhp(a)`, also reachable as
+`env.unwrapped.action_to_uhp(a)`) as documented there; `action_masks()` gives the legal ones.
+Options: the game options of `hive_v0` (`expansions`, `tournament_opening`, `max_turns`,
+`repetition_draw`), `opponent` ("random"; "greedy": 1-ply, the move that wins at once, else the one
+maximising (occupied neighbours of the opponent's Queen) - (of its own Queen), ties at random;
+a callable `(observation, action_mask) -> action`; or a string a registered loader accepts, see
+`hive_envs.core.opponents`), `learner_seat` (0 White, 1 Black, or "random" per episode),
+`render_mode` ("ansi", "rgb_array", "human").
+"""
+
+from __future__ import annotations
+
+from hive_envs.core.single_agent import SingleAgentEnv
+from hive_envs.hive.env import raw_env
+
+
+class HiveEnv(SingleAgentEnv):
+    """One learner seat of Hive against an opponent inside the env."""
+
+    def __init__(
+        self,
+        expansions="",
+        tournament_opening=True,
+        max_turns=300,
+        repetition_draw=False,
+        opponent="random",
+        learner_seat=0,
+        render_mode=None,
+    ):
+        aec = raw_env(expansions, tournament_opening, max_turns, repetition_draw)
+        super().__init__(aec, opponent=opponent, learner_seat=learner_seat, render_mode=render_mode)
+
+    @property
+    def game(self):
+        """The engine game (`HiveGame`) being played."""
+        return self.aec.game
+
+    def action_to_uhp(self, action) -> str:
+        """UHP move string of a legal action of the learner (ValueError otherwise)."""
+        return self.aec.action_to_uhp(action)
+
+    def uhp_to_action(self, move: str) -> int:
+        """Action index of a UHP move string legal for the learner (ValueError otherwise)."""
+        return self.aec.uhp_to_action(move)

@@ -1,0 +1,114 @@
+"""Hive — PettingZoo AEC environment (version 0).
+
+Hive (base game with the optional Mosquito, Ladybug and Pillbug expansions, tournament opening
+by default) on an unbounded hex grid. Rules: `shared/rules/hive.md`; engine:
+`hive_envs.hive.HiveGame` (UHP notation); encoders: `hive_envs.hive.encoding`.
+
+Creating it::
+
+    from hive_envs import hive_v0
+    env = hive_v0.env(expansions="MLP")        # or pettingzoo.make("aec", "hive_envs/hive-v0")
+
+=====================  ==========================================================================
+Agents                 `player_0` (White, moves first), `player_1` (Black)
+Action space           `Discrete(2 N C^2 + 1)`: Base 12,673; one expansion 16,225; two 20,385;
+                       MLP 25,201
+Observation space      `Dict(observation=Box(uint8, (P, C, C)), action_mask=Box(0, 1, (A,), int8))`
+Rewards                +1 win / -1 loss / 0 draw, on the step that ends the game only
+=====================  ==========================================================================
+
+``N`` = tiles per colour in the game type (11 + one per expansion letter), ``C = 2N + 2`` the
+side of the hive-centred torus (Base 24, one expansion 26, two 28, MLP 30), ``P = 2N + 2K + 10``
+planes with ``K`` bug kinds (Base 42, MLP 54).
+
+Hive-centred frame
+    The board is a ``C x C`` axial torus (cell index ``q * C + r``; q grows east, r south-east;
+    the six neighbours of (q, r) are (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1), modulo C — use
+    circular padding in a convolutional network). The hive is translated so that the middle of
+    its q- and r-extent lands on cell (C/2, C/2): translating the whole hive does not change the
+    observation or the actions. C = (number of tiles) + 2 is large enough for ANY legal hive: a
+    connected hive of k tiles plus its neighbours spans at most k + 2 values of q and of r, so no
+    two cells that matter share a frame cell (proof in `hive_envs.hive.encoding`). There is no
+    window, no forced draw, no information lost for long hives.
+
+Actions
+    ``a = s * C^2 + cell`` moves tile slot ``s`` to frame cell ``cell`` (placement if the tile is
+    in its reserve, a move or a Pillbug / Mosquito throw if it is in play); ``a = 2 N C^2`` is
+    pass, legal only when nothing else is. Slots are colour-relative: ``s in [0, N)`` the mover's
+    tiles, ``s in [N, 2N)`` the opponent's (only ever legal as throws), each in the order
+    Q S1 S2 B1 B2 G1 G2 G3 A1 A2 A3 M L P with the absent expansion tiles dropped. A placement
+    uses the lowest-numbered tile of its bug kind in reserve (as UHP engines list it). Each
+    distinct legal (tile, destination) move has exactly one index, and every legal move has one.
+    Convert with ``env.unwrapped.action_to_uhp(a)`` and ``env.unwrapped.uhp_to_action("wA1 -bQ")``.
+
+Observation planes (uint8, shape (P, C, C), from the observing agent's side: "own" = observer)
+    ==========================  ======  =====================================================
+    planes                      values  meaning
+    ==========================  ======  =====================================================
+    0 .. N-1   tile_own_<slot>  0..7    own tile ``slot`` at this cell: 1 + its level in the
+                                        stack (1 = on the ground); 0 elsewhere. A tile absent
+                                        from every cell is in the reserve.
+    N .. 2N-1  tile_opp_<slot>  0..7    the same for the opponent's tiles (stack order of any
+                                        cell = the levels of the tiles there).
+    2N         top_own          0/1     the top tile of this cell is the observer's
+    2N+1       top_opp          0/1     the top tile of this cell is the opponent's
+    2N+2       last_moved       0/1     cell of the tile moved or placed on the previous ply
+                                        (it cannot move or be thrown now); none after a pass
+    2N+3 ..    reserve_own_<X>  0..3    own tiles of bug kind X (Q S B G A [M L P]) in reserve,
+                                        a constant plane per kind
+    .. 2N+2K+2 reserve_opp_<X>  0..3    the same for the opponent
+    2N+2K+3    to_move          0/1     the observer is the agent to move
+    2N+2K+4    last_ply_pass    0/1     the previous ply was a pass (a second pass draws)
+    2N+2K+5    queen_due_own    0/1     observer's Queen not placed after 3 own turns: the
+                                        next own turn must place it (Queen deadline)
+    2N+2K+6    queen_due_opp    0/1     the same for the opponent
+    2N+2K+7    ply_lo           0..255  plies played (turn counter, passes included) mod 256
+    2N+2K+8    ply_hi           0..255  plies played // 256
+    2N+2K+9    plies_left       0..255  plies until the `max_turns` draw, saturated at 255
+                                        (255 when there is no cap)
+    ==========================  ======  =====================================================
+    Constant planes hold the same value on every cell. The tile planes alone fix the position
+    (tiles, stacks and their order, reserves); with the last-moved tile, the last-ply pass, the
+    ply counter and the side to move, the observation determines the legal moves and the game's
+    future (it is Markov), except under the optional `repetition_draw`, which depends on the
+    history. The names are ``env.unwrapped.encoding.plane_names()``.
+
+Action mask
+    The legal actions of the agent to move (`pass` only when nothing else is legal); never all
+    zeros while the game runs; all zeros for the waiting agent. Once the game is over, the mask
+    returned with the final observation is ALL ONES for both agents (so a masked softmax over it
+    is defined), as pgx does.
+
+End, rewards and infos
+    A surrounded Queen loses; both surrounded at once, two passes in a row, or `max_turns` plies
+    are draws — terminations, never truncations. At the end every agent's `infos` holds
+    `"outcome"` ("WhiteWins" / "BlackWins" / "Draw") and `"gamestring"` (UHP GameString).
+
+Illegal input
+    `raw_env.step` raises ValueError naming an illegal / out-of-range action and the legal count,
+    the state unchanged. `env()` instead ends the game with -1 for the offender (PettingZoo's
+    TerminateIllegalWrapper, extended to out-of-range actions). `action_to_uhp` of an action that
+    is not legal now, and `uhp_to_action` of a malformed or illegal move string, raise ValueError.
+
+Options (keyword arguments of `env` / `raw_env`)
+    `expansions` ("" Base, "M", "L", "P", "ML", "MP", "LP", "MLP"), `tournament_opening` (True:
+    no Queen on either player's first turn), `max_turns` (300 plies, a draw when reached),
+    `repetition_draw` (False; True makes the third repetition of a position a draw),
+    `render_mode` ("ansi" text board, "rgb_array" picture, "human" a window where a display
+    exists, else the text board). Bad values raise ValueError naming the option.
+
+Version history
+    v0: initial version.
+"""
+
+from __future__ import annotations
+
+from hive_envs.core.aec import wrap_aec
+from hive_envs.hive.env import raw_env
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**options):
+    """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
+    return wrap_aec(raw_env(**options))
