@@ -33,7 +33,7 @@ Observation (from the observing agent's side, own row first; float32)
                   best move depends on it (without it the observation would not be Markov).
     ``2n + 3``    1.0 when the observing agent is the one to move, else 0.0 (the waiting agent
                   can observe too). After the game ends: 1.0 for the player who moved last.
-    All entries are exact: counts and clocks are small integers over powers of two or totals.
+    Hole entries are exact (integers over 4); the others are float32 roundings of fractions.
 
 Action mask
     The legal actions of the agent to move (its non-empty holes); never all zero while the
