@@ -1,0 +1,59 @@
+"""Perft from tests/data/perft_hive.tsv: UHP perft counts (published for the start positions)."""
+
+import csv
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from hive_envs.hive import HiveGame
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "perft_hive.tsv"
+FAST_DEPTH = 5
+
+
+def _rows():
+    with DATA.open() as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    for row in csv.DictReader(lines, delimiter="\t"):
+        depth, count = int(row["depth"]), int(row["count"])
+        marks = [pytest.mark.slow] if depth > FAST_DEPTH else []
+        yield pytest.param(row["gamestring"], depth, count, id=f"{row['game_type']}-d{depth}", marks=marks)
+
+
+@pytest.mark.parametrize("gamestring, depth, count", list(_rows()))
+def test_perft_matches_published_count(gamestring, depth, count):
+    game = HiveGame.from_gamestring(gamestring)
+    before = game.state.copy()
+    assert game.perft(depth) == count
+    assert (game.state == before).all(), "perft must leave the position unchanged"
+
+
+def test_perft_depth_zero_is_one_and_finished_game_has_no_moves():
+    game = HiveGame("Base", max_turns=2)
+    assert game.perft(0) == 1
+    game.play("wS1")
+    game.play("bS1 wS1-")
+    assert game.outcome == "Draw"
+    assert game.perft(1) == 0
+
+
+def test_perft_refuses_negative_depth():
+    with pytest.raises(ValueError, match="depth"):
+        HiveGame().perft(-1)
+
+
+def test_perft_cli_prints_the_count():
+    out = subprocess.run(
+        [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+MLP", "3"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert out.strip() == "6678"
+
+
+def test_perft_cli_rejects_bad_game_type():
+    proc = subprocess.run(
+        [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+X", "2"], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "Base+X" in proc.stderr
