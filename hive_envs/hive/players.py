@@ -21,8 +21,17 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+from numba import njit
 
 from hive_envs.hive import HiveGame
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.state import (
+    I_STATUS,
+    STATUS_BLACK_WINS,
+    STATUS_DRAW,
+    STATUS_IN_PROGRESS,
+    STATUS_WHITE_WINS,
+)
 
 WIN_SCORE = 100
 """Score of a move that wins at once; a move that loses at once scores -WIN_SCORE, a draw 0.
@@ -60,44 +69,39 @@ class RandomPlayer:
         return game.move_id_to_uhp(int(ids[self._rng.randrange(len(ids))]))
 
 
-def _colour_of_mover(game: HiveGame) -> int:
-    return int(game.to_move)
-
-
-def _queen_neighbour_counts(game: HiveGame) -> tuple[int, int]:
-    """Occupied cells around the white and the black Queen (0 for a Queen not in play)."""
-    return int(game.queen_neighbours(0)), int(game.queen_neighbours(1))
+@njit(cache=True)
+def _score_moves(s, moves, me, out):
+    """Kernel of `greedy_scores`: apply each move to ``s``, score it, undo it (``s`` ends unchanged)."""
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    win = STATUS_WHITE_WINS if me == 0 else STATUS_BLACK_WINS
+    for k in range(moves.shape[0]):
+        apply_move(s, moves[k], rec)
+        status = s[I_STATUS]
+        if status == STATUS_IN_PROGRESS:
+            out[k] = queen_neighbours(s, 1 - me) - queen_neighbours(s, me)
+        elif status == win:
+            out[k] = WIN_SCORE
+        elif status == STATUS_DRAW:
+            out[k] = 0
+        else:
+            out[k] = -WIN_SCORE
+        undo_move(s, rec)
 
 
 def greedy_scores(game: HiveGame) -> tuple[np.ndarray, np.ndarray]:
     """Score every legal move of ``game`` for the player to move, 1 ply deep.
 
-    Returns ``(move_ids, scores)`` as int64 arrays of equal length, in the order of
-    ``game.valid_move_ids()``. Score = +WIN_SCORE for a move that ends the game in the mover's favour,
+    Returns ``(move_ids, scores)``: the int32 array ``game.valid_move_ids()`` and an int64 array of
+    the same length. Score = +WIN_SCORE for a move that ends the game in the mover's favour,
     -WIN_SCORE for one that loses, 0 for one that draws, else (neighbours of the opponent's Queen)
-    - (neighbours of the mover's Queen) after the move. ``game`` is left unchanged.
+    - (neighbours of the mover's Queen) after the move. ``game`` is left unchanged (the moves are
+    tried on a copy of its state array by a compiled kernel).
     """
     if game.is_terminal:
         raise ValueError(f"greedy_scores: the game is over ({game.gamestring})")
-    me = _colour_of_mover(game)
-    win, loss = ("WhiteWins", "BlackWins") if me == 0 else ("BlackWins", "WhiteWins")
-    ids = np.asarray(game.valid_move_ids(), dtype=np.int64)
+    ids = game.valid_move_ids()
     scores = np.empty(len(ids), dtype=np.int64)
-    for k, move_id in enumerate(ids):
-        game.play_id(int(move_id))
-        try:
-            outcome = game.outcome
-            if outcome == win:
-                scores[k] = WIN_SCORE
-            elif outcome == loss:
-                scores[k] = -WIN_SCORE
-            elif outcome is not None:
-                scores[k] = 0
-            else:
-                white, black = _queen_neighbour_counts(game)
-                scores[k] = (black - white) if me == 0 else (white - black)
-        finally:
-            game.undo()
+    _score_moves(game.state.copy(), ids, game.to_move, scores)
     return ids, scores
 
 

@@ -12,6 +12,7 @@ Commands (one per line; every answer ends with a line ``ok``):
     options                               list the options, one line each:
     options get Name                        Name;Type;Value;Default[;Min;Max]
     options set Name Value                  (values take effect at the next ``newgame``)
+                                          TournamentOpening (bool, True), MaxTurns (int, 300 plies, 0 = no cap)
     perft N                               extension: number of move sequences of length N
 
 Errors answer ``err <reason>`` and illegal moves ``invalidmove <reason>``, each followed by ``ok``;
@@ -84,7 +85,7 @@ _OPTIONS = {
     o.name: o
     for o in (
         _Option("TournamentOpening", "bool", True),
-        _Option("MaxTurns", "int", 300, 1, 100_000),
+        _Option("MaxTurns", "int", 300, 0, 100_000),  # 0: no cap
     )
 }
 
@@ -152,7 +153,7 @@ class UHPEngine:
     def _newgame(self, args: list[str]) -> list[str]:
         kwargs = {
             "tournament_opening": bool(self.options["TournamentOpening"]),
-            "max_turns": int(self.options["MaxTurns"]),
+            "max_turns": int(self.options["MaxTurns"]) or None,
         }
         text = " ".join(args)
         if not text:
@@ -198,11 +199,7 @@ class UHPEngine:
         game = self._require_game()
         if game.is_terminal:
             raise UHPError(f"the game is over ({game.outcome}); there is no best move")
-        before = game.gamestring
-        move = self.player.choose_move(game.copy(), limits)
-        if game.gamestring != before:
-            raise UHPError("the player changed the game it was asked about")
-        return [move]
+        return [self.player.choose_move(game.copy(), limits)]
 
     def _undo(self, args: list[str]) -> list[str]:
         game = self._require_game()
@@ -213,7 +210,7 @@ class UHPEngine:
             if not args[0].isdigit():
                 raise UHPError(f"undo needs a non-negative integer, got {_quote(args[0])}")
             count = int(args[0])
-        played = game.turn_number
+        played = game.turn_number  # plies, passes included
         if count > played:
             raise UHPError(f"cannot undo {count} moves: only {played} have been played")
         for _ in range(count):

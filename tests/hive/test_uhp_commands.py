@@ -1,0 +1,218 @@
+"""The UHP command loop, command by command (driven in-process through `UHPEngine.handle`)."""
+
+import pytest
+
+from hive_envs.hive import HiveGame
+from hive_envs.hive.uhp import CAPABILITIES, ENGINE_ID, UHPEngine
+
+# White cannot move: bB1 covers wS1 and bB2 covers wQ (see the golden case
+# forced_pass_when_everything_is_covered).
+FORCED_PASS = (
+    r"Base;InProgress;White[9];wS1;bB1 wS1-;wQ -wS1;bQ bB1-;wQ /wS1;bQ bB1\;wQ -wS1;bQ /bB1;wQ /wS1;"
+    r"bB1 wS1;wQ -bB1;bB2 bB1-;wQ /bB1;bB2 bB1;wQ -bB2;bB2 wQ"
+)
+# bQ has five neighbours; "wA1 \bQ" surrounds it (golden case surround_queen_move_is_listed).
+BEFORE_WIN = (
+    r"Base;InProgress;White[7];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wG1 /wQ;bG1 bQ/;"
+    r"wG2 \wQ;bG2 bQ\;wS2 /wG1;bS2 /bQ"
+)
+
+
+@pytest.fixture
+def engine():
+    return UHPEngine()
+
+
+def answer(engine, line):
+    lines = engine.handle(line)
+    assert lines[-1] == "ok" and "ok" not in lines[:-1], lines
+    return lines[:-1]
+
+
+def test_info_names_the_engine_and_its_expansions(engine):
+    assert answer(engine, "info") == [ENGINE_ID, CAPABILITIES]
+    assert ENGINE_ID.startswith("id ") and CAPABILITIES == "Mosquito;Ladybug;Pillbug"
+
+
+def test_newgame_defaults_to_base(engine):
+    assert answer(engine, "newgame") == ["Base;NotStarted;White[1]"]
+
+
+@pytest.mark.parametrize("game_type", ["Base", "Base+M", "Base+LP", "Base+MLP"])
+def test_newgame_with_a_game_type(engine, game_type):
+    assert answer(engine, f"newgame {game_type}") == [f"{game_type};NotStarted;White[1]"]
+
+
+def test_newgame_with_a_gamestring_loads_the_position(engine):
+    text = "Base+M;InProgress;White[2];wS1;bM wS1-"
+    assert answer(engine, f"newgame {text}") == [text]
+    assert engine.game.gamestring == text
+
+
+@pytest.mark.parametrize("arg", ["Base+X", "Chess", "Base;InProgress;White[2];wS1;bQ wS1-",
+                                 "Base;InProgress;Black[5];wS1", "Base;Nonsense;White[1]"])
+def test_newgame_with_bad_input_is_an_error_and_keeps_the_game(engine, arg):
+    answer(engine, "newgame Base+P")
+    out = answer(engine, f"newgame {arg}")
+    assert len(out) == 1 and out[0].startswith("err ")
+    assert engine.game.gamestring == "Base+P;NotStarted;White[1]"
+
+
+def test_play_answers_the_new_gamestring(engine):
+    answer(engine, "newgame")
+    assert answer(engine, "play wS1") == ["Base;InProgress;Black[1];wS1"]
+    assert answer(engine, "play bG1 -wS1") == ["Base;InProgress;White[2];wS1;bG1 -wS1"]
+
+
+def test_play_accepts_any_equivalent_move_string(engine):
+    answer(engine, "newgame Base;InProgress;White[2];wS1;bG1 -wS1")
+    # (1,0) east of wS1, named from wS1; White may not go there? it touches no black piece: legal.
+    out = answer(engine, "play wA1 wS1-")
+    assert out[0].startswith("Base;InProgress;Black[2];")
+
+
+@pytest.mark.parametrize("move", ["wQ", "wS2", "bS1", "wS1 wS1-", "nonsense", "wS1 -bQ", "pass"])
+def test_illegal_move_is_invalidmove_and_state_is_kept(engine, move):
+    answer(engine, "newgame")
+    out = answer(engine, f"play {move}")
+    assert len(out) == 1 and out[0].startswith("invalidmove "), out
+    assert engine.game.gamestring == "Base;NotStarted;White[1]"
+
+
+def test_play_without_a_move_is_an_error(engine):
+    answer(engine, "newgame")
+    assert answer(engine, "play")[0].startswith("err ")
+
+
+def test_commands_before_newgame_are_errors(engine):
+    for line in ["play wS1", "pass", "validmoves", "bestmove", "undo", "perft 1"]:
+        out = answer(engine, line)
+        assert len(out) == 1 and out[0].startswith("err "), (line, out)
+
+
+def test_validmoves_lists_distinct_moves_separated_by_semicolons(engine):
+    answer(engine, "newgame")
+    assert sorted(answer(engine, "validmoves")[0].split(";")) == ["wA1", "wB1", "wG1", "wS1"]
+    answer(engine, "newgame Base;InProgress;White[2];wS1;bS1 wS1-")
+    moves = answer(engine, "validmoves")[0].split(";")
+    assert len(moves) == len(set(moves)) == 15
+
+
+def test_pass_only_when_forced(engine):
+    loaded = answer(engine, f"newgame {FORCED_PASS}")[0]  # moves in the engine's own spelling
+    assert answer(engine, "validmoves") == ["pass"]
+    assert answer(engine, "pass") == [loaded.replace("White[9]", "Black[9]") + ";pass"]
+    assert answer(engine, "pass")[0].startswith("invalidmove ")
+
+
+def test_bestmove_is_a_legal_move_and_is_not_played(engine):
+    answer(engine, "newgame Base+MLP")
+    for args in ["", " depth 2", " time 00:00:01", " DEPTH 0"]:
+        move = answer(engine, "bestmove" + args)[0]
+        assert move in engine.game.valid_moves()
+        assert engine.game.gamestring == "Base+MLP;NotStarted;White[1]"
+
+
+def test_bestmove_takes_an_immediate_win(engine):
+    answer(engine, f"newgame {BEFORE_WIN}")
+    move = answer(engine, "bestmove")[0]
+    assert answer(engine, f"play {move}")[0].startswith("Base;WhiteWins;")
+
+
+@pytest.mark.parametrize("args", ["depth", "depth x", "depth -1", "time 5", "time 00:61:00", "nodes 5", "depth 1 2"])
+def test_bestmove_with_bad_limits_is_an_error(engine, args):
+    answer(engine, "newgame")
+    assert answer(engine, f"bestmove {args}")[0].startswith("err ")
+
+
+def test_finished_game_refuses_moves_and_bestmove(engine):
+    loaded = answer(engine, f"newgame {BEFORE_WIN}")[0]
+    answer(engine, r"play wA1 \bQ")
+    assert answer(engine, "play bQ bS1/")[0].startswith("invalidmove ")
+    assert answer(engine, "validmoves")[0].startswith("err ")
+    assert answer(engine, "bestmove")[0].startswith("err ")
+    assert answer(engine, "undo") == [loaded]  # a finished game can still be taken back
+
+
+def test_undo_takes_back_n_moves(engine):
+    answer(engine, "newgame")
+    answer(engine, "play wS1")
+    answer(engine, "play bS1 wS1-")
+    answer(engine, "play wQ -wS1")
+    assert answer(engine, "undo") == ["Base;InProgress;White[2];wS1;bS1 wS1-"]
+    assert answer(engine, "undo 2") == ["Base;NotStarted;White[1]"]
+    assert answer(engine, "undo 0") == ["Base;NotStarted;White[1]"]
+
+
+@pytest.mark.parametrize("args", ["5", "-1", "x", "1 2"])
+def test_undo_with_bad_count_is_an_error_and_keeps_the_game(engine, args):
+    answer(engine, "newgame Base;InProgress;White[2];wS1;bS1 wS1-")
+    assert answer(engine, f"undo {args}")[0].startswith("err ")
+    assert engine.game.gamestring == "Base;InProgress;White[2];wS1;bS1 wS1-"
+
+
+def test_options_list_get_set(engine):
+    assert answer(engine, "options") == ["TournamentOpening;bool;True;True", "MaxTurns;int;300;300;0;100000"]
+    assert answer(engine, "options get MaxTurns") == ["MaxTurns;int;300;300;0;100000"]
+    assert answer(engine, "options set MaxTurns 4") == ["MaxTurns;int;4;300;0;100000"]
+    assert answer(engine, "options set TournamentOpening false") == ["TournamentOpening;bool;False;True"]
+    answer(engine, "newgame")
+    assert "wQ" in answer(engine, "validmoves")[0].split(";")  # the Queen may open now
+    for move in ["wS1", "bS1 wS1-", "wQ -wS1"]:
+        answer(engine, f"play {move}")
+    assert answer(engine, "play bQ bS1-") == ["Base;Draw;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"]
+
+
+@pytest.mark.parametrize("args", ["get", "get Nope", "set MaxTurns", "set MaxTurns x", "set MaxTurns -3",
+                                  "set TournamentOpening maybe", "frob"])
+def test_bad_options_are_errors_and_keep_the_values(engine, args):
+    before = answer(engine, "options")
+    assert answer(engine, f"options {args}")[0].startswith("err ")
+    assert answer(engine, "options") == before
+
+
+def test_perft_counts_match_the_published_numbers(engine):
+    answer(engine, "newgame")
+    assert answer(engine, "perft 0") == ["1"]
+    assert answer(engine, "perft 2") == ["96"]
+    answer(engine, "newgame Base+MLP")
+    assert answer(engine, "perft 2") == ["294"]
+    assert engine.game.gamestring == "Base+MLP;NotStarted;White[1]"
+
+
+@pytest.mark.parametrize("args", ["", "x", "-1", "1 2", "99"])
+def test_perft_with_bad_depth_is_an_error(engine, args):
+    answer(engine, "newgame")
+    assert answer(engine, f"perft {args}")[0].startswith("err ")
+
+
+@pytest.mark.parametrize("line", ["", "   ", "frobnicate", "INFO extra", "validmoves now", "\x00\x01"])
+def test_unknown_or_malformed_commands_are_errors(engine, line):
+    out = answer(engine, line)
+    assert len(out) == 1 and out[0].startswith("err ")
+
+
+def test_command_words_are_case_insensitive(engine):
+    assert answer(engine, "INFO") == [ENGINE_ID, CAPABILITIES]
+    assert answer(engine, "NewGame Base") == ["Base;NotStarted;White[1]"]
+
+
+def test_a_plugged_in_player_answers_bestmove():
+    class FirstMove:
+        def choose_move(self, game: HiveGame, limits):
+            return sorted(game.valid_moves())[0]
+
+    engine = UHPEngine(player=FirstMove())
+    answer(engine, "newgame")
+    assert answer(engine, "bestmove") == ["wA1"]
+
+
+def test_a_crashing_player_is_reported_not_fatal():
+    class Broken:
+        def choose_move(self, game, limits):
+            raise RuntimeError("no\nluck")
+
+    engine = UHPEngine(player=Broken())
+    answer(engine, "newgame")
+    out = answer(engine, "bestmove")
+    assert out == ["err internal error: RuntimeError: no luck"]
