@@ -1,0 +1,350 @@
+"""`HiveBatch`: many Hive games stepped by one compiled call per step (the batched contract).
+
+The per-game work is exactly what the AEC env (`hive_envs.hive.env.raw_env`) does for one ply,
+with the same kernels: `action_to_move_id` (encoder), `apply_move` (engine), `generate_moves`
+(engine), `encode_mask` and `encode_observation` (encoder), plus `position_key` for the optional
+repetition draw as `HiveGame` keeps it. This module only loops over games and does the
+bookkeeping: rewards, automatic reset, final observations, episode lengths.
+
+Contract (shared with `HoyitoBatch`; the training code is written against it)::
+
+    batch = HiveBatch(num_games, expansions="", tournament_opening=True, max_turns=300,
+                      repetition_draw=False, parallel=None)
+    batch.reset(seed=None); batch.step(actions)   # actions: (N,) integers, one per game
+    batch.observation (N, P, C, C) uint8, batch.action_mask (N, A) int8, batch.to_move (N,) int8,
+    batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
+    batch.episode_length (N,) int32           # all overwritten in place by reset/step
+
+The observation, mask and action indices are those of `hive_envs.hive_v0` (documented there):
+row ``g`` of ``observation`` is the AEC env's ``observe(agent_to_move)["observation"]``. Pass is an
+action (the only legal one when nothing else is), as in the AEC env, so a mask is never all zeros.
+
+Two optional keyword arguments of `step`, used by the Gymnasium vector env (as in `HoyitoBatch`):
+``active`` (N,) bool steps only those games (the others keep every buffer, with rewards 0 and
+terminated False), and ``final_view`` (N,) int8 chooses whose view ``final_observation`` is
+written from (default: the seat that made the last move).
+
+Threads: move generation needs a scratch workspace (`hive_envs.hive.engine.workspace`, ~140 KB).
+The games are split into one contiguous chunk per thread, each with its own workspace, so memory
+does not grow with ``num_games``. ``parallel=None`` (default) uses numba's threads when there are
+at least 64 games and more than one thread; ``True`` / ``False`` force it.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
+from hive_envs.hive.engine.repetition import position_key
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.state import (
+    I_PLY,
+    I_STATUS,
+    I_TO_MOVE,
+    STATUS_BLACK_WINS,
+    STATUS_DRAW,
+    STATUS_WHITE_WINS,
+)
+from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.game import HiveGame
+
+PARALLEL_MIN_GAMES = 64
+"""Below this many games the threaded loop is not worth its start-up cost (``parallel=None``)."""
+
+GREEDY_WIN = 100
+"""Greedy score of a move that wins at once (as `hive_envs.hive.players.WIN_SCORE`)."""
+
+
+# --------------------------------------------------------------------------- per-game kernels
+@njit(cache=True)
+def _publish(s, w, moves, frame, grid, n_tiles, slot_of, kinds, obs, mask):
+    """Mask and observation of the player to move (what the AEC env caches once per ply)."""
+    count = generate_moves(s, w, moves)
+    E.encode_mask(s, moves, count, frame, grid, n_tiles, slot_of, mask)
+    E.encode_observation(s, s[I_TO_MOVE], grid, n_tiles, slot_of, kinds, obs)
+    return s[I_TO_MOVE]
+
+
+@njit(cache=True)
+def _repetition_draw(s, keys):
+    """Record the new position's key; make the game a draw on its third occurrence (as HiveGame)."""
+    ply = s[I_PLY]
+    key = position_key(s)
+    keys[ply] = key
+    if s[I_STATUS] != 0:
+        return
+    seen = 0
+    for i in range(ply + 1):
+        if keys[i] == key:
+            seen += 1
+    if seen >= 3:
+        s[I_STATUS] = STATUS_DRAW
+
+
+@njit(cache=True)
+def _step_one(g, states, frames, keys, template, actions, active, final_view, repetition, grid, n_tiles,
+              slot_of, engine_slot, kinds, w, moves, rec, obs, mask, to_move, rewards, terminated, final_obs,
+              episode_length):
+    terminated[g] = False
+    rewards[g, 0] = 0.0
+    rewards[g, 1] = 0.0
+    if not active[g]:
+        return
+    s = states[g]
+    mover = s[I_TO_MOVE]
+    move = E.action_to_move_id(s, actions[g], frames[g], grid, n_tiles, engine_slot)
+    apply_move(s, move, rec)
+    if repetition:
+        _repetition_draw(s, keys[g])
+    status = s[I_STATUS]
+    if status != 0:
+        view = mover if final_view[g] < 0 else final_view[g]
+        E.encode_observation(s, view, grid, n_tiles, slot_of, kinds, final_obs[g])
+        if status == STATUS_WHITE_WINS:
+            rewards[g, 0] = 1.0
+            rewards[g, 1] = -1.0
+        elif status == STATUS_BLACK_WINS:
+            rewards[g, 0] = -1.0
+            rewards[g, 1] = 1.0
+        terminated[g] = True
+        episode_length[g] = s[I_PLY]
+        s[:] = template
+        if repetition:
+            keys[g, 0] = position_key(s)
+    to_move[g] = _publish(s, w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
+
+
+@njit(cache=True)
+def _step_chunk(t, chunks, states, frames, keys, template, actions, active, final_view, repetition, grid,
+                n_tiles, slot_of, engine_slot, kinds, workspaces, moves, obs, mask, to_move, rewards,
+                terminated, final_obs, episode_length):
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    for g in range(chunks[t], chunks[t + 1]):
+        _step_one(g, states, frames, keys, template, actions, active, final_view, repetition, grid, n_tiles,
+                  slot_of, engine_slot, kinds, workspaces[t], moves[t], rec, obs, mask, to_move, rewards,
+                  terminated, final_obs, episode_length)
+
+
+@njit(cache=True)
+def _step_serial(chunks, *args):
+    for t in range(chunks.shape[0] - 1):
+        _step_chunk(t, chunks, *args)
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(chunks, *args):
+    for t in prange(chunks.shape[0] - 1):
+        _step_chunk(t, chunks, *args)
+
+
+@njit(cache=True)
+def _reset_games(states, frames, keys, template, repetition, grid, n_tiles, slot_of, kinds, w, moves, obs,
+                 mask, to_move):
+    for g in range(states.shape[0]):
+        states[g, :] = template
+        if repetition:
+            keys[g, 0] = position_key(states[g])
+        to_move[g] = _publish(states[g], w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
+
+
+@njit(cache=True)
+def _greedy_choice(states, rows, ties, frames, grid, n_tiles, slot_of, w, moves, out):
+    """1-ply greedy action of each game in ``rows`` (scores of `hive_envs.hive.players.greedy_scores`).
+
+    ``ties[i]`` in [0, 1) picks uniformly among the best-scoring moves of row ``i``.
+    """
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    for i in range(rows.shape[0]):
+        s = states[rows[i]]
+        me = s[I_TO_MOVE]
+        win = STATUS_WHITE_WINS if me == 0 else STATUS_BLACK_WINS
+        count = generate_moves(s, w, moves)
+        best = -(GREEDY_WIN + 1)
+        n_best = 0
+        for k in range(count):  # pass 1: best score; pass 2: the chosen tie
+            score = _greedy_score(s, moves[k], me, win, rec)
+            if score > best:
+                best = score
+                n_best = 1
+            elif score == best:
+                n_best += 1
+        pick = int(ties[i] * n_best)
+        for k in range(count):
+            if _greedy_score(s, moves[k], me, win, rec) == best:
+                if pick == 0:
+                    out[i] = E.move_id_to_action(s, moves[k], frames[rows[i]], grid, n_tiles, slot_of)
+                    break
+                pick -= 1
+
+
+@njit(cache=True)
+def _greedy_score(s, move, me, win, rec):
+    apply_move(s, move, rec)
+    status = s[I_STATUS]
+    if status == win:
+        score = GREEDY_WIN
+    elif status == STATUS_DRAW:
+        score = 0
+    elif status != 0:
+        score = -GREEDY_WIN
+    else:
+        score = queen_neighbours(s, 1 - me) - queen_neighbours(s, me)
+    undo_move(s, rec)
+    return score
+
+
+# --------------------------------------------------------------------------- the batch
+class HiveBatch:
+    """`num_games` independent Hive games with preallocated, in-place buffers. See the module doc."""
+
+    encoding_version = "v0"
+
+    def __init__(
+        self,
+        num_games: int,
+        expansions: str = "",
+        tournament_opening: bool = True,
+        max_turns: int | None = 300,
+        repetition_draw: bool = False,
+        parallel: bool | None = None,
+    ):
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+            raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
+        if not isinstance(expansions, str) or expansions not in EXPANSION_SETS:
+            raise ValueError(
+                f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
+                f"(letters in M, L, P order), got {expansions!r}"
+            )
+        if parallel is not None and not isinstance(parallel, (bool, np.bool_)):
+            raise ValueError(f"parallel must be True, False or None (automatic), got {parallel!r}")
+        # HiveGame validates the remaining options exactly as the AEC env does, and gives the start.
+        start = HiveGame(game_type_name(expansions), tournament_opening, max_turns, repetition_draw)
+        self.expansions = expansions
+        self.tournament_opening = start.tournament_opening
+        self.max_turns = start.max_turns
+        self.repetition_draw = start.repetition_draw
+        self.encoding = enc = E.make_encoding(expansions)
+        self.num_games = N = int(num_games)
+        self.num_actions = enc.num_actions
+        self.observation_shape = enc.obs_shape
+        self.observation_dtype = np.dtype(np.uint8)
+        threads = numba.get_num_threads()
+        self.parallel = bool(parallel) if parallel is not None else (N >= PARALLEL_MIN_GAMES and threads > 1)
+        chunks = min(N, threads) if self.parallel else 1
+        self._chunks = (np.arange(chunks + 1, dtype=np.int64) * N) // chunks
+        self._workspaces = np.stack([new_workspace() for _ in range(chunks)])
+        self._moves = np.empty((chunks, MAX_MOVES), dtype=np.int32)
+        self._template = np.array(start.state, dtype=np.int32)
+        self.states = np.empty((N, self._template.size), dtype=np.int32)
+        self._frames = np.zeros((N, 4), dtype=np.int32)
+        # Position keys per ply (repetition draw only); grown when a game gets longer than it.
+        key_len = 1 if not self.repetition_draw else min(self.max_turns or 512, 512) + 1
+        self._keys = np.zeros((N, key_len), dtype=np.uint64)
+        self.observation = np.zeros((N, *self.observation_shape), dtype=np.uint8)
+        self.action_mask = np.zeros((N, self.num_actions), dtype=np.int8)
+        self.to_move = np.zeros(N, dtype=np.int8)
+        self.rewards = np.zeros((N, 2), dtype=np.float32)
+        self.terminated = np.zeros(N, dtype=bool)
+        self.final_observation = np.zeros_like(self.observation)
+        self.episode_length = np.zeros(N, dtype=np.int32)
+        self._all = np.ones(N, dtype=bool)
+        self._last_mover_view = np.full(N, -1, dtype=np.int8)
+        self.np_random = np.random.default_rng()
+        self.reset()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by this batch's arrays (buffers, states, workspaces)."""
+        arrays = (self.states, self._frames, self._keys, self._workspaces, self._moves, self.observation,
+                  self.action_mask, self.to_move, self.rewards, self.terminated, self.final_observation,
+                  self.episode_length)
+        return sum(a.nbytes for a in arrays)
+
+    def reset(self, seed=None) -> None:
+        """Start every game afresh (the start position is fixed; ``seed`` seeds ``np_random``)."""
+        self.np_random = np.random.default_rng(seed)
+        enc = self.encoding
+        _reset_games(self.states, self._frames, self._keys, self._template, self.repetition_draw, enc.grid,
+                     enc.tiles_per_colour, enc.slot_of, enc.kinds, self._workspaces[0], self._moves[0],
+                     self.observation, self.action_mask, self.to_move)
+        self.rewards[:] = 0
+        self.terminated[:] = False
+        self.episode_length[:] = 0
+
+    def step(self, actions, active=None, final_view=None) -> None:
+        """Play one action in every (active) game; all input is validated before any game moves."""
+        a, active = self._check_actions(actions, active)
+        view = self._last_mover_view if final_view is None else self._check_view(final_view)
+        if self.repetition_draw:
+            self._grow_keys()
+        enc = self.encoding
+        kernel = _step_parallel if self.parallel else _step_serial
+        kernel(self._chunks, self.states, self._frames, self._keys, self._template, a, active, view,
+               self.repetition_draw, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.engine_slot, enc.kinds,
+               self._workspaces, self._moves, self.observation, self.action_mask, self.to_move, self.rewards,
+               self.terminated, self.final_observation, self.episode_length)
+
+    def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
+        """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
+
+        Scores as `hive_envs.hive.players.greedy_scores` (win +100, loss -100, draw 0, else the
+        opponent's minus the mover's occupied Queen neighbours); the optional repetition draw is not
+        looked ahead.
+        """
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        out = np.empty(rows.size, dtype=np.int64)
+        enc = self.encoding
+        _greedy_choice(self.states, rows, rng.random(rows.size), self._frames, enc.grid, enc.tiles_per_colour,
+                       enc.slot_of, self._workspaces[0], self._moves[0], out)
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def _grow_keys(self) -> None:
+        if int(self.states[:, I_PLY].max()) + 1 >= self._keys.shape[1]:
+            grown = np.zeros((self.num_games, 2 * self._keys.shape[1]), dtype=np.uint64)
+            grown[:, : self._keys.shape[1]] = self._keys
+            self._keys = grown
+
+    def _check_actions(self, actions, active):
+        N = self.num_games
+        a = np.asarray(actions)
+        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({N},), got dtype {a.dtype} shape {a.shape}"
+            )
+        if active is None:
+            active = self._all
+        else:
+            active = np.ascontiguousarray(active)
+            if active.shape != (N,) or active.dtype != np.bool_:
+                raise ValueError(f"active must be a bool array of shape ({N},)")
+        rows = np.flatnonzero(active)
+        acts = a[rows]
+        out = (acts < 0) | (acts >= self.num_actions)
+        if out.any():
+            g = int(rows[np.argmax(out)])
+            raise ValueError(f"game {g}: action {int(a[g])} is out of range [0, {self.num_actions})")
+        illegal = self.action_mask[rows, acts] == 0
+        if illegal.any():
+            g = int(rows[np.argmax(illegal)])
+            legal = np.flatnonzero(self.action_mask[g])
+            raise ValueError(
+                f"game {g}: action {int(a[g])} is illegal; it has {legal.size} legal actions "
+                f"(first ones {legal[:10].tolist()})"
+            )
+        return np.ascontiguousarray(a, dtype=np.int64), active
+
+    def _check_view(self, final_view) -> np.ndarray:
+        v = np.asarray(final_view)
+        if (
+            v.shape != (self.num_games,)
+            or not np.issubdtype(v.dtype, np.integer)
+            or ((v != 0) & (v != 1)).any()
+        ):
+            raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
+        return np.ascontiguousarray(v, dtype=np.int8)
+
