@@ -6,6 +6,7 @@ move encoding (``move_id = piece_id * 1024 + cell``, `PASS_MOVE`). Kernels that 
 state array directly (for batched stepping) are in `hive_envs.hive.engine`.
 """
 
+from hive_envs.hive.batch import HiveBatch
 from hive_envs.hive.engine.grid import (
     DIRECTION_NAMES,
     DIRECTIONS,
@@ -44,6 +45,7 @@ __all__ = [
     "PIECE_NAMES",
     "SLOT_NAMES",
     "WHITE",
+    "HiveBatch",
     "HiveGame",
     "cell_to_qr",
     "qr_to_cell",

@@ -86,9 +86,32 @@ def _repetition_draw(s, keys):
 
 
 @njit(cache=True)
-def _step_one(g, states, frames, keys, template, actions, active, final_view, repetition, grid, n_tiles,
-              slot_of, engine_slot, kinds, w, moves, rec, obs, mask, to_move, rewards, terminated, final_obs,
-              episode_length):
+def _step_one(
+    g,
+    states,
+    frames,
+    keys,
+    template,
+    actions,
+    active,
+    final_view,
+    repetition,
+    grid,
+    n_tiles,
+    slot_of,
+    engine_slot,
+    kinds,
+    w,
+    moves,
+    rec,
+    obs,
+    mask,
+    to_move,
+    rewards,
+    terminated,
+    final_obs,
+    episode_length,
+):
     terminated[g] = False
     rewards[g, 0] = 0.0
     rewards[g, 1] = 0.0
@@ -119,14 +142,60 @@ def _step_one(g, states, frames, keys, template, actions, active, final_view, re
 
 
 @njit(cache=True)
-def _step_chunk(t, chunks, states, frames, keys, template, actions, active, final_view, repetition, grid,
-                n_tiles, slot_of, engine_slot, kinds, workspaces, moves, obs, mask, to_move, rewards,
-                terminated, final_obs, episode_length):
+def _step_chunk(
+    t,
+    chunks,
+    states,
+    frames,
+    keys,
+    template,
+    actions,
+    active,
+    final_view,
+    repetition,
+    grid,
+    n_tiles,
+    slot_of,
+    engine_slot,
+    kinds,
+    workspaces,
+    moves,
+    obs,
+    mask,
+    to_move,
+    rewards,
+    terminated,
+    final_obs,
+    episode_length,
+):
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
     for g in range(chunks[t], chunks[t + 1]):
-        _step_one(g, states, frames, keys, template, actions, active, final_view, repetition, grid, n_tiles,
-                  slot_of, engine_slot, kinds, workspaces[t], moves[t], rec, obs, mask, to_move, rewards,
-                  terminated, final_obs, episode_length)
+        _step_one(
+            g,
+            states,
+            frames,
+            keys,
+            template,
+            actions,
+            active,
+            final_view,
+            repetition,
+            grid,
+            n_tiles,
+            slot_of,
+            engine_slot,
+            kinds,
+            workspaces[t],
+            moves[t],
+            rec,
+            obs,
+            mask,
+            to_move,
+            rewards,
+            terminated,
+            final_obs,
+            episode_length,
+        )
 
 
 @njit(cache=True)
@@ -142,8 +211,9 @@ def _step_parallel(chunks, *args):
 
 
 @njit(cache=True)
-def _reset_games(states, frames, keys, template, repetition, grid, n_tiles, slot_of, kinds, w, moves, obs,
-                 mask, to_move):
+def _reset_games(
+    states, frames, keys, template, repetition, grid, n_tiles, slot_of, kinds, w, moves, obs, mask, to_move
+):
     for g in range(states.shape[0]):
         states[g, :] = template
         if repetition:
@@ -259,18 +329,42 @@ class HiveBatch:
     @property
     def nbytes(self) -> int:
         """Bytes held by this batch's arrays (buffers, states, workspaces)."""
-        arrays = (self.states, self._frames, self._keys, self._workspaces, self._moves, self.observation,
-                  self.action_mask, self.to_move, self.rewards, self.terminated, self.final_observation,
-                  self.episode_length)
+        arrays = (
+            self.states,
+            self._frames,
+            self._keys,
+            self._workspaces,
+            self._moves,
+            self.observation,
+            self.action_mask,
+            self.to_move,
+            self.rewards,
+            self.terminated,
+            self.final_observation,
+            self.episode_length,
+        )
         return sum(a.nbytes for a in arrays)
 
     def reset(self, seed=None) -> None:
         """Start every game afresh (the start position is fixed; ``seed`` seeds ``np_random``)."""
         self.np_random = np.random.default_rng(seed)
         enc = self.encoding
-        _reset_games(self.states, self._frames, self._keys, self._template, self.repetition_draw, enc.grid,
-                     enc.tiles_per_colour, enc.slot_of, enc.kinds, self._workspaces[0], self._moves[0],
-                     self.observation, self.action_mask, self.to_move)
+        _reset_games(
+            self.states,
+            self._frames,
+            self._keys,
+            self._template,
+            self.repetition_draw,
+            enc.grid,
+            enc.tiles_per_colour,
+            enc.slot_of,
+            enc.kinds,
+            self._workspaces[0],
+            self._moves[0],
+            self.observation,
+            self.action_mask,
+            self.to_move,
+        )
         self.rewards[:] = 0
         self.terminated[:] = False
         self.episode_length[:] = 0
@@ -283,10 +377,31 @@ class HiveBatch:
             self._grow_keys()
         enc = self.encoding
         kernel = _step_parallel if self.parallel else _step_serial
-        kernel(self._chunks, self.states, self._frames, self._keys, self._template, a, active, view,
-               self.repetition_draw, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.engine_slot, enc.kinds,
-               self._workspaces, self._moves, self.observation, self.action_mask, self.to_move, self.rewards,
-               self.terminated, self.final_observation, self.episode_length)
+        kernel(
+            self._chunks,
+            self.states,
+            self._frames,
+            self._keys,
+            self._template,
+            a,
+            active,
+            view,
+            self.repetition_draw,
+            enc.grid,
+            enc.tiles_per_colour,
+            enc.slot_of,
+            enc.engine_slot,
+            enc.kinds,
+            self._workspaces,
+            self._moves,
+            self.observation,
+            self.action_mask,
+            self.to_move,
+            self.rewards,
+            self.terminated,
+            self.final_observation,
+            self.episode_length,
+        )
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
         """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
@@ -298,8 +413,18 @@ class HiveBatch:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         out = np.empty(rows.size, dtype=np.int64)
         enc = self.encoding
-        _greedy_choice(self.states, rows, rng.random(rows.size), self._frames, enc.grid, enc.tiles_per_colour,
-                       enc.slot_of, self._workspaces[0], self._moves[0], out)
+        _greedy_choice(
+            self.states,
+            rows,
+            rng.random(rows.size),
+            self._frames,
+            enc.grid,
+            enc.tiles_per_colour,
+            enc.slot_of,
+            self._workspaces[0],
+            self._moves[0],
+            out,
+        )
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -347,4 +472,3 @@ class HiveBatch:
         ):
             raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
         return np.ascontiguousarray(v, dtype=np.int8)
-

@@ -49,5 +49,9 @@ def _assert_current(batch, envs, where="after reset") -> None:
         agent = env.agent_selection
         obs = env.observe(agent)
         assert batch.to_move[g] == env.possible_agents.index(agent), f"{where}, game {g}"
-        np.testing.assert_array_equal(batch.action_mask[g], obs["action_mask"], err_msg=f"{where}, game {g} mask")
-        np.testing.assert_array_equal(batch.observation[g], obs["observation"], err_msg=f"{where}, game {g} obs")
+        np.testing.assert_array_equal(
+            batch.action_mask[g], obs["action_mask"], err_msg=f"{where}, game {g} mask"
+        )
+        np.testing.assert_array_equal(
+            batch.observation[g], obs["observation"], err_msg=f"{where}, game {g} obs"
+        )
