@@ -96,9 +96,16 @@ def test_draw_is_a_termination_with_zero_rewards():
     assert env.infos["player_0"]["winner"] is None
 
 
-@pytest.mark.parametrize("action, message", [(3, "action 3 is illegal"), (6, "action 6 is out of range"),
-                                             (-1, "action -1 is out of range"), (1.5, "integer"),
-                                             (None, "integer")])
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        (3, "action 3 is illegal"),
+        (6, "action 6 is out of range"),
+        (-1, "action -1 is out of range"),
+        (1.5, "integer"),
+        (None, "integer"),
+    ],
+)
 def test_raw_env_raises_naming_the_action_and_leaves_state_unchanged(action, message):
     env = hoyito_v0.raw_env()
     set_position(env, [1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1], (37, 0), 0)
@@ -162,7 +169,7 @@ def test_random_games_never_ask_an_agent_without_a_legal_move():
     for episode in range(30):
         env.reset(seed=episode)
         for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue

@@ -62,7 +62,12 @@ def test_batch_agrees_with_aec_env_over_many_games():
 
 def test_contract_attributes_and_buffers():
     b = HoyitoBatch(5, holes_per_row=12)
-    assert (b.num_games, b.num_actions, b.observation_shape, b.observation_dtype) == (5, 12, (28,), np.float32)
+    assert (b.num_games, b.num_actions, b.observation_shape, b.observation_dtype) == (
+        5,
+        12,
+        (28,),
+        np.float32,
+    )
     assert b.action_mask.dtype == np.int8 and b.to_move.dtype == np.int8
     assert b.rewards.shape == (5, 2) and b.rewards.dtype == np.float32
     assert b.terminated.dtype == bool and b.episode_length.dtype == np.int32
@@ -98,9 +103,12 @@ def test_greedy_actions_take_the_largest_capture():
 
 @pytest.mark.parametrize(
     "actions, message",
-    [(np.zeros(3, np.int64), r"shape \(4,\)"), (np.zeros(4, np.float32), "integer array"),
-     (np.array([0, 0, 6, 0]), "game 2: action 6 is out of range"),
-     (np.array([0, -1, 0, 0]), "game 1: action -1 is out of range")],
+    [
+        (np.zeros(3, np.int64), r"shape \(4,\)"),
+        (np.zeros(4, np.float32), "integer array"),
+        (np.array([0, 0, 6, 0]), "game 2: action 6 is out of range"),
+        (np.array([0, -1, 0, 0]), "game 1: action -1 is out of range"),
+    ],
 )
 def test_bad_actions_raise_and_no_game_changes(actions, message):
     b = HoyitoBatch(4)
@@ -138,8 +146,10 @@ def test_active_rows_and_final_view():
         b.step(np.array([0, 0]), final_view=np.array([2, 0]))
 
 
-@pytest.mark.parametrize("kwargs, name", [({"num_games": 0}, "num_games"), ({"holes_per_row": 1}, "holes_per_row"),
-                                          ({"parallel": 1}, "parallel")])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [({"num_games": 0}, "num_games"), ({"holes_per_row": 1}, "holes_per_row"), ({"parallel": 1}, "parallel")],
+)
 def test_bad_options_raise(kwargs, name):
     kwargs = {"num_games": 2, **kwargs}
     with pytest.raises(ValueError, match=name):

@@ -22,7 +22,7 @@ HOYITO_IDS = [i for i in GYM_ENVS if "Hoyito" in i]
 def test_check_env_passes_and_gym_make_works_for_every_id(env_id):
     env = gym.make(env_id)
     check_env(env.unwrapped, skip_render_check=False)
-    obs, info = env.reset(seed=0)
+    obs, _info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
 
 
@@ -103,8 +103,15 @@ def test_opponent_loader_hook_resolves_strings(monkeypatch):
     assert picked == [5]
 
 
-@pytest.mark.parametrize("kwargs, name", [({"opponent": "nobody"}, "opponent"), ({"learner_seat": 2}, "learner_seat"),
-                                          ({"holes_per_row": 0}, "holes_per_row"), ({"render_mode": "x"}, "render_mode")])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"opponent": "nobody"}, "opponent"),
+        ({"learner_seat": 2}, "learner_seat"),
+        ({"holes_per_row": 0}, "holes_per_row"),
+        ({"render_mode": "x"}, "render_mode"),
+    ],
+)
 def test_bad_options_raise_naming_the_option(kwargs, name):
     with pytest.raises(ValueError, match=name):
         gym.make("hive_envs/Hoyito-v0", **kwargs)
@@ -118,7 +125,7 @@ def test_illegal_action_loses_out_of_range_raises():
     env.aec.game.state[2] = 0
     env.aec.game.state[12] = 4
     env.aec._after_ply()
-    obs, reward, terminated, truncated, info = env.step(2)
+    _obs, reward, terminated, _truncated, info = env.step(2)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
     with pytest.raises(ValueError, match="reset"):
         env.step(0)

@@ -1,0 +1,76 @@
+"""gym.make_vec("hive_envs/Hoyito-v0"): the batched vector env against the single-agent env."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import hive_envs  # noqa: F401
+from hive_envs.hoyito.gym_env import HoyitoEnv, HoyitoVectorEnv
+
+
+def first_legal(observation, action_mask):
+    return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize("env_id, obs_size", [("hive_envs/Hoyito-v0", 16), ("hive_envs/Hoyito2x12-v0", 28)])
+def test_make_vec_uses_the_batched_vector_env(env_id, obs_size):
+    vec = gym.make_vec(env_id, num_envs=4)
+    assert isinstance(vec.unwrapped, HoyitoVectorEnv)
+    obs, _info = vec.reset(seed=0)
+    assert obs.shape == (4, obs_size) and vec.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_vector_env_agrees_with_single_agent_envs(seat):
+    n = 8
+    vec = HoyitoVectorEnv(n, opponent=first_legal, learner_seat=seat)
+    singles = [HoyitoEnv(opponent=first_legal, learner_seat=seat) for _ in range(n)]
+    obs, _ = vec.reset(seed=0)
+    single_obs = [env.reset(seed=0)[0] for env in singles]
+    rng = np.random.default_rng(1)
+    episodes = 0
+    for _ in range(1500):
+        masks = np.stack([env.action_masks() for env in singles])
+        assert np.array_equal(masks, vec.batch.action_mask.astype(bool))
+        assert np.array_equal(np.stack(single_obs), obs)
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        obs, rewards, terminated, _truncated, infos = vec.step(actions)
+        for g, env in enumerate(singles):
+            o, r, t, _, _ = env.step(int(actions[g]))
+            assert (r, t) == (rewards[g], terminated[g])
+            if t:
+                assert np.array_equal(o, infos["final_obs"][g]) and infos["_final_obs"][g]
+                o, _ = env.reset()
+                episodes += 1
+            single_obs[g] = o
+    assert episodes > 50
+
+
+def test_random_seats_greedy_opponent_rewards_and_lengths():
+    vec = gym.make_vec("hive_envs/Hoyito-v0", num_envs=16, opponent="greedy", learner_seat="random")
+    _, info = vec.reset(seed=0)
+    rng = np.random.default_rng(0)
+    seats, results = set(), []
+    for _ in range(600):
+        mask = vec.unwrapped.batch.action_mask
+        assert (vec.unwrapped.batch.to_move == info["learner_seat"]).all()
+        _obs, rewards, terminated, truncated, info = vec.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        seats.update(info["learner_seat"].tolist())
+        results.extend(rewards[terminated].tolist())
+        assert (info["episode_length"][terminated] > 0).all() and not truncated.any()
+        assert (rewards[~terminated] == 0).all()
+    assert seats == {0, 1} and set(results) <= {-1.0, 0.0, 1.0} and len(results) > 20
+    assert np.mean(results) < 0  # a random learner loses to the greedy opponent on average
+
+
+def test_bad_actions_raise_naming_the_game():
+    vec = HoyitoVectorEnv(3)
+    vec.reset(seed=0)
+    with pytest.raises(ValueError, match="game 1: action 7 is out of range"):
+        vec.step(np.array([0, 7, 0]))
+    with pytest.raises(ValueError, match="learner_seat"):
+        HoyitoVectorEnv(2, learner_seat=3)
+    with pytest.raises(ValueError, match="opponent"):
+        HoyitoVectorEnv(2, opponent=42)
