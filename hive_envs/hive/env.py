@@ -44,10 +44,26 @@ class raw_env(MaskedAECEnv):
         self._kinds = enc.kinds
         self._frame = np.zeros(4, dtype=np.int32)  # hive frame of the current ply (written with the mask)
         self._window = None
+        self._start = None  # game to start from on the next reset (options["gamestring"])
 
     # ----------------------------------------------------------------- game hooks
+    def reset(self, seed=None, options=None):
+        """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position."""
+        self._start = None
+        if options and options.get("gamestring") is not None:
+            game = HiveGame.from_gamestring(options["gamestring"], **{k: v for k, v in self._game_args.items()
+                                                                     if k != "game_type"})
+            if game.game_type != self._game_args["game_type"]:
+                raise ValueError(f"gamestring is a {game.game_type} game; this env plays "
+                                 f"{self._game_args['game_type']}")
+            if game.is_terminal:
+                raise ValueError(f"gamestring describes a finished game ({game.outcome}); nothing to play")
+            self._start = game
+        super().reset(seed=seed, options=options)
+
     def _new_game(self):
-        self.game = HiveGame(**self._game_args)
+        self.game = self._start if self._start is not None else HiveGame(**self._game_args)
+        self._start = None
 
     def _apply(self, action):
         g = self.game

@@ -46,23 +46,23 @@ class Frame:
     """Maps torus cells of interest (hive and neighbours) to frame cells, as documented."""
 
     def __init__(self, stacks, grid):
-        self.grid = grid
-        self.plane = unwrapped(stacks) or {(0, 0): (0, 0)}
-        qs = [p[0] for p in self.plane.values()]
-        rs = [p[1] for p in self.plane.values()]
-        self.q0 = min(qs) + (max(qs) - min(qs)) // 2
-        self.r0 = min(rs) + (max(rs) - min(rs)) // 2
+        plane = unwrapped(stacks) or {(0, 0): (0, 0)}
+        qs = [p[0] for p in plane.values()]
+        rs = [p[1] for p in plane.values()]
+        q0 = min(qs) + (max(qs) - min(qs)) // 2
+        r0 = min(rs) + (max(rs) - min(rs)) // 2
+        self.cells = {}
+        for base, (pq, pr) in plane.items():
+            for dq, dr in ((0, 0), *DIRS):
+                fq = (pq + dq - q0 + grid // 2) % grid
+                fr = (pr + dr - r0 + grid // 2) % grid
+                cell = torus(base[0] + dq, base[1] + dr)
+                assert self.cells.setdefault(cell, fq * grid + fr) == fq * grid + fr
+        assert len(set(self.cells.values())) == len(self.cells), "two cells share a frame cell"
 
     def frame_cell(self, q, r):
         """Frame cell index of torus cell (q, r), which must be in or next to the hive."""
-        t = torus(q, r)
-        for base, plane in self.plane.items():
-            for dq, dr in ((0, 0),) + DIRS:
-                if torus(base[0] + dq, base[1] + dr) == t:
-                    fq = (plane[0] + dq - self.q0 + self.grid // 2) % self.grid
-                    fr = (plane[1] + dr - self.r0 + self.grid // 2) % self.grid
-                    return fq * self.grid + fr
-        raise AssertionError(f"cell {(q, r)} is not in or next to the hive")
+        return self.cells[torus(q, r)]
 
 
 def locate(stacks):
@@ -70,13 +70,12 @@ def locate(stacks):
     return {name: torus(*cell) for cell, names in stacks.items() for name in names}
 
 
-def destination(move, stacks):
-    """(piece name, torus cell) of a UHP move string in the position ``stacks`` (before it)."""
+def destination(move, where):
+    """(piece name, torus cell) of a UHP move string; ``where`` = `locate` of the position before it."""
     parts = move.split()
     if len(parts) == 1:
         return parts[0], (0, 0)
     piece, ref = parts
-    where = locate(stacks)
     if ref[0] in PREFIX:
         d, name = PREFIX[ref[0]], ref[1:]
     elif ref[-1] in SUFFIX:
@@ -91,17 +90,16 @@ def slot_names(expansions):
     return ["Q", "S1", "S2", "B1", "B2", "G1", "G2", "G3", "A1", "A2", "A3"] + list(expansions)
 
 
-def action_of(move, game, expansions, grid):
-    """Action index of a UHP move string, by the documented formula."""
+def action_of(move, game, expansions, grid, frame, where):
+    """Action index of a UHP move string by the documented formula (`Frame` / `locate` of ``game``)."""
     n = len(slot_names(expansions))
     if move == "pass":
         return 2 * n * grid * grid
-    stacks = game.stacks()
-    piece, cell = destination(move, stacks)
+    piece, cell = destination(move, where)
     mover = "wb"[int(game.to_move)]
     rel = 0 if piece[0] == mover else 1
     slot = slot_names(expansions).index(piece[1:])
-    return (rel * n + slot) * grid * grid + Frame(stacks, grid).frame_cell(*cell)
+    return (rel * n + slot) * grid * grid + frame.frame_cell(*cell)
 
 
 def observation(game, seat, expansions, grid):
