@@ -287,8 +287,12 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m hive_envs.uhp", description=__doc__.splitlines()[0])
-    parser.add_argument("--player", choices=("greedy", "random"), default="greedy",
-                        help="built-in player behind bestmove (default: greedy)")
+    parser.add_argument(
+        "--player",
+        choices=("greedy", "random"),
+        default="greedy",
+        help="built-in player behind bestmove (default: greedy)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the player's tie-breaking")
     args = parser.parse_args(argv)
     from hive_envs.hive.players import RandomPlayer

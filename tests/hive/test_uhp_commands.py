@@ -49,8 +49,16 @@ def test_newgame_with_a_gamestring_loads_the_position(engine):
     assert engine.game.gamestring == text
 
 
-@pytest.mark.parametrize("arg", ["Base+X", "Chess", "Base;InProgress;White[2];wS1;bQ wS1-",
-                                 "Base;InProgress;Black[5];wS1", "Base;Nonsense;White[1]"])
+@pytest.mark.parametrize(
+    "arg",
+    [
+        "Base+X",
+        "Chess",
+        "Base;InProgress;White[2];wS1;bQ wS1-",
+        "Base;InProgress;Black[5];wS1",
+        "Base;Nonsense;White[1]",
+    ],
+)
 def test_newgame_with_bad_input_is_an_error_and_keeps_the_game(engine, arg):
     answer(engine, "newgame Base+P")
     out = answer(engine, f"newgame {arg}")
@@ -119,7 +127,9 @@ def test_bestmove_takes_an_immediate_win(engine):
     assert answer(engine, f"play {move}")[0].startswith("Base;WhiteWins;")
 
 
-@pytest.mark.parametrize("args", ["depth", "depth x", "depth -1", "time 5", "time 00:61:00", "nodes 5", "depth 1 2"])
+@pytest.mark.parametrize(
+    "args", ["depth", "depth x", "depth -1", "time 5", "time 00:61:00", "nodes 5", "depth 1 2"]
+)
 def test_bestmove_with_bad_limits_is_an_error(engine, args):
     answer(engine, "newgame")
     assert answer(engine, f"bestmove {args}")[0].startswith("err ")
@@ -163,8 +173,18 @@ def test_options_list_get_set(engine):
     assert answer(engine, "play bQ bS1-") == ["Base;Draw;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"]
 
 
-@pytest.mark.parametrize("args", ["get", "get Nope", "set MaxTurns", "set MaxTurns x", "set MaxTurns -3",
-                                  "set TournamentOpening maybe", "frob"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        "get",
+        "get Nope",
+        "set MaxTurns",
+        "set MaxTurns x",
+        "set MaxTurns -3",
+        "set TournamentOpening maybe",
+        "frob",
+    ],
+)
 def test_bad_options_are_errors_and_keep_the_values(engine, args):
     before = answer(engine, "options")
     assert answer(engine, f"options {args}")[0].startswith("err ")
@@ -200,7 +220,7 @@ def test_command_words_are_case_insensitive(engine):
 def test_a_plugged_in_player_answers_bestmove():
     class FirstMove:
         def choose_move(self, game: HiveGame, limits):
-            return sorted(game.valid_moves())[0]
+            return min(game.valid_moves())
 
     engine = UHPEngine(player=FirstMove())
     answer(engine, "newgame")

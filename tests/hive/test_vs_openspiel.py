@@ -30,9 +30,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from hive_envs.hive import GAME_TYPES, PIECE_NAMES, HiveGame  # noqa: E402
-from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, hex_distance, qr_to_cell  # noqa: E402
-from hive_envs.hive.engine.rules import PASS_MOVE  # noqa: E402
+from hive_envs.hive import GAME_TYPES, PIECE_NAMES, HiveGame
+from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, hex_distance, qr_to_cell
+from hive_envs.hive.engine.rules import PASS_MOVE
 
 BOARD_RADIUS = 14
 _MARKS = {  # UHP direction marker, marker before the reference? -> axial step
@@ -47,12 +47,15 @@ _MARKS = {  # UHP direction marker, marker before the reference? -> axial step
 
 def _openspiel_game(game_type: str):
     letters = game_type.partition("+")[2]
-    return pyspiel.load_game("hive", {
-        "board_size": BOARD_RADIUS,
-        "uses_mosquito": "M" in letters,
-        "uses_ladybug": "L" in letters,
-        "uses_pillbug": "P" in letters,
-    })
+    return pyspiel.load_game(
+        "hive",
+        {
+            "board_size": BOARD_RADIUS,
+            "uses_mosquito": "M" in letters,
+            "uses_ladybug": "L" in letters,
+            "uses_pillbug": "P" in letters,
+        },
+    )
 
 
 def _positions(game: HiveGame) -> dict[str, tuple[int, int]]:
@@ -142,7 +145,8 @@ def _play_one_game(game_type: str, seed: int, max_plies: int) -> int:
             stacks = ours.stacks()
             positions = _positions(ours)
             extra = {
-                (p, c) for p, c in extra
+                (p, c)
+                for p, c in extra
                 if not (PIECE_NAMES[p] in positions and _splits_hive(stacks, positions[PIECE_NAMES[p]]))
             }
         assert not missing and not extra, (
@@ -154,8 +158,11 @@ def _play_one_game(game_type: str, seed: int, max_plies: int) -> int:
             ours.play_id(PASS_MOVE)
         else:
             ours.play_id(piece * 1024 + cell)
-        their_actions = [a for a in their_moves[(piece, cell)]
-                         if piece < 0 or theirs.action_to_string(a).split()[0] == PIECE_NAMES[piece]]
+        their_actions = [
+            a
+            for a in their_moves[(piece, cell)]
+            if piece < 0 or theirs.action_to_string(a).split()[0] == PIECE_NAMES[piece]
+        ]
         theirs.apply_action(their_actions[0])
     else:
         return max_plies
@@ -163,11 +170,16 @@ def _play_one_game(game_type: str, seed: int, max_plies: int) -> int:
     if theirs.is_terminal() and not ours.is_terminal:
         reach = max(hex_distance(*qr) for qr in ours.stacks())
         assert reach >= BOARD_RADIUS - 1 or theirs.move_number() >= 500, (
-            f"{game_type} seed {seed}: OpenSpiel ended the game, we did not\n  {ours.gamestring}")
+            f"{game_type} seed {seed}: OpenSpiel ended the game, we did not\n  {ours.gamestring}"
+        )
     elif ours.is_terminal and ours.outcome != "Draw":
-        assert theirs.is_terminal(), f"{game_type} seed {seed}: we ended the game, OpenSpiel did not\n{ours.gamestring}"
+        assert theirs.is_terminal(), (
+            f"{game_type} seed {seed}: we ended the game, OpenSpiel did not\n{ours.gamestring}"
+        )
         expected = {"WhiteWins": [1.0, -1.0], "BlackWins": [-1.0, 1.0]}[ours.outcome]
-        assert list(theirs.returns()) == expected, f"{game_type} seed {seed}: {ours.outcome} vs {theirs.returns()}"
+        assert list(theirs.returns()) == expected, (
+            f"{game_type} seed {seed}: {ours.outcome} vs {theirs.returns()}"
+        )
     return ply
 
 

@@ -38,7 +38,9 @@ def _ids(game: HiveGame, moves: list[str], case) -> set[int]:
         try:
             ids.add(game.uhp_to_move_id(move))
         except ValueError as e:
-            pytest.fail(f"[{case['name']}] the engine refuses the expected move {move!r}: {e}\n{case['gamestring']}")
+            pytest.fail(
+                f"[{case['name']}] the engine refuses the expected move {move!r}: {e}\n{case['gamestring']}"
+            )
     return ids
 
 
@@ -58,17 +60,31 @@ def _assert_same(game: HiveGame, expected: set[int], actual: set[int], what: str
 def test_cases_are_named_uniquely_and_well_formed():
     names = [case["name"] for case in CASES]
     assert len(names) == len(set(names)), "duplicate golden case names"
-    allowed = {"name", "rule", "board", "gamestring", "options", "why", "destinations", "complete",
-               "all_moves", "listed", "refused", "outcome"}
+    allowed = {
+        "name",
+        "rule",
+        "board",
+        "gamestring",
+        "options",
+        "why",
+        "destinations",
+        "complete",
+        "all_moves",
+        "listed",
+        "refused",
+        "outcome",
+    }
     for case in CASES:
         assert set(case) <= allowed, f"{case['name']}: unknown keys {set(case) - allowed}"
-        assert any(k in case for k in ("destinations", "all_moves", "listed", "refused", "outcome")), case["name"]
+        assert any(k in case for k in ("destinations", "all_moves", "listed", "refused", "outcome")), case[
+            "name"
+        ]
 
 
 @pytest.mark.parametrize("case", _params())
 def test_golden_case(case):
     game = _load(case)
-    legal = set(int(i) for i in game.valid_move_ids())
+    legal = {int(i) for i in game.valid_move_ids()}
 
     if "outcome" in case:
         assert game.outcome == case["outcome"], f"[{case['name']}] outcome {game.outcome!r}"
@@ -78,7 +94,9 @@ def test_golden_case(case):
     for piece, moves in case.get("destinations", {}).items():
         piece_id = PIECE_NAMES.index(piece)
         expected = _ids(game, moves, case)
-        assert all(i // 1024 == piece_id for i in expected), f"{case['name']}: a {piece} move names another piece"
+        assert all(i // 1024 == piece_id for i in expected), (
+            f"{case['name']}: a {piece} move names another piece"
+        )
         actual = {i for i in legal if i // 1024 == piece_id}
         _assert_same(game, expected, actual, f"destinations of {piece}", case)
         expected_all |= expected
