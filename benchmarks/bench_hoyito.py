@@ -1,0 +1,101 @@
+"""Hoyito II throughput, printed beside PettingZoo's connect_four_v3 measured in the same run.
+
+    python benchmarks/bench_hoyito.py [--seconds 3]
+
+Rows (random play, plies per second, single process):
+- AEC env: `hoyito_v0.env()` vs `connect_four_v3.env()`, both driven the same way through
+  `agent_iter()` / `last()` (observation and mask every ply) / `step()`;
+- engine: `HoyitoGame` through its Python API (legal_moves + play), and the compiled rule
+  kernel alone (`kernels.random_playout`, whole games in one call);
+- batch: `HoyitoBatch.step` at N = 1, 64, 1024 (random legal actions drawn with numpy).
+Compilation is done before timing (numba caches it on disk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+from pettingzoo.classic import connect_four_v3
+
+from hive_envs import hoyito_v0
+from hive_envs.hoyito import HoyitoBatch, HoyitoGame
+from hive_envs.hoyito import kernels as K
+
+
+def aec_plies_per_second(make_env, seconds: float) -> float:
+    env = make_env()
+    rng = random.Random(0)
+    plies, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=plies)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            plies += 1
+    return plies / (time.perf_counter() - start)
+
+
+def engine_api_plies_per_second(seconds: float) -> float:
+    rng = random.Random(0)
+    plies, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = HoyitoGame()
+        while not game.is_terminal:
+            game.play(rng.choice(game.legal_moves()))
+            plies += 1
+    return plies / (time.perf_counter() - start)
+
+
+def kernel_plies_per_second(seconds: float) -> float:
+    state = np.zeros(K.state_size(6), np.int32)
+    K.init_state(state, 6, 4)
+    K.random_playout(state, 6, 1000, 600, 12345)  # compile
+    plies, games, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        K.init_state(state, 6, 4)
+        games += 1
+        plies += K.random_playout(state, 6, 1000, 600, 2 * games + 1)
+    return plies / (time.perf_counter() - start)
+
+
+def batch_plies_per_second(num_games: int, seconds: float) -> float:
+    batch = HoyitoBatch(num_games)
+    batch.reset(seed=0)
+    rng = np.random.default_rng(0)
+    batch.step((rng.random(batch.action_mask.shape) * batch.action_mask).argmax(axis=1))  # compile
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        batch.step((rng.random(batch.action_mask.shape) * batch.action_mask).argmax(axis=1))
+        steps += 1
+    return steps * num_games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    seconds = parser.parse_args().seconds
+    aec_plies_per_second(hoyito_v0.env, 0.2)  # warm-up: numba load / compile
+    c4 = aec_plies_per_second(connect_four_v3.env, seconds)
+    ours = aec_plies_per_second(hoyito_v0.env, seconds)
+    rows = [
+        ("connect_four_v3 AEC env (peer)", c4),
+        ("hoyito_v0 AEC env 2x6", ours),
+        ("HoyitoGame Python API 2x6", engine_api_plies_per_second(seconds)),
+        ("compiled rule kernel 2x6", kernel_plies_per_second(seconds)),
+    ]
+    rows += [(f"HoyitoBatch N={n} 2x6", batch_plies_per_second(n, seconds)) for n in (1, 64, 1024)]
+    print(f"{'random play':34s} {'plies/s':>12s} {'x connect_four':>15s}")
+    for name, rate in rows:
+        print(f"{name:34s} {rate:12,.0f} {rate / c4:14.2f}x")
+
+
+if __name__ == "__main__":
+    main()
