@@ -110,7 +110,7 @@ def render_ansi(game) -> str:
                 if (q, r) in cells:
                     names = cells[(q, r)]
                     label = names[-1].ljust(3)
-                    mark = "*" if (q, r) == view.last_moved_cell else ("+" if len(names) > 1 else " ")
+                    mark = "*" if (q, r) == view.last_moved_cell else ("+" if len(names) > 1 else " ")  # * wins
                     text = label + mark
                 else:
                     text = " .  "
@@ -168,7 +168,7 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
     ox = width / 2 - unit * (max(xs) + min(xs)) / 2
     oy = (top + bottom) / 2 - unit * (max(ys) + min(ys)) / 2
     letter_font = _font(max(8, int(radius * 0.7)))
-    small_font = _font(max(7, int(radius * 0.4)))
+    small_font = _font(max(7, int(radius * 0.3)))
 
     def centre(cell):
         q, r = cell
@@ -180,27 +180,31 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
         cx, cy = centre(cell)
         top_name = names[-1]
         owner, bug = top_name[0], top_name[1]
-        rim = _LAST_MOVE if cell == view.last_moved_cell else (90, 90, 90)
-        draw.polygon(_hexagon(cx, cy, radius * 0.95), fill=BUG_COLOURS[bug], outline=rim, width=3)
+        last = cell == view.last_moved_cell
+        rim = _LAST_MOVE if last else (90, 90, 90)
+        draw.polygon(_hexagon(cx, cy, radius * 0.95), fill=BUG_COLOURS[bug], outline=rim,
+                     width=max(3, int(radius * 0.12)) if last else 2)
         draw.polygon(_hexagon(cx, cy, radius * 0.72), fill=_OWNER_FILL[owner])
-        draw.text((cx, cy), top_name[1:], fill=_OWNER_INK[owner], font=letter_font, anchor="mm")
-        if len(names) > 1:
-            draw.text((cx, cy + radius * 0.55), str(len(names)), fill=_LAST_MOVE, font=small_font, anchor="mm")
+        draw.text((cx, cy - radius * 0.08), top_name[1:], fill=_OWNER_INK[owner], font=letter_font, anchor="mm")
+        if len(names) > 1:  # height badge, and the tiles beneath (top first) in small print
+            bx, by, br = cx + radius * 0.62, cy - radius * 0.62, radius * 0.26
+            draw.ellipse((bx - br, by - br, bx + br, by + br), fill=_LAST_MOVE)
+            draw.text((bx, by), str(len(names)), fill=(255, 255, 255), font=small_font, anchor="mm")
+            beneath = " ".join(reversed(names[:-1]))
+            draw.text((cx, cy + radius * 0.45), beneath, fill=_OWNER_INK[owner], font=small_font, anchor="mm")
     return np.asarray(image, dtype=np.uint8)
 
 
 def _draw_reserve(draw, names: list[str], side: str, x: int, y: int, width: int, band: int) -> None:
     font = _font(max(10, band // 2))
     draw.text((x, y + band // 4), f"{side}:", fill=(0, 0, 0), font=font)
-    step = max(band, 28)
-    px = x + 4 * step // 2 + 20
+    px = x + 2 * band + 20
+    step = min(max(band, 28), (width - px - 4) / max(1, len(names)))
     for name in names:
-        if px + step > width:
-            break
         cx, cy = px + step / 2, y + band / 2 + 4
         draw.polygon(_hexagon(cx, cy, step / 2), fill=BUG_COLOURS[name[1]])
         draw.polygon(_hexagon(cx, cy, step / 2.8), fill=_OWNER_FILL[name[0]])
-        draw.text((cx, cy), name[1:], fill=_OWNER_INK[name[0]], font=_font(max(8, step // 3)), anchor="mm")
+        draw.text((cx, cy), name[1:], fill=_OWNER_INK[name[0]], font=_font(max(8, int(step // 3))), anchor="mm")
         px += step
 
 

@@ -1,0 +1,53 @@
+"""Rendering: the text board, the RGB picture and the PNG helper."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image
+
+from hive_envs import hive_v0
+from hive_envs.hive import HiveGame
+from hive_envs.hive.render import render_ansi, render_rgb, save_png
+
+STACKED = (
+    "Base;InProgress;White[9];wS1;bB1 wS1-;wQ -wS1;bQ bB1-;wQ /wS1;bQ bB1\\;wQ -wS1;bQ /bB1;wQ /wS1;"
+    "bB1 wS1;wQ -bB1;bB2 bB1-;wQ /bB1;bB2 bB1;wQ -bB2;bB2 wQ"
+)
+
+
+def test_ansi_board_shows_tops_stacks_last_move_and_reserves():
+    text = render_ansi(HiveGame.from_gamestring(STACKED))
+    assert "bB2*" in text and "bB1+" in text and "bQ" in text
+    assert "stack wQ < bB2" in text and "stack wS1 < bB1" in text
+    assert "White reserve: wS2 wB1" in text and "Black reserve: bS1" in text
+
+
+def test_ansi_rows_are_offset_like_hexes():
+    game = HiveGame.from_gamestring("Base;InProgress;White[2];wS1;bS1 wS1\\")  # bS1 south-east of wS1
+    rows = [line for line in render_ansi(game).splitlines() if "S1" in line]
+    assert len(rows) == 2 and rows[1].index("bS1") - rows[0].index("wS1") == 3
+
+
+def test_rgb_picture_has_a_red_rim_on_the_last_moved_tile():
+    picture = render_rgb(HiveGame.from_gamestring(STACKED))
+    assert picture.shape == (640, 640, 3) and picture.dtype == np.uint8
+    red = (picture[..., 0] > 200) & (picture[..., 1] < 60) & (picture[..., 2] < 60)
+    assert red.sum() > 100
+    empty = render_rgb(HiveGame("Base"))
+    assert not np.array_equal(picture, empty)
+
+
+def test_env_render_modes():
+    for mode, check in (("ansi", lambda out: isinstance(out, str) and "reserve" in out),
+                        ("rgb_array", lambda out: out.shape == (640, 640, 3))):
+        env = hive_v0.raw_env(render_mode=mode)
+        env.reset(seed=0)
+        env.step(int(np.flatnonzero(env._mask)[0]))
+        assert check(env.render())
+
+
+def test_save_png_writes_the_picture_of_a_gamestring(tmp_path):
+    path = tmp_path / "position.png"
+    save_png(STACKED, str(path))
+    with Image.open(path) as image:
+        assert image.size == (640, 640) and image.mode == "RGB"
