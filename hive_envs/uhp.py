@@ -1,6 +1,7 @@
 """``python -m hive_envs.uhp``: run the Universal Hive Protocol engine on stdin/stdout.
 
-See `hive_envs.hive.uhp` for the commands. Options: ``--player {greedy,random}``, ``--seed N``.
+See `hive_envs.hive.uhp` for the commands. Options: ``--player {greedy,random}``, ``--seed N``,
+``--agent PATH`` (a Hive checkpoint) with ``--simulations N`` (play-time search, 0 = raw policy).
 """
 
 from hive_envs.hive.uhp import main

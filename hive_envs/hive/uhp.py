@@ -218,9 +218,20 @@ class UHPEngine:
         return [game.gamestring]
 
     def _options(self, args: list[str]) -> list[str]:
+        # A player may expose settings: ``uhp_options()`` -> (name, type, value, default, min, max) rows and
+        # ``set_uhp_option(name, value)``; they apply at once (hive_envs.agents.uhp_player.AgentPlayer).
+        own = {row[0]: (_Option(row[0], row[1], row[3], row[4], row[5]), row[2])
+               for row in getattr(self.player, "uhp_options", list)()}
         if not args:
-            return [o.line(self.options[name]) for name, o in _OPTIONS.items()]
+            return [o.line(self.options[name]) for name, o in _OPTIONS.items()] + [o.line(v) for o, v in own.values()]
         verb = args[0].lower()
+        if len(args) in (2, 3) and args[1] in own:
+            option, value = own[args[1]]
+            if verb == "set" and len(args) == 3:
+                value = option.parse(args[2])
+                self.player.set_uhp_option(option.name, value)
+            if verb in ("get", "set"):
+                return [option.line(value)]
         if verb == "get" and len(args) == 2:
             option = self._option(args[1])
             return [option.line(self.options[option.name])]
@@ -294,9 +305,19 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         help="built-in player behind bestmove (default: greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the player's tie-breaking")
+    parser.add_argument("--agent", metavar="PATH", help="a Hive checkpoint from training/ behind bestmove "
+                        "(replaces --player; a load error is answered as err by bestmove)")
+    parser.add_argument("--simulations", type=int, default=64,
+                        help="with --agent: PUCT search simulations per move, 0 = raw policy (default 64)")
     args = parser.parse_args(argv)
+    if args.simulations < 0:
+        parser.error(f"--simulations must be >= 0, got {args.simulations}")
     from hive_envs.hive.players import RandomPlayer
 
     player = GreedyPlayer(args.seed) if args.player == "greedy" else RandomPlayer(args.seed)
+    if args.agent is not None:
+        from hive_envs.agents.uhp_player import load_uhp_agent
+
+        player = load_uhp_agent(args.agent, simulations=args.simulations, seed=args.seed)
     UHPEngine(player).run(stdin, stdout)
     return 0

@@ -1,0 +1,167 @@
+"""PUCT tree search at play time, guided by a checkpoint's policy and value heads.
+
+AlphaZero-style: each simulation walks down the tree from the root choosing, at every node, the
+move maximising ``Q + c_puct * P * sqrt(N) / (1 + n)``, plays it on the engine (`SearchState`:
+play / undo, so no position is copied per simulation), expands the leaf with one network call
+(priors = softmax of the legal logits, value = the value head) and backs the value up. A terminal
+leaf is scored by the game's result instead of the network.
+
+Signs: values are kept from player 0's side while backing up; each node turns them to the side of
+its own player to move when it scores its children. Hoyito's extra turn after a capture (the same
+player moves twice) needs nothing special: each node knows who is to move.
+
+Unvisited children are scored with the parent's own network value (first-play urgency = the
+parent's value), so a child the policy likes is tried before ones it does not.
+
+Limits (`SearchLimits`): ``simulations`` (at least one), ``max_depth`` (plies below the root; a
+node at that depth is scored by the value head and never expanded: UHP ``bestmove depth N``),
+``time_s`` (stop starting simulations after this many seconds: UHP ``bestmove time``). The move
+returned is the most visited root child (ties: higher prior). With ``simulations=0`` the search is
+skipped: the raw policy's most probable legal move.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+Evaluation = tuple[np.ndarray, np.ndarray, float]
+"""(legal moves, their priors summing to 1, value for the player to move in [-1, 1])."""
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    simulations: int = 64
+    c_puct: float = 1.5
+    max_depth: int | None = None
+    time_s: float | None = None
+
+    def __post_init__(self):
+        if (
+            isinstance(self.simulations, bool)
+            or not isinstance(self.simulations, int)
+            or self.simulations < 0
+        ):
+            raise ValueError(f"simulations must be a non-negative int, got {self.simulations!r}")
+        if not (isinstance(self.c_puct, (int, float)) and self.c_puct > 0):
+            raise ValueError(f"c_puct must be a positive number, got {self.c_puct!r}")
+        if self.max_depth is not None and (not isinstance(self.max_depth, int) or self.max_depth < 0):
+            raise ValueError(f"max_depth must be None or a non-negative int, got {self.max_depth!r}")
+        if self.time_s is not None and not self.time_s >= 0:
+            raise ValueError(f"time_s must be None or a non-negative number, got {self.time_s!r}")
+
+
+class NetworkEvaluator:
+    """Evaluate positions with a policy-value network through a game view (`views.py`)."""
+
+    def __init__(self, network: torch.nn.Module, view):
+        self.network = network
+        self.view = view
+
+    @torch.no_grad()
+    def __call__(self, game) -> Evaluation:
+        observation, moves, actions = self.view.encode(game)
+        logits, value = self.network(torch.as_tensor(observation).unsqueeze(0))
+        legal_logits = logits[0, torch.as_tensor(actions)].double()
+        priors = torch.softmax(legal_logits, dim=0).numpy()
+        return moves, priors, float(value[0].clamp(-1.0, 1.0))
+
+
+class Node:
+    """A position in the tree; per-child statistics live in arrays on the parent."""
+
+    __slots__ = ("children", "moves", "n", "priors", "to_move", "value0", "visits", "w")
+
+    def __init__(self, to_move: int, moves: np.ndarray, priors: np.ndarray, value0: float):
+        self.to_move = to_move
+        self.moves = moves
+        self.priors = priors
+        self.value0 = value0  # network value from player 0's side
+        self.visits = 0
+        self.n = np.zeros(len(moves), dtype=np.int64)  # child visits
+        self.w = np.zeros(len(moves), dtype=np.float64)  # child value sums, from this node's mover's side
+        self.children: list[Node | None] = [None] * len(moves)
+
+    def own(self, value0: float) -> float:
+        """A player-0 value seen from this node's player to move."""
+        return value0 if self.to_move == 0 else -value0
+
+    def select(self, c_puct: float) -> int:
+        fpu = self.own(self.value0)
+        q = np.where(self.n > 0, self.w / np.maximum(self.n, 1), fpu)
+        u = c_puct * self.priors * math.sqrt(max(self.visits, 1)) / (1.0 + self.n)
+        return int(np.argmax(q + u))
+
+
+def _leaf(evaluator: Callable[[object], Evaluation], state) -> tuple[Node | None, float]:
+    """Score the position ``state`` is in: (new node or None if terminal, value from player 0's side)."""
+    if state.is_terminal:
+        return None, state.outcome
+    moves, priors, value = evaluator(state.game)
+    to_move = state.to_move
+    value0 = value if to_move == 0 else -value
+    return Node(to_move, moves, priors, value0), value0
+
+
+def search(
+    state,
+    evaluator: Callable[[object], Evaluation],
+    config: SearchConfig,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run the search from ``state`` (a `SearchState`, left as found).
+
+    Returns ``(moves, visit counts, priors)`` of the root's children. With ``simulations=0`` the
+    visit counts are all zero and the caller should play the highest prior.
+    """
+    if state.is_terminal:
+        raise ValueError("search: the game is over; there is no move to choose")
+    start = clock()
+    root, _ = _leaf(evaluator, state)
+    assert root is not None
+    for done in range(config.simulations):
+        if done and config.time_s is not None and clock() - start >= config.time_s:
+            break
+        _simulate(root, state, evaluator, config)
+    return root.moves, root.n.copy(), root.priors
+
+
+def _simulate(root: Node, state, evaluator, config: SearchConfig) -> None:
+    node, path, depth = root, [], 0
+    value0: float | None = None
+    while True:
+        i = node.select(config.c_puct)
+        path.append((node, i))
+        state.play(int(node.moves[i]))
+        depth += 1
+        child = node.children[i]
+        if child is None:
+            if state.is_terminal:
+                value0 = state.outcome
+            elif config.max_depth is not None and depth >= config.max_depth:
+                value0 = _leaf(evaluator, state)[1]
+            else:
+                child, value0 = _leaf(evaluator, state)
+                node.children[i] = child
+            break
+        if config.max_depth is not None and depth >= config.max_depth:
+            value0 = child.value0
+            break
+        node = child
+    for _ in path:
+        state.undo()
+    for parent, i in path:
+        parent.visits += 1
+        parent.n[i] += 1
+        parent.w[i] += parent.own(value0)
+
+
+def choose(moves: np.ndarray, visits: np.ndarray, priors: np.ndarray) -> int:
+    """The most visited move, ties broken by the higher prior (so zero visits = raw policy argmax)."""
+    order = np.lexsort((-priors, -visits))
+    return int(moves[order[0]])
