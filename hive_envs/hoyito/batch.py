@@ -61,17 +61,25 @@ def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_m
 
 
 @njit(cache=True)
+def _first_bad_action(actions, active, mask):
+    """Index of the first active game whose action is out of range or illegal, else -1."""
+    num_actions = mask.shape[1]
+    for g in range(actions.shape[0]):
+        if active[g]:
+            a = actions[g]
+            if a < 0 or a >= num_actions or mask[g, a] == 0:
+                return g
+    return -1
+
+
+@njit(cache=True)
 def _step_game(
     g,
     states,
     actions,
     active,
     final_view,
-    n,
-    max_laps,
-    limit,
-    seeds,
-    total,
+    params,
     obs,
     mask,
     to_move,
@@ -85,6 +93,7 @@ def _step_game(
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
         return
+    n, max_laps, limit, seeds, total = params[0], params[1], params[2], params[3], params[4]
     length = _step_one(
         states[g],
         actions[g],
@@ -106,15 +115,79 @@ def _step_game(
 
 
 @njit(cache=True)
-def _step_serial(states, *args):
+def _step_serial(
+    states,
+    actions,
+    active,
+    final_view,
+    params,
+    obs,
+    mask,
+    to_move,
+    rewards,
+    terminated,
+    final_obs,
+    episode_length,
+):
+    """Validate every game's action, then step them all; return the first bad game (nothing stepped) or -1."""
+    bad = _first_bad_action(actions, active, mask)
+    if bad >= 0:
+        return bad
     for g in range(states.shape[0]):
-        _step_game(g, states, *args)
+        _step_game(
+            g,
+            states,
+            actions,
+            active,
+            final_view,
+            params,
+            obs,
+            mask,
+            to_move,
+            rewards,
+            terminated,
+            final_obs,
+            episode_length,
+        )
+    return -1
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(states, *args):
+def _step_parallel(
+    states,
+    actions,
+    active,
+    final_view,
+    params,
+    obs,
+    mask,
+    to_move,
+    rewards,
+    terminated,
+    final_obs,
+    episode_length,
+):
+    """`_step_serial` with the games spread over all cores."""
+    bad = _first_bad_action(actions, active, mask)
+    if bad >= 0:
+        return bad
     for g in prange(states.shape[0]):
-        _step_game(g, states, *args)
+        _step_game(
+            g,
+            states,
+            actions,
+            active,
+            final_view,
+            params,
+            obs,
+            mask,
+            to_move,
+            rewards,
+            terminated,
+            final_obs,
+            episode_length,
+        )
+    return -1
 
 
 @njit(cache=True)
@@ -170,6 +243,10 @@ class HoyitoBatch:
         self.episode_length = np.zeros(N, dtype=np.int32)
         self._all = np.ones(N, dtype=bool)
         self._last_mover_view = np.full(N, -1, dtype=np.int8)
+        self._params = np.array(
+            [o.holes_per_row, o.max_laps, o.no_capture_limit, o.seeds_per_hole, o.total_counters],
+            dtype=np.int64,
+        )
         self.np_random = np.random.default_rng()
         self.reset()
 
@@ -193,20 +270,15 @@ class HoyitoBatch:
 
     def step(self, actions, active=None, final_view=None) -> None:
         """Play one action in every (active) game; all input is validated before any game moves."""
-        a, active = self._check_actions(actions, active)
+        a, active = self._check_input(actions, active)
         view = self._last_mover_view if final_view is None else self._check_view(final_view)
-        o = self.options
         kernel = _step_parallel if self.parallel else _step_serial
-        kernel(
+        bad = kernel(
             self.states,
             a,
             active,
             view,
-            o.holes_per_row,
-            o.max_laps,
-            o.no_capture_limit,
-            o.seeds_per_hole,
-            o.total_counters,
+            self._params,
             self.observation,
             self.action_mask,
             self.to_move,
@@ -215,6 +287,14 @@ class HoyitoBatch:
             self.final_observation,
             self.episode_length,
         )
+        if bad >= 0:
+            action = int(np.asarray(actions)[bad])
+            if 0 <= action < self.num_actions:
+                raise ValueError(
+                    f"game {bad}: action {action} is illegal; legal actions are "
+                    f"{np.flatnonzero(self.action_mask[bad]).tolist()}"
+                )
+            raise ValueError(f"game {bad}: action {action} is out of range [0, {self.num_actions})")
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
         """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
@@ -224,12 +304,20 @@ class HoyitoBatch:
         _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
         return (values + 0.5 * rng.random(values.shape)).argmax(axis=1)
 
-    def _check_actions(self, actions, active) -> np.ndarray:
+    def _check_input(self, actions, active) -> tuple[np.ndarray, np.ndarray]:
+        """Shapes and dtypes (ranges and legality are checked inside the compiled step)."""
         N = self.num_games
         a = np.asarray(actions)
         if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(
                 f"actions must be an integer array of shape ({N},), got dtype {a.dtype} shape {a.shape}"
+            )
+        if a.dtype != np.int64:
+            # clip unsigned values first so that a huge one stays out of range after the cast
+            a = (
+                np.clip(a, -1, self.num_actions).astype(np.int64)
+                if a.dtype.kind == "u"
+                else a.astype(np.int64)
             )
         if active is None:
             active = self._all
@@ -237,20 +325,7 @@ class HoyitoBatch:
             active = np.ascontiguousarray(active)
             if active.shape != (N,) or active.dtype != np.bool_:
                 raise ValueError(f"active must be a bool array of shape ({N},)")
-        rows = np.flatnonzero(active)
-        acts = a[rows]
-        out = (acts < 0) | (acts >= self.num_actions)
-        if out.any():
-            g = int(rows[np.argmax(out)])
-            raise ValueError(f"game {g}: action {int(a[g])} is out of range [0, {self.num_actions})")
-        illegal = self.action_mask[rows, acts] == 0
-        if illegal.any():
-            g = int(rows[np.argmax(illegal)])
-            raise ValueError(
-                f"game {g}: action {int(a[g])} is illegal; legal actions are "
-                f"{np.flatnonzero(self.action_mask[g]).tolist()}"
-            )
-        return np.ascontiguousarray(a, dtype=np.int64), active
+        return np.ascontiguousarray(a), active
 
     def _check_view(self, final_view) -> np.ndarray:
         v = np.asarray(final_view)
