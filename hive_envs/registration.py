@@ -22,9 +22,13 @@ GYM_ENVS: dict[str, tuple[str, str | None, dict]] = {
         "hive_envs.hoyito.gym_env:HoyitoVectorEnv",
         {"holes_per_row": 12},
     ),
-    "hive_envs/Hive-v0": ("hive_envs.hive.gym_env:HiveEnv", None, {}),
+    "hive_envs/Hive-v0": ("hive_envs.hive.gym_env:HiveEnv", "hive_envs.hive.vector_env:HiveVectorEnv", {}),
     **{
-        f"hive_envs/Hive{letters}-v0": ("hive_envs.hive.gym_env:HiveEnv", None, {"expansions": letters})
+        f"hive_envs/Hive{letters}-v0": (
+            "hive_envs.hive.gym_env:HiveEnv",
+            "hive_envs.hive.vector_env:HiveVectorEnv",
+            {"expansions": letters},
+        )
         for letters in ("M", "L", "P", "ML", "MP", "LP", "MLP")
     },
 }

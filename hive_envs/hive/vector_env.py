@@ -1,0 +1,95 @@
+"""Gymnasium vector env for Hive: `gym.make_vec("hive_envs/Hive-v0", num_envs=N)`, over `HiveBatch`.
+
+    vec = gym.make_vec("hive_envs/Hive-v0", num_envs=1024)                 # Base, random opponent
+    vec = gym.make_vec("hive_envs/HiveMLP-v0", num_envs=256, opponent="greedy", learner_seat="random")
+
+Each sub-env is one learner seat against an opponent inside, as `gym.make("hive_envs/Hive-v0")`;
+all of them advance through `HiveBatch`'s one compiled call per ply (the plumbing, autoreset mode
+and infos are those of `hive_envs.core.vector.BatchVectorEnv`). Observation and action spaces are
+the single env's, batched; ``infos["action_mask"]`` is not added: read ``vec.action_masks()``.
+
+Opponents: ``"random"`` draws one uniformly random legal action per game with a compiled scan
+of the mask (the generic `opponents.random_actions` draws a float per action, 12,673+ per game,
+which would cost more than the Hive step itself); ``"greedy"`` is `HiveBatch.greedy_actions`;
+a callable or a loader-made opponent is called once per game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hive_envs.core.vector import BatchVectorEnv
+from hive_envs.hive.batch import HiveBatch
+
+
+@njit(cache=True)
+def random_legal_actions(masks, rows, u, out):
+    """``out[i]``: a uniformly random legal action of ``masks[rows[i]]``, picked by ``u[i]`` in [0, 1).
+
+    Two scans of the row (count, then the chosen one); rows are never all zeros.
+    """
+    for i in range(rows.shape[0]):
+        row = masks[rows[i]]
+        count = 0
+        for a in range(row.shape[0]):
+            count += row[a]
+        pick = int(u[i] * count)
+        for a in range(row.shape[0]):
+            if row[a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+
+
+class HiveVectorEnv(BatchVectorEnv):
+    """`num_envs` learner seats of Hive stepped together by `HiveBatch`, opponents inside."""
+
+    def __init__(
+        self,
+        num_envs=1,
+        expansions="",
+        tournament_opening=True,
+        max_turns=300,
+        repetition_draw=False,
+        opponent="random",
+        learner_seat=0,
+        parallel=None,
+    ):
+        batch = HiveBatch(num_envs, expansions, tournament_opening, max_turns, repetition_draw, parallel)
+        enc = batch.encoding
+        super().__init__(
+            batch, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), opponent, learner_seat
+        )
+
+    def step(self, actions):
+        """As `BatchVectorEnv.step`, for (P, C, C) observations (its version assumes flat ones)."""
+        b = self.batch
+        b.step(np.asarray(actions), final_view=self.learner_seat)
+        rewards = b.rewards[self._rows, self.learner_seat].copy()
+        terminated = b.terminated.copy()
+        final_obs = np.zeros_like(b.observation)
+        final_obs[terminated] = b.final_observation[terminated]
+        lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
+        self._draw_seats(terminated)
+        self._play_opponents(rewards, terminated, final_obs, lengths)
+        infos = {
+            "final_obs": final_obs,
+            "_final_obs": terminated.copy(),
+            "episode_length": lengths,
+            "_episode_length": terminated.copy(),
+            "learner_seat": self.learner_seat.copy(),
+        }
+        return b.observation.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every sub-env's learner now, (num_envs, A) bool."""
+        return self.batch.action_mask.astype(bool)
+
+    def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
+        if self.opponent != "random":
+            return super()._opponent_actions(rows)
+        out = np.empty(rows.size, np.int64)
+        random_legal_actions(self.batch.action_mask, rows, self.np_random.random(rows.size), out)
+        return out
