@@ -199,7 +199,14 @@ class UHPEngine:
         game = self._require_game()
         if game.is_terminal:
             raise UHPError(f"the game is over ({game.outcome}); there is no best move")
-        return [self.player.choose_move(game.copy(), limits)]
+        move = self.player.choose_move(game.copy(), limits)
+        try:
+            game.uhp_to_move_id(move)
+        except (ValueError, TypeError) as e:
+            raise UHPError(
+                f"the player chose {_quote(str(move))}, which is not legal here: {_one_line(e)}"
+            ) from None
+        return [move]
 
     def _undo(self, args: list[str]) -> list[str]:
         game = self._require_game()
@@ -220,10 +227,14 @@ class UHPEngine:
     def _options(self, args: list[str]) -> list[str]:
         # A player may expose settings: ``uhp_options()`` -> (name, type, value, default, min, max) rows and
         # ``set_uhp_option(name, value)``; they apply at once (hive_envs.agents.uhp_player.AgentPlayer).
-        own = {row[0]: (_Option(row[0], row[1], row[3], row[4], row[5]), row[2])
-               for row in getattr(self.player, "uhp_options", list)()}
+        own = {
+            row[0]: (_Option(row[0], row[1], row[3], row[4], row[5]), row[2])
+            for row in getattr(self.player, "uhp_options", list)()
+        }
         if not args:
-            return [o.line(self.options[name]) for name, o in _OPTIONS.items()] + [o.line(v) for o, v in own.values()]
+            return [o.line(self.options[name]) for name, o in _OPTIONS.items()] + [
+                o.line(v) for o, v in own.values()
+            ]
         verb = args[0].lower()
         if len(args) in (2, 3) and args[1] in own:
             option, value = own[args[1]]
@@ -305,10 +316,18 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         help="built-in player behind bestmove (default: greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the player's tie-breaking")
-    parser.add_argument("--agent", metavar="PATH", help="a Hive checkpoint from training/ behind bestmove "
-                        "(replaces --player; a load error is answered as err by bestmove)")
-    parser.add_argument("--simulations", type=int, default=64,
-                        help="with --agent: PUCT search simulations per move, 0 = raw policy (default 64)")
+    parser.add_argument(
+        "--agent",
+        metavar="PATH",
+        help="a Hive checkpoint from training/ behind bestmove "
+        "(replaces --player; a load error is answered as err by bestmove)",
+    )
+    parser.add_argument(
+        "--simulations",
+        type=int,
+        default=64,
+        help="with --agent: PUCT search simulations per move, 0 = raw policy (default 64)",
+    )
     args = parser.parse_args(argv)
     if args.simulations < 0:
         parser.error(f"--simulations must be >= 0, got {args.simulations}")

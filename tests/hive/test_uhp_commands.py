@@ -236,3 +236,19 @@ def test_a_crashing_player_is_reported_not_fatal():
     answer(engine, "newgame")
     out = answer(engine, "bestmove")
     assert out == ["err internal error: RuntimeError: no luck"]
+
+
+def test_a_player_choosing_an_illegal_move_is_reported():
+    class Cheater:
+        def choose_move(self, game, limits):
+            return "wQ"
+
+    engine = UHPEngine(player=Cheater())
+    answer(engine, "newgame")
+    out = answer(engine, "bestmove")
+    assert out[0].startswith("err the player chose 'wQ'")
+
+
+def test_bestmove_in_a_forced_pass_position_is_pass(engine):
+    answer(engine, f"newgame {FORCED_PASS}")
+    assert answer(engine, "bestmove") == ["pass"]
