@@ -16,7 +16,8 @@ Commands (one per line; every answer ends with a line ``ok``):
     perft N                               extension: number of move sequences of length N
 
 Errors answer ``err <reason>`` and illegal moves ``invalidmove <reason>``, each followed by ``ok``;
-the state is unchanged after either, and no input line ends the process except end-of-file.
+the state is unchanged after either, and no input line ends the process except ``exit`` (and
+end-of-file).
 
 The engine's decisions come from a `Player` (`hive_envs.hive.players`): pass any object with
 ``choose_move(game, limits) -> str`` to `UHPEngine(player=...)` to put a trained agent behind
