@@ -35,8 +35,16 @@ from hive_envs.hive.engine.pieces import (
     kinds_mask,
     parse_game_type,
 )
-from hive_envs.hive.engine.repetition import position_key
-from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE, UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.repetition import ZOBRIST, position_key
+from hive_envs.hive.engine.rules import (
+    NUM_MOVE_IDS,
+    PASS_MOVE,
+    UNDO_SIZE,
+    apply_if_listed,
+    apply_move,
+    queen_neighbours,
+    undo_move,
+)
 from hive_envs.hive.engine.search import perft_kernel
 from hive_envs.hive.engine.state import (
     HEIGHT,
@@ -83,12 +91,13 @@ class HiveGame:
         self._repetition = bool(repetition_draw)
         self._s = new_state(kinds_mask(self._expansions), self._tournament, self._max_turns or 0)
         self._w = new_workspace()
+        self._marks = self._w[MARK:]
         self._moves = np.empty(MAX_MOVES, dtype=np.int32)
         self._count = -1  # moves cached in self._moves for the current position, -1 if none
         self._history = np.empty((64, UNDO_SIZE), dtype=np.int32)
         self._move_ids: list[int] = []
         self._move_strs: list[str | None] = []
-        self._keys: list[int] = [int(position_key(self._s))] if self._repetition else []
+        self._keys: list[int] = [int(position_key(self._s, ZOBRIST))] if self._repetition else []
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -120,6 +129,7 @@ class HiveGame:
         other.__dict__.update(self.__dict__)
         other._s = self._s.copy()
         other._w = new_workspace()
+        other._marks = other._w[MARK:]
         other._moves = np.empty(MAX_MOVES, dtype=np.int32)
         other._count = -1
         other._history = self._history.copy()
@@ -142,16 +152,21 @@ class HiveGame:
     def is_legal_id(self, move_id: int) -> bool:
         if self._count < 0:
             self._count = generate_moves(self._s, self._w, self._moves)
-        return 0 <= move_id < NUM_MOVE_IDS and self._w[MARK + move_id] == self._w[W_STAMP] and self._count > 0
+        return 0 <= move_id < NUM_MOVE_IDS and self._count > 0 and self._w[MARK + move_id] == self._w[W_STAMP]
 
     def play_id(self, move_id: int) -> None:
         """Play an integer move; ValueError (state unchanged) if it is not legal here."""
         move_id = int(move_id)
-        if self._s[I_STATUS] != 0:
-            raise ValueError(f"move {move_id} cannot be played: the game is over ({self.outcome})")
-        if not self.is_legal_id(move_id):
+        if self._count < 0:
+            self._count = generate_moves(self._s, self._w, self._moves)
+        ply = len(self._move_ids)
+        if ply == len(self._history):
+            self._history = np.concatenate([self._history, np.empty_like(self._history)])
+        if not apply_if_listed(self._s, self._marks, self._w[W_STAMP], move_id, self._history, ply):
+            if self._s[I_STATUS] != 0:
+                raise ValueError(f"move {move_id} cannot be played: the game is over ({self.outcome})")
             raise ValueError(f"{self._describe(move_id)} is not legal: {self._why_illegal(move_id)}")
-        self._apply(move_id, None)
+        self._after_apply(move_id, None)
 
     def play(self, move: str) -> None:
         """Play a move given in any valid UHP form; ValueError (state unchanged) if malformed or illegal."""
@@ -160,18 +175,19 @@ class HiveGame:
         move_id = parse_move(self._s, move)
         if not self.is_legal_id(move_id):
             raise ValueError(f"{move!r} is not legal: {self._why_illegal(move_id)}")
-        self._apply(move_id, format_move(self._s, move_id))
-
-    def _apply(self, move_id: int, text: str | None) -> None:
+        text = format_move(self._s, move_id)
         ply = len(self._move_ids)
         if ply == len(self._history):
             self._history = np.concatenate([self._history, np.empty_like(self._history)])
+        apply_move(self._s, move_id, self._history[ply])
+        self._after_apply(move_id, text)
+
+    def _after_apply(self, move_id: int, text: str | None) -> None:
         self._move_strs.append(text)
         self._move_ids.append(move_id)
-        apply_move(self._s, move_id, self._history[ply])
         self._count = -1
         if self._repetition:
-            key = int(position_key(self._s))
+            key = int(position_key(self._s, ZOBRIST))
             self._keys.append(key)
             if self._s[I_STATUS] == 0 and self._keys.count(key) >= 3:
                 self._s[I_STATUS] = STATUS_DRAW

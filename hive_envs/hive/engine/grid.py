@@ -63,6 +63,10 @@ def _neighbour_table() -> np.ndarray:
 
 NEIGHBOURS = _neighbour_table()
 """``NEIGHBOURS[cell * 6 + d]``: the neighbour of ``cell`` in direction d."""
+GATE_LEFT = NEIGHBOURS.reshape(NUM_CELLS, 6)[:, [5, 0, 1, 2, 3, 4]].ravel().copy()
+GATE_RIGHT = NEIGHBOURS.reshape(NUM_CELLS, 6)[:, [1, 2, 3, 4, 5, 0]].ravel().copy()
+"""The two gate cells of the step ``cell -> NEIGHBOURS[cell * 6 + d]``: ``GATE_LEFT[cell * 6 + d]``
+(direction d - 1) and ``GATE_RIGHT[cell * 6 + d]`` (direction d + 1), the cells next to both."""
 
 
 def hex_distance(q: int, r: int) -> int:

@@ -22,7 +22,7 @@ occupied cells (at most 28), for at most 28 pieces, so fewer than 28 * 142 + 1 <
 
 from numba import njit
 
-from hive_envs.hive.engine.grid import NEIGHBOURS, ORIGIN
+from hive_envs.hive.engine.grid import GATE_LEFT, GATE_RIGHT, NEIGHBOURS, ORIGIN
 from hive_envs.hive.engine.pieces import (
     ANT,
     BEETLE,
@@ -68,8 +68,8 @@ def _emit(w, out, n, stamp, move):
 @njit(cache=True)
 def _gate_blocked(s, a, d, h_from, h_to):
     """Climbing gate rule for the step a -> neighbour in direction d."""
-    g1 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 5) % 6]]
-    g2 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 1) % 6]]
+    g1 = s[HEIGHT + GATE_LEFT[a * 6 + d]]
+    g2 = s[HEIGHT + GATE_RIGHT[a * 6 + d]]
     lo = g1 if g1 < g2 else g2
     hi = h_from if h_from > h_to else h_to
     return lo > hi
@@ -80,8 +80,8 @@ def _can_slide(s, a, d):
     """Ground slide a -> neighbour d: target empty and exactly one gate cell occupied."""
     if s[HEIGHT + NEIGHBOURS[a * 6 + d]] != 0:
         return False
-    g1 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 5) % 6]] > 0
-    g2 = s[HEIGHT + NEIGHBOURS[a * 6 + (d + 1) % 6]] > 0
+    g1 = s[HEIGHT + GATE_LEFT[a * 6 + d]] > 0
+    g2 = s[HEIGHT + GATE_RIGHT[a * 6 + d]] > 0
     return g1 != g2
 
 

@@ -107,3 +107,16 @@ def undo_move(s, rec):
     s[I_STATUS] = rec[4]
     s[I_PLY] -= 1
     s[I_TO_MOVE] ^= 1
+
+
+@njit(cache=True)
+def apply_if_listed(s, w_marks, stamp, move, history, ply):
+    """Apply ``move`` if the last move generation listed it (``w_marks[move] == stamp``).
+
+    ``history[ply]`` receives the undo record. Returns False (state untouched) when the game is
+    over or the move was not listed. One compiled call for the checked integer path of `HiveGame`.
+    """
+    if s[I_STATUS] != STATUS_IN_PROGRESS or move < 0 or move >= NUM_MOVE_IDS or w_marks[move] != stamp:
+        return False
+    apply_move(s, move, history[ply])
+    return True
