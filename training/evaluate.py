@@ -4,6 +4,8 @@
     python training/evaluate.py runs/hoyito_2x6/checkpoints/latest.pt --games 400
     # vs another checkpoint
     python training/evaluate.py A.pt --opponents B.pt
+    # vs any UHP engine process (Hive; games one by one, see training/arena.py for time limits etc.)
+    python training/evaluate.py A.pt --opponent uhp:"nokamute uhp" --games 20
     # a list: every pair plays (plus random and greedy), Elo fit with random at 0, Elo-vs-step plot
     python training/evaluate.py runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
 
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("checkpoints", nargs="+", help="checkpoint file(s)")
     parser.add_argument(
-        "--opponents", nargs="+", default=list(BUILTIN), help="'random', 'greedy' and/or checkpoint paths"
+        "--opponents", nargs="+", default=list(BUILTIN), help="'random', 'greedy', checkpoint paths and/or uhp:COMMAND (a UHP engine; see training/arena.py)"
     )
     parser.add_argument("--games", type=int, default=400, help="games per match, half in each seat")
     parser.add_argument(
@@ -192,6 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
+        if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
+            from training import arena  # UHP engine processes play game by game, our engine refereeing
+
+            settings = arena.settings_for(args.checkpoints + args.opponents, sample=args.sample, seed=args.seed)
+            arena.run(args.checkpoints, args.opponents, args.games, settings, out=args.out)
+            return 0
         evaluate(
             args.checkpoints, args.opponents, args.games, args.seed, not args.sample, args.out, args.plot
         )
