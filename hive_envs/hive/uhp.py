@@ -339,5 +339,10 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         from hive_envs.agents.uhp_player import load_uhp_agent
 
         player = load_uhp_agent(args.agent, simulations=args.simulations, seed=args.seed)
+    # Undecodable input bytes or unencodable output characters must not end the process.
+    if hasattr(stdin, "reconfigure"):
+        stdin.reconfigure(errors="replace")
+    if hasattr(stdout, "reconfigure"):
+        stdout.reconfigure(errors="backslashreplace")
     UHPEngine(player).run(stdin, stdout)
     return 0

@@ -68,3 +68,16 @@ def test_exit_and_blank_lines():
     )
     assert run.returncode == 0, run.stderr
     assert _answers(run.stdout) == [[ENGINE_ID, CAPABILITIES]] * 2  # start-up block, one info, then exit
+
+
+def test_undecodable_input_does_not_end_the_process():
+    run = subprocess.run(
+        [sys.executable, "-m", "hive_envs.uhp"],
+        input=b"play \xff\xfe\x80\ninfo\n",
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    blocks = _answers(run.stdout.decode("utf-8", "replace"))
+    assert blocks[1][0].startswith("err ") and blocks[2] == [ENGINE_ID, CAPABILITIES]
