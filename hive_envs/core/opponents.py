@@ -32,7 +32,10 @@ def register_opponent_loader(loader: OpponentLoader) -> None:
 
 
 def describe_allowed() -> str:
-    return "'random', 'greedy', a callable (observation, action_mask) -> action, or a string a registered loader accepts"
+    return (
+        "'random', 'greedy', a callable (observation, action_mask) -> action, "
+        "or a string a registered loader accepts"
+    )
 
 
 def load_opponent(spec) -> OpponentFn | None:

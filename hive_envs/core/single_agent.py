@@ -57,6 +57,8 @@ class SingleAgentEnv(gym.Env):
         self.aec.reset(seed=int(self.np_random.integers(2**31)))
         self._done = False
         self._play_opponent()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action):

@@ -117,17 +117,21 @@ class HoyitoGame:
 
     def play(self, hole) -> int:
         """Play absolute `hole`; return the counters captured. Illegal -> ValueError, state unchanged."""
-        s, n, m = self.state, self._n, self._m
-        try:
-            h = operator.index(hole)
-        except TypeError:
-            raise ValueError(f"hole must be an integer, got {hole!r}") from None
-        if s[m + 4]:
-            raise ValueError(f"illegal move {hole!r}: the game is over")
-        base = s[m + 2] * n
-        if hole.__class__ is bool or not base <= h < base + n or s[h] == 0:
-            raise ValueError(f"illegal move {hole!r}: legal holes are {self.legal_moves()}")
-        return K.play(s, h, n, self._max_laps, self._limit)
+        if hole.__class__ is not int:
+            try:
+                if hole.__class__ is bool:
+                    raise TypeError
+                hole = operator.index(hole)
+            except TypeError:
+                raise ValueError(f"hole must be an integer, got {hole!r}") from None
+        if not -(2**62) < hole < 2**62:  # beyond the compiled kernel's int64
+            raise ValueError(f"illegal move {hole}: legal holes are {self.legal_moves()}")
+        taken = K.play_checked(self.state, hole, self._n, self._max_laps, self._limit)
+        if taken < 0:
+            if self.is_terminal:
+                raise ValueError(f"illegal move {hole}: the game is over")
+            raise ValueError(f"illegal move {hole}: legal holes are {self.legal_moves()}")
+        return taken
 
     def capture_values(self) -> np.ndarray:
         """Counters each of the mover's holes (from their left) would capture now; -1 if illegal."""

@@ -152,6 +152,16 @@ def play(s, hole, n, max_laps, no_capture_limit):
 
 
 @njit(cache=True)
+def play_checked(s, hole, n, max_laps, no_capture_limit):
+    """`play` if `hole` is a legal move now (return the counters captured), else -1 with `s` unchanged."""
+    m = 2 * n
+    base = s[m + 2] * n
+    if s[m + 4] != 0 or hole < base or hole >= base + n or s[hole] == 0:
+        return -1
+    return play(s, hole, n, max_laps, no_capture_limit)
+
+
+@njit(cache=True)
 def capture_values(s, n, max_laps, no_capture_limit, scratch, out):
     """out[k] = counters the mover would capture by playing their k-th hole, -1 where illegal.
 

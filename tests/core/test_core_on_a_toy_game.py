@@ -87,7 +87,10 @@ def test_unknown_opponent_string_is_refused_unless_a_loader_accepts_it(monkeypat
     monkeypatch.setattr(opponents, "_LOADERS", [])
     with pytest.raises(ValueError, match="opponent must be 'random', 'greedy', a callable"):
         opponents.load_opponent("ckpt.pt")
-    fn = lambda obs, mask: 0
+
+    def fn(obs, mask):
+        return 0
+
     opponents.register_opponent_loader(lambda spec: fn if spec.endswith(".pt") else None)
     assert opponents.load_opponent("ckpt.pt") is fn
 

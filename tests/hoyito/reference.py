@@ -45,9 +45,8 @@ def reference_play(board, captured, to_move, stall, hole, n, max_laps, limit):
             cap[1] += sum(b[n:])
             return [0] * m, cap, p, stall, True
         nxt = 1 - p
-    row = lambda q: sum(b[q * n : q * n + n])
-    if row(nxt) == 0:
+    if sum(b[nxt * n : nxt * n + n]) == 0:  # automatic pass
         nxt = 1 - nxt
-        if row(nxt) == 0:
+        if sum(b[nxt * n : nxt * n + n]) == 0:
             return b, cap, p, stall, True
     return b, cap, nxt, stall, False

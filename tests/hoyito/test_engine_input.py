@@ -18,7 +18,7 @@ from hive_envs.hoyito import HoyitoGame
         (1.0, "integer"),
         ("0", "integer"),
         (None, "integer"),
-        (True, "illegal move True"),
+        (True, "integer"),
     ],
 )
 def test_illegal_hole_raises_and_leaves_state_unchanged(hole, message):

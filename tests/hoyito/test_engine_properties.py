@@ -58,3 +58,16 @@ def test_random_games_conserve_counters_follow_the_rules_and_terminate(options):
 @pytest.mark.parametrize("options", CONFIGS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
 def test_many_random_games_against_the_reference(options):
     play_random_games(options, games=5000, seed=2)
+
+
+def test_compiled_random_playout_finishes_games_and_conserves_counters():
+    import numpy as np
+
+    from hive_envs.hoyito import kernels as K
+
+    state = np.zeros(K.state_size(6), np.int32)
+    for seed in range(1, 200):
+        K.init_state(state, 6, 4)
+        plies = K.random_playout(state, 6, 1000, 600, seed)
+        assert state[12 + 4] == 1 and state[12 + 5] == plies > 0
+        assert state[:12].sum() + state[12] + state[13] == 48

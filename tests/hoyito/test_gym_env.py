@@ -27,7 +27,10 @@ def test_check_env_passes_and_gym_make_works_for_every_id(env_id):
 
 
 def test_gym_make_with_module_prefix_needs_no_prior_import():
-    code = "import gymnasium as gym; e = gym.make('hive_envs:hive_envs/Hoyito-v0'); print(e.reset(seed=1)[0].shape)"
+    code = (
+        "import gymnasium as gym; e = gym.make('hive_envs:hive_envs/Hoyito-v0'); "
+        "print(e.reset(seed=1)[0].shape)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "(16,)"
 
