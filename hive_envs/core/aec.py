@@ -216,16 +216,33 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     """TerminateIllegalWrapper that also treats out-of-range / non-integer actions as illegal.
 
     The stock wrapper indexes the mask with the action, so 99 would raise IndexError and -1
-    would read the last entry; here both lose the game like any illegal action.
+    would read the last entry; here both lose the game like any illegal action. `last()`
+    reads the raw env directly instead of through a chain of `__getattr__` forwards.
     """
 
+    def __init__(self, env: MaskedAECEnv, illegal_reward: float):
+        super().__init__(env, illegal_reward)
+        self._raw = env
+
+    def last(self, observe: bool = True):
+        raw = self._raw
+        agent = raw.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (
+            obs,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
+
     def step(self, action):
-        unwrapped = self.env.unwrapped
-        agent = self.agent_selection
-        if action is not None and not (self.terminations[agent] or self.truncations[agent]):
+        raw = self._raw
+        agent = raw.agent_selection
+        if action is not None and not (raw.terminations[agent] or raw.truncations[agent]):
             try:
                 a = operator.index(action)
-                in_range = 0 <= a < unwrapped.num_actions
+                in_range = 0 <= a < raw.num_actions
             except TypeError:
                 in_range = False
             if not in_range:
@@ -236,19 +253,28 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     def _lose(self, agent):
         """The stock wrapper's illegal-move ending: the offender gets the illegal reward."""
         EnvLogger.warn_on_illegal_move()
-        u = self.env.unwrapped
+        u = self._raw
         self._prev_obs = None
         self._prev_info = None
         u._cumulative_rewards[agent] = 0
-        u.terminations = dict.fromkeys(self.agents, True)
-        u.truncations = dict.fromkeys(self.agents, True)
-        u.rewards = dict.fromkeys(self.agents, 0)
+        u.terminations = dict.fromkeys(u.agents, True)
+        u.truncations = dict.fromkeys(u.agents, True)
+        u.rewards = dict.fromkeys(u.agents, 0)
         u.rewards[agent] = float(self._illegal_value)
         u._accumulate_rewards()
         u._deads_step_first()
         self._terminated = True
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """OrderEnforcingWrapper whose `last()` goes straight to the wrapped env's `last()`."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+
 def wrap_aec(raw: MaskedAECEnv):
     """The `env()` wrapping: illegal or out-of-range actions lose (-1); call order enforced."""
-    return wrappers.OrderEnforcingWrapper(_TerminateIllegalOrOutOfRange(raw, illegal_reward=-1))
+    return _OrderEnforcing(_TerminateIllegalOrOutOfRange(raw, illegal_reward=-1))
