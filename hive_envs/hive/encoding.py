@@ -139,36 +139,43 @@ def make_encoding(expansions: str) -> HiveEncoding:
 
 
 # --------------------------------------------------------------------------- frame
+FRAME_SIZE = 4 + 2 * GRID_SIZE
+"""Length of a frame array: ``lo_q, span_q, lo_r, span_r``, then the frame q of each engine q
+(32 entries) and the frame r of each engine r (32 entries)."""
+
+
 @njit(cache=True)
-def _axis_lo_span(occ):
-    """First value after the empty arc and length of the occupied arc of a 32-circle occupancy."""
+def _axis_lo_span(bits):
+    """First value after the empty arc and length of the occupied arc of a 32-circle bit set."""
     lo = 0
     span = 0
     for v in range(GRID_SIZE):
-        if occ[v]:
+        if (bits >> v) & 1:
             span += 1
-            if not occ[(v - 1) % GRID_SIZE]:
+            if not (bits >> ((v - 1) % GRID_SIZE)) & 1:
                 lo = v
     return lo, span
 
 
 @njit(cache=True)
-def hive_frame(s, frame):
-    """Write ``(lo_q, span_q, lo_r, span_r)`` of the hive in state ``s`` into ``frame`` (int32[4])."""
-    occ_q = np.zeros(GRID_SIZE, dtype=np.bool_)
-    occ_r = np.zeros(GRID_SIZE, dtype=np.bool_)
-    any_piece = False
+def hive_frame(s, grid, frame):
+    """Write the frame of the hive in state ``s`` into ``frame`` (int32[FRAME_SIZE], see there)."""
+    bits_q = 0
+    bits_r = 0
     for p in range(NUM_PIECES):
         c = s[PCELL + p]
         if c >= 0:
-            any_piece = True
-            occ_q[c // GRID_SIZE] = True
-            occ_r[c % GRID_SIZE] = True
-    if not any_piece:  # empty board: frame the engine's origin (cell 0)
-        occ_q[0] = True
-        occ_r[0] = True
-    frame[0], frame[1] = _axis_lo_span(occ_q)
-    frame[2], frame[3] = _axis_lo_span(occ_r)
+            bits_q |= 1 << (c // GRID_SIZE)
+            bits_r |= 1 << (c % GRID_SIZE)
+    if bits_q == 0:  # empty board: frame the engine's origin (cell 0)
+        bits_q = 1
+        bits_r = 1
+    lo_q, span_q = _axis_lo_span(bits_q)
+    lo_r, span_r = _axis_lo_span(bits_r)
+    frame[0], frame[1], frame[2], frame[3] = lo_q, span_q, lo_r, span_r
+    for v in range(GRID_SIZE):
+        frame[4 + v] = _to_frame(v, lo_q, span_q, grid)
+        frame[4 + GRID_SIZE + v] = _to_frame(v, lo_r, span_r, grid)
 
 
 @njit(cache=True)
@@ -186,9 +193,7 @@ def _from_frame(x, lo, span, grid):
 @njit(cache=True)
 def cell_to_frame(cell, frame, grid):
     """Frame cell index of engine cell ``cell``."""
-    fq = _to_frame(cell // GRID_SIZE, frame[0], frame[1], grid)
-    fr = _to_frame(cell % GRID_SIZE, frame[2], frame[3], grid)
-    return fq * grid + fr
+    return frame[4 + cell // GRID_SIZE] * grid + frame[4 + GRID_SIZE + cell % GRID_SIZE]
 
 
 @njit(cache=True)
@@ -206,11 +211,11 @@ def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
     if move == PASS_MOVE:
         return 2 * n_tiles * grid * grid
     piece = move >> 10
-    slot = slot_of[piece % NUM_PIECE_SLOTS]
-    if piece < 0 or piece >= NUM_PIECES or slot < 0:
+    if piece < 0 or piece >= NUM_PIECES or slot_of[piece % NUM_PIECE_SLOTS] < 0:
         return -1
     rel = 0 if piece // NUM_PIECE_SLOTS == s[I_TO_MOVE] else 1
-    return (rel * n_tiles + slot) * grid * grid + cell_to_frame(move & (NUM_CELLS - 1), frame, grid)
+    slot = rel * n_tiles + slot_of[piece % NUM_PIECE_SLOTS]
+    return slot * grid * grid + cell_to_frame(move & (NUM_CELLS - 1), frame, grid)
 
 
 @njit(cache=True)
@@ -229,9 +234,9 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
 def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
     """Action mask (int8 0/1) of the legal engine move ids ``moves[:n_moves]``; returns the count set.
 
-    ``frame`` (int32[4]) is written from ``s`` first, so the caller can reuse it.
+    ``frame`` (int32[FRAME_SIZE]) is written from ``s`` first, so the caller can reuse it.
     """
-    hive_frame(s, frame)
+    hive_frame(s, grid, frame)
     mask_out[:] = 0
     count = 0
     for i in range(n_moves):
@@ -246,8 +251,8 @@ def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
 @njit(cache=True)
 def encode_observation(s, seat, grid, n_tiles, slot_of, kinds, obs_out):
     """Observation planes of state ``s`` seen by ``seat`` (0 White, 1 Black) into ``obs_out`` (uint8 (P, C, C))."""
-    frame = np.empty(4, dtype=np.int32)
-    hive_frame(s, frame)
+    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+    hive_frame(s, grid, frame)
     obs_out[:] = 0
     n2 = 2 * n_tiles
     top_own = n2

@@ -12,7 +12,7 @@ from hive_envs.core.aec import MaskedAECEnv
 from hive_envs.hive import HiveGame, render
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
-from hive_envs.hive.engine.state import I_TO_MOVE
+from hive_envs.hive.engine.state import I_STATUS, I_TO_MOVE
 
 _REWARDS = {"WhiteWins": (1.0, -1.0), "BlackWins": (-1.0, 1.0), "Draw": (0.0, 0.0)}
 
@@ -42,7 +42,7 @@ class raw_env(MaskedAECEnv):
         self._grid, self._n, self._slot_of, self._engine_slot = enc.grid, enc.tiles_per_colour, enc.slot_of, \
             enc.engine_slot
         self._kinds = enc.kinds
-        self._frame = np.zeros(4, dtype=np.int32)  # hive frame of the current ply (written with the mask)
+        self._frame = np.zeros(E.FRAME_SIZE, dtype=np.int32)  # hive frame of the current ply (written with the mask)
         self._window = None
         self._start = None  # game to start from on the next reset (options["gamestring"])
 
@@ -64,23 +64,34 @@ class raw_env(MaskedAECEnv):
     def _new_game(self):
         self.game = self._start if self._start is not None else HiveGame(**self._game_args)
         self._start = None
+        self._s = self.game.state  # read-only view of the engine's state array, updated in place
 
     def _apply(self, action):
-        g = self.game
-        g.play_id(int(E.action_to_move_id(g.state, action, self._frame, self._grid, self._n, self._engine_slot)))
+        move = E.action_to_move_id(self._s, action, self._frame, self._grid, self._n, self._engine_slot)
+        self.game.play_id(int(move))
 
     def _seat_to_move(self):
-        return int(self.game.state[I_TO_MOVE])
+        return int(self._s[I_TO_MOVE])
 
     def _is_over(self):
-        return self.game.is_terminal
+        return bool(self._s[I_STATUS] != 0)
 
     def _write_mask(self, out):
+        """Write the mover's mask and the frame of this ply; return the number of legal actions."""
         ids = self.game.valid_move_ids()
-        E.encode_mask(self.game.state, ids, len(ids), self._frame, self._grid, self._n, self._slot_of, out)
+        return E.encode_mask(self._s, ids, len(ids), self._frame, self._grid, self._n, self._slot_of, out)
+
+    def _after_ply(self):
+        # The base's version, with the legal count taken from the encoder instead of a second pass
+        # over the 12k-25k mask entries.
+        if self._is_over():
+            self._mask[:] = 1
+            self._legal_count = 0
+        else:
+            self._legal_count = int(self._write_mask(self._mask))
 
     def _write_observation(self, seat, out):
-        E.encode_observation(self.game.state, seat, self._grid, self._n, self._slot_of, self._kinds, out)
+        E.encode_observation(self._s, seat, self._grid, self._n, self._slot_of, self._kinds, out)
 
     def _outcome(self):
         return _REWARDS[self.game.outcome]
@@ -126,7 +137,7 @@ class raw_env(MaskedAECEnv):
         """UHP move string of a legal action of the agent to move (ValueError otherwise)."""
         a = self._legal_action(action)
         g = self.game
-        E.hive_frame(g.state, self._frame)
+        E.hive_frame(g.state, self._grid, self._frame)
         return g.move_id_to_uhp(int(E.action_to_move_id(g.state, a, self._frame, self._grid, self._n,
                                                          self._engine_slot)))
 
@@ -136,7 +147,7 @@ class raw_env(MaskedAECEnv):
             raise ValueError(f"move must be a UHP move string, got {move!r}")  # noqa: TRY004 (project convention)
         g = self.game
         move_id = g.uhp_to_move_id(move)
-        E.hive_frame(g.state, self._frame)
+        E.hive_frame(g.state, self._grid, self._frame)
         return int(E.move_id_to_action(g.state, move_id, self._frame, self._grid, self._n, self._slot_of))
 
     def _legal_action(self, action) -> int:
@@ -165,7 +176,7 @@ class raw_env(MaskedAECEnv):
         values = np.full(self.num_actions, -np.inf)
         g = self.game
         ids, scores = greedy_scores(g)
-        E.hive_frame(g.state, self._frame)
+        E.hive_frame(g.state, self._grid, self._frame)
         for move_id, score in zip(ids.tolist(), scores.tolist()):
             values[E.move_id_to_action(g.state, move_id, self._frame, self._grid, self._n, self._slot_of)] = score
         return values

@@ -108,7 +108,7 @@ def _encode(s, enc, seat):
     moves = np.empty(MAX_MOVES, np.int32)
     n = generate_moves(s, new_workspace(), moves)
     mask = np.zeros(enc.num_actions, np.int8)
-    count = E.encode_mask(s, moves, n, np.zeros(4, np.int32), enc.grid, enc.tiles_per_colour, enc.slot_of, mask)
+    count = E.encode_mask(s, moves, n, np.zeros(E.FRAME_SIZE, np.int32), enc.grid, enc.tiles_per_colour, enc.slot_of, mask)
     assert count == n
     return obs, mask
 
