@@ -85,7 +85,9 @@ class HiveGame:
         if max_turns is not None and (
             isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
         ):
-            raise ValueError(f"max_turns must be a positive int (plies) or None for no cap, not {max_turns!r}")
+            raise ValueError(
+                f"max_turns must be a positive int (plies) or None for no cap, not {max_turns!r}"
+            )
         self._tournament = bool(tournament_opening)
         self._max_turns = None if max_turns is None else int(max_turns)
         self._repetition = bool(repetition_draw)
@@ -119,7 +121,9 @@ class HiveGame:
         if state is not None:
             actual_state, actual_turn = game_state_string(game._s), turn_string(game._s)
             if state != actual_state:
-                raise ValueError(f"GameStateString {state!r} does not match the moves, which give {actual_state!r}")
+                raise ValueError(
+                    f"GameStateString {state!r} does not match the moves, which give {actual_state!r}"
+                )
             if turn != actual_turn:
                 raise ValueError(f"TurnString {turn!r} does not match the moves, which give {actual_turn!r}")
         return game
@@ -223,7 +227,9 @@ class HiveGame:
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
             raise ValueError(f"perft depth must be an int >= 0, not {depth!r}")
         if self._repetition:
-            raise ValueError("perft does not follow the repetition draw; use a game with repetition_draw=False")
+            raise ValueError(
+                "perft does not follow the repetition draw; use a game with repetition_draw=False"
+            )
         count = int(perft_kernel(self._s, self._w, int(depth)))
         self._count = -1
         return count
@@ -281,7 +287,7 @@ class HiveGame:
 
     @property
     def outcome(self) -> str | None:
-        """"WhiteWins", "BlackWins", "Draw", or None while the game runs."""
+        """ "WhiteWins", "BlackWins", "Draw", or None while the game runs."""
         status = int(self._s[I_STATUS])
         return None if status == 0 else STATUS_NAMES[status]
 

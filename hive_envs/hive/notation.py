@@ -25,7 +25,17 @@ import re
 from hive_envs.hive.engine.grid import NEIGHBOURS, ORIGIN
 from hive_envs.hive.engine.pieces import NUM_PIECES, PIECE_IDS, PIECE_KIND, PIECE_NAMES
 from hive_envs.hive.engine.rules import PASS_MOVE
-from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_PLY, I_STATUS, I_TO_MOVE, PCELL, PUNDER, STATUS_NAMES, TOP
+from hive_envs.hive.engine.state import (
+    HEIGHT,
+    I_KINDS,
+    I_PLY,
+    I_STATUS,
+    I_TO_MOVE,
+    PCELL,
+    PUNDER,
+    STATUS_NAMES,
+    TOP,
+)
 
 # Direction d -> (prefix, suffix) marker around the reference piece's name.
 _MARKERS = (("", "/"), ("", "-"), ("", "\\"), ("/", ""), ("-", ""), ("\\", ""))
@@ -91,7 +101,9 @@ def parse_move(s, text: str) -> int:
     piece = parse_piece(tokens[0], s)
     if len(tokens) == 1:
         if not board_is_empty(s):
-            raise ValueError(f"move {text!r} names no destination (only the first move of a game may omit it)")
+            raise ValueError(
+                f"move {text!r} names no destination (only the first move of a game may omit it)"
+            )
         return piece * 1024 + ORIGIN
     m = _REFERENCE_RE.match(tokens[1])
     if m is None:
@@ -136,9 +148,7 @@ def split_gamestring(text: str) -> tuple[str, str | None, str | None, list[str]]
     if len(parts) == 1:
         return parts[0], None, None, []
     if len(parts) < 3:
-        raise ValueError(
-            f"GameString {text!r} needs GameTypeString;GameStateString;TurnString[;moves...]"
-        )
+        raise ValueError(f"GameString {text!r} needs GameTypeString;GameStateString;TurnString[;moves...]")
     state, turn = parts[1], parts[2]
     if state not in GAME_STATES:
         raise ValueError(f"GameStateString {state!r} is not one of {', '.join(GAME_STATES)}")

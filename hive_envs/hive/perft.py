@@ -26,9 +26,13 @@ def divide(game: HiveGame, depth: int) -> list[tuple[str, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hive_envs.hive.perft", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m hive_envs.hive.perft", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("depth", type=int, help="plies to count (>= 0)")
-    parser.add_argument("--game-type", default="Base", help="UHP GameTypeString, e.g. Base+MLP (default Base)")
+    parser.add_argument(
+        "--game-type", default="Base", help="UHP GameTypeString, e.g. Base+MLP (default Base)"
+    )
     parser.add_argument("--gamestring", help="start from this UHP GameString instead of a new game")
     parser.add_argument("--no-tournament", action="store_true", help="allow the Queen on the first turn")
     parser.add_argument("--divide", action="store_true", help="also print the count below each first move")

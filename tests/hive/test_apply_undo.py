@@ -7,7 +7,6 @@ from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, undo_move
 from hive_envs.hive.engine.workspace import new_workspace
-
 from tests.hive.random_games import random_positions
 
 

@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine.grid import NEIGHBOURS
 from hive_envs.hive.engine.pieces import PIECE_NAMES
-from hive_envs.hive.engine.state import HEIGHT, PCELL, PUNDER, TOP
-
+from hive_envs.hive.engine.state import HEIGHT, PUNDER, TOP
 from tests.hive.random_games import random_positions
 
 MARKERS = (("", "/"), ("", "-"), ("", "\\"), ("/", ""), ("-", ""), ("\\", ""))
@@ -130,7 +129,9 @@ def test_illegal_move_id_raises_and_game_over_refuses_moves():
         game.play_id(PASS_MOVE)
 
 
-_TOKEN = st.sampled_from(["w", "b", "Q", "S1", "A3", "G", "M", "L", "P", "-", "/", "\\", " ", "pass", "wS1", "bQ", "x", ";"])
+_TOKEN = st.sampled_from(
+    ["w", "b", "Q", "S1", "A3", "G", "M", "L", "P", "-", "/", "\\", " ", "pass", "wS1", "bQ", "x", ";"]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -145,7 +146,11 @@ def test_fuzzed_move_strings_raise_only_value_error(text):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.text(max_size=40), st.lists(_TOKEN, max_size=12).map("".join).map(lambda t: "Base;InProgress;" + t)))
+@given(
+    st.one_of(
+        st.text(max_size=40), st.lists(_TOKEN, max_size=12).map("".join).map(lambda t: "Base;InProgress;" + t)
+    )
+)
 def test_fuzzed_gamestrings_raise_only_value_error(text):
     try:
         HiveGame.from_gamestring(text)

@@ -47,13 +47,18 @@ def test_perft_refuses_negative_depth():
 def test_perft_cli_prints_the_count():
     out = subprocess.run(
         [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+MLP", "3"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert out.strip() == "6678"
 
 
 def test_perft_cli_rejects_bad_game_type():
     proc = subprocess.run(
-        [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+X", "2"], capture_output=True, text=True
+        [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+X", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 2 and "Base+X" in proc.stderr

@@ -6,7 +6,6 @@ from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.hive.engine.pins import mark_articulation_cells, splits_hive
 from hive_envs.hive.engine.state import PCELL
 from hive_envs.hive.engine.workspace import ART, new_workspace
-
 from tests.hive.random_games import random_positions
 
 

@@ -6,7 +6,6 @@ import pytest
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, undo_move
 from hive_envs.hive.engine.state import I_LAST_MOVED, I_STATUS, STATUS_DRAW
-
 from tests.hive.random_games import random_positions
 
 PILLBUG_OPENING = ["wP", "bG1 wP-", "wQ -wP", "bQ bG1/", "wA1 -wQ", "bA1 bQ-", "wA2 -wA1", "bA1 wP/"]

@@ -51,7 +51,17 @@ from hive_envs.hive.engine.state import (
     PUNDER,
     TOP,
 )
-from hive_envs.hive.engine.workspace import ART, CAND, MARK, QUEUE, VISIT, W_COUNT, W_STAMP, next_visit_stamp, refresh
+from hive_envs.hive.engine.workspace import (
+    ART,
+    CAND,
+    MARK,
+    QUEUE,
+    VISIT,
+    W_COUNT,
+    W_STAMP,
+    next_visit_stamp,
+    refresh,
+)
 
 MAX_MOVES = 4096
 
@@ -70,8 +80,8 @@ def _gate_blocked(s, a, d, h_from, h_to):
     """Climbing gate rule for the step a -> neighbour in direction d."""
     g1 = s[HEIGHT + GATE_LEFT[a * 6 + d]]
     g2 = s[HEIGHT + GATE_RIGHT[a * 6 + d]]
-    lo = g1 if g1 < g2 else g2
-    hi = h_from if h_from > h_to else h_to
+    lo = min(g2, g1)
+    hi = max(h_to, h_from)
     return lo > hi
 
 

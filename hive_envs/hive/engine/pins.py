@@ -13,7 +13,17 @@ from numba import njit
 from hive_envs.hive.engine.grid import NEIGHBOURS
 from hive_envs.hive.engine.pieces import NUM_PIECES
 from hive_envs.hive.engine.state import HEIGHT, PCELL
-from hive_envs.hive.engine.workspace import ART, DISC, ITER, LOW, QUEUE, STACK, VISIT, W_CLOCK, next_visit_stamp
+from hive_envs.hive.engine.workspace import (
+    ART,
+    DISC,
+    ITER,
+    LOW,
+    QUEUE,
+    STACK,
+    VISIT,
+    W_CLOCK,
+    next_visit_stamp,
+)
 
 
 @njit(cache=True)
@@ -53,14 +63,12 @@ def mark_articulation_cells(s, w, stamp):
                 if v == root:
                     root_children += 1
             elif sp < 2 or u != w[STACK + sp - 2]:
-                if w[DISC + u] < w[LOW + v]:
-                    w[LOW + v] = w[DISC + u]
+                w[LOW + v] = min(w[LOW + v], w[DISC + u])
         else:
             sp -= 1
             if sp > 0:
                 parent = w[STACK + sp - 1]
-                if w[LOW + v] < w[LOW + parent]:
-                    w[LOW + parent] = w[LOW + v]
+                w[LOW + parent] = min(w[LOW + parent], w[LOW + v])
                 if parent != root and w[LOW + v] >= w[DISC + parent]:
                     w[ART + parent] = stamp
     if root_children >= 2:

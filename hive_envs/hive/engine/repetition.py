@@ -13,7 +13,9 @@ from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
 from hive_envs.hive.engine.pieces import NUM_PIECES
 from hive_envs.hive.engine.state import I_TO_MOVE, PCELL, PUNDER
 
-ZOBRIST = np.random.default_rng(20261129).integers(0, 2**63, size=(NUM_PIECES * 8 * NUM_CELLS + 2), dtype=np.int64)
+ZOBRIST = np.random.default_rng(20261129).integers(
+    0, 2**63, size=(NUM_PIECES * 8 * NUM_CELLS + 2), dtype=np.int64
+)
 """One random 63-bit key per (piece, stack level, relative cell), plus one per player to move."""
 
 
