@@ -18,7 +18,11 @@ import random
 import time
 
 import numpy as np
-from pettingzoo.classic import connect_four_v3
+
+try:
+    from pettingzoo.classic import connect_four_v3
+except ImportError as error:  # connect_four imports pygame for its human render mode
+    raise SystemExit(f"the peer connect_four_v3 needs pygame: pip install pygame ({error})") from None
 
 from hive_envs import hoyito_v0
 from hive_envs.hoyito import HoyitoBatch, HoyitoGame
