@@ -42,7 +42,10 @@ class TrainConfig:
     # --- network ---
     network: str = field(
         default="mlp",
-        metadata={"doc": "'mlp' (flattened observation) or 'hexconv' (Hive planes on the hex torus)"},
+        metadata={
+            "doc": "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
+            "action, Hoyito only) or 'hexconv' (Hive planes on the hex torus)"
+        },
     )
     hidden_sizes: list = field(
         default_factory=lambda: [256, 256], metadata={"doc": "mlp: widths of the hidden layers"}
@@ -107,7 +110,7 @@ class TrainConfig:
     def __post_init__(self) -> None:
         checks = {
             "device": self.device in ("auto", "cpu", "cuda"),
-            "network": self.network in ("mlp", "hexconv"),
+            "network": self.network in ("mlp", "hoyito_lookahead", "hexconv"),
             "num_games": self.num_games >= 1,
             "rollout_steps": self.rollout_steps >= 1,
             "total_steps": self.total_steps >= 1,
@@ -134,6 +137,8 @@ class TrainConfig:
     def network_spec(self) -> dict[str, Any]:
         if self.network == "mlp":
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
+        if self.network == "hoyito_lookahead":  # the rule options are added from the game (train.py)
+            return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
         return {"kind": "hexconv", "channels": self.conv_channels, "blocks": self.conv_blocks}
 
     def to_dict(self) -> dict[str, Any]:

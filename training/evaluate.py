@@ -180,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("checkpoints", nargs="+", help="checkpoint file(s)")
     parser.add_argument(
-        "--opponents", nargs="+", default=list(BUILTIN), help="'random', 'greedy', checkpoint paths and/or uhp:COMMAND (a UHP engine; see training/arena.py)"
+        "--opponents",
+        nargs="+",
+        default=list(BUILTIN),
+        help="'random', 'greedy', checkpoint paths and/or uhp:COMMAND (a UHP engine; see training/arena.py)",
     )
     parser.add_argument("--games", type=int, default=400, help="games per match, half in each seat")
     parser.add_argument(
@@ -197,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
             from training import arena  # UHP engine processes play game by game, our engine refereeing
 
-            settings = arena.settings_for(args.checkpoints + args.opponents, sample=args.sample, seed=args.seed)
+            settings = arena.settings_for(
+                args.checkpoints + args.opponents, sample=args.sample, seed=args.seed
+            )
             arena.run(args.checkpoints, args.opponents, args.games, settings, out=args.out)
             return 0
         evaluate(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 import random
 import sys
@@ -49,6 +50,16 @@ def pick_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+def network_spec(config: TrainConfig, batch) -> dict:
+    """The config's network spec, plus the game's rule options for the network that simulates moves."""
+    spec = config.network_spec()
+    if spec["kind"] == "hoyito_lookahead":
+        if not dataclasses.is_dataclass(getattr(batch, "options", None)):
+            raise ValueError("network 'hoyito_lookahead' needs the hoyito game")
+        spec["rules"] = {key: int(value) for key, value in dataclasses.asdict(batch.options).items()}
+    return spec
+
+
 def run_dir_of(config: TrainConfig) -> Path:
     return Path(config.runs_dir) / config.name
 
@@ -71,7 +82,7 @@ def checkpoint_payload(config, batch, network, optimizer, global_step, update, p
         "encoding_version": encoding_version(batch),
         "observation_shape": tuple(batch.observation_shape),
         "num_actions": int(batch.num_actions),
-        "network": config.network_spec(),
+        "network": network_spec(config, batch),
         "model": {k: v.detach().cpu() for k, v in network.state_dict().items()},
         "config": config.to_dict(),
         "global_step": global_step,
@@ -92,9 +103,9 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
     torch.manual_seed(config.seed)
 
     batch = make_batch(config.game, config.num_games, config.game_options)
-    network = build_network(config.network_spec(), tuple(batch.observation_shape), batch.num_actions).to(
-        device
-    )
+    network = build_network(
+        network_spec(config, batch), tuple(batch.observation_shape), batch.num_actions
+    ).to(device)
     optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
     global_step, update, elapsed, pool = 0, 0, 0.0, []
 
@@ -107,11 +118,13 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
             observation_shape=tuple(batch.observation_shape),
             num_actions=batch.num_actions,
         )
-        if data["game_options"] != dict(config.game_options) or data["network"] != config.network_spec():
+        if data["game_options"] != dict(config.game_options) or data["network"] != network_spec(
+            config, batch
+        ):
             raise ValueError(
                 f"cannot resume {str(latest)!r}: it was trained with game_options={data['game_options']} "
                 f"network={data['network']}, the config asks for game_options={config.game_options} "
-                f"network={config.network_spec()}"
+                f"network={network_spec(config, batch)}"
             )
         network.load_state_dict(data["model"])
         optimizer.load_state_dict(data["train_state"]["optimizer"])

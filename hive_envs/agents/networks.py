@@ -7,6 +7,10 @@ player's view, so one network serves both seats).
 
 - `mlp`: flattened observation -> hidden layers -> policy and value heads. Hoyito's
   observation is small; this is the default there (and a baseline for Hive).
+- `hoyito_lookahead`: the mlp plus, for each action, two-ply rule features computed from the
+  observation by the Hoyito engine's kernels (`hoyito_features.py`); a small network shared
+  across actions turns each action's features into a logit added to the mlp's. The spec
+  carries the rule options (`rules`) the features need.
 - `hexconv`: for Hive planes `(C, H, W)` on a hex torus in axial coordinates. 3x3 convolutions
   with circular padding (the frame is a torus) whose two corner taps that are not hex
   neighbours are zeroed, residual blocks, then a policy head aligned with the action layout
@@ -23,13 +27,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 NetworkSpec = dict[str, Any]
 
-NETWORK_KINDS = ("mlp", "hexconv")
+NETWORK_KINDS = ("mlp", "hoyito_lookahead", "hexconv")
 
 
 class MLPPolicy(nn.Module):
@@ -50,6 +55,43 @@ class MLPPolicy(nn.Module):
     def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.trunk(observation.float())
         return self.policy_head(features), self.value_head(features).squeeze(-1)
+
+
+class HoyitoLookaheadPolicy(nn.Module):
+    def __init__(
+        self, observation_shape: tuple[int, ...], num_actions: int, hidden_sizes: list[int], rules: dict
+    ):
+        super().__init__()
+        from hive_envs.agents.hoyito_features import FEATURES
+
+        self.holes = num_actions
+        if observation_shape != (2 * num_actions + 4,):
+            raise ValueError(
+                f"network 'hoyito_lookahead' needs Hoyito observations (2n+4,) with n actions; got "
+                f"shape {observation_shape} and {num_actions} actions"
+            )
+        self.rules = (int(rules["seeds_per_hole"]), int(rules["max_laps"]), int(rules["no_capture_limit"]))
+        self.board = MLPPolicy(observation_shape, num_actions, hidden_sizes)
+        width = 32
+        self.action_net = nn.Sequential(nn.Linear(FEATURES, width), nn.ReLU(), nn.Linear(width, 1))
+        self.value_net = nn.Sequential(
+            nn.Linear(num_actions * FEATURES, width), nn.ReLU(), nn.Linear(width, 1)
+        )
+
+    def features(self, observation: torch.Tensor) -> torch.Tensor:
+        from hive_envs.agents.hoyito_features import FEATURES, lookahead_features
+
+        obs = observation.detach().float().cpu().numpy()
+        out = np.zeros((obs.shape[0], self.holes, FEATURES), dtype=np.float32)
+        lookahead_features(obs, self.holes, *self.rules, out)
+        return torch.as_tensor(out, device=observation.device)
+
+    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, value = self.board(observation)
+        feats = self.features(observation)
+        logits = logits + self.action_net(feats).squeeze(-1)
+        value = value + self.value_net(feats.flatten(1)).squeeze(-1)
+        return logits, value
 
 
 class HexConv(nn.Conv2d):
@@ -118,6 +160,10 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
     kind = spec.get("kind")
     if kind == "mlp":
         return MLPPolicy(tuple(observation_shape), num_actions, list(spec["hidden_sizes"]))
+    if kind == "hoyito_lookahead":
+        return HoyitoLookaheadPolicy(
+            tuple(observation_shape), num_actions, list(spec["hidden_sizes"]), dict(spec["rules"])
+        )
     if kind == "hexconv":
         return HexConvPolicy(
             tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"])

@@ -1,0 +1,94 @@
+"""evaluate.py: tables, JSON, Elo fit and plot on tiny matches of the toy game."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hive_envs.agents import save_checkpoint
+from hive_envs.agents.networks import build_network
+from training import evaluate
+from training.elo import fit_elo
+from training.match import wilson_interval
+
+TOY = "tests.training.toy_game:NimBatch"
+
+
+def toy_checkpoint(path, step, game=TOY, pile=10):
+    network = build_network({"kind": "mlp", "hidden_sizes": [8]}, (pile + 1,), 3)
+    return save_checkpoint(
+        path,
+        {
+            "game": game,
+            "game_options": {"pile": pile},
+            "encoding_version": "v0",
+            "observation_shape": (pile + 1,),
+            "num_actions": 3,
+            "network": {"kind": "mlp", "hidden_sizes": [8]},
+            "model": network.state_dict(),
+            "global_step": step,
+            "update": 1,
+        },
+    )
+
+
+def test_single_checkpoint_table_and_json(tmp_path, capsys):
+    path = toy_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt", 100)
+    report = evaluate.evaluate([str(path)], ["random", "greedy"], games=10, out=str(tmp_path / "e.json"))
+    out = capsys.readouterr().out
+    assert "W/D/L as seat 0" in out and "win rate [95% CI]" in out
+    saved = json.loads((tmp_path / "e.json").read_text())
+    assert saved == json.loads(json.dumps(report))
+    for match in saved["matches"]:
+        assert match["games"] == 10
+        assert sum(match["wins_by_seat"] + match["draws_by_seat"] + match["losses_by_seat"]) == 10
+        assert match["wins_by_seat"][0] + match["draws_by_seat"][0] + match["losses_by_seat"][0] == 5
+        low, high = match["win_rate_ci95"]
+        assert low <= match["win_rate"] <= high
+        assert match["mean_length"] >= 3  # Nim from 10 stones lasts at least 4 plies... 3 is safe
+    assert [m["opponent"] for m in saved["matches"]] == ["random", "greedy"]
+
+
+def test_list_of_checkpoints_gives_an_elo_table_and_plot(tmp_path, capsys):
+    paths = [str(toy_checkpoint(tmp_path / "run" / "checkpoints" / f"step_{s}.pt", s)) for s in (100, 200)]
+    report = evaluate.evaluate(
+        paths, ["random"], games=10, out=str(tmp_path / "e.json"), plot=str(tmp_path / "elo.png")
+    )
+    assert "Elo (maximum likelihood, random = 0)" in capsys.readouterr().out
+    elo = {row["player"]: row for row in report["elo"]}
+    assert elo["random"]["elo"] == 0.0
+    assert elo["run/step_200"]["global_step"] == 200
+    assert len(report["matches"]) == 3  # each vs random, and the pair
+    assert (tmp_path / "elo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_checkpoints_of_different_games_are_refused(tmp_path):
+    a = toy_checkpoint(tmp_path / "a.pt", 1)
+    b = toy_checkpoint(tmp_path / "b.pt", 1, pile=12)
+    with pytest.raises(ValueError, match="observation_shape"):
+        evaluate.evaluate([str(a), str(b)], ["random"], games=4)
+
+
+def test_command_line_reports_a_missing_checkpoint(tmp_path, capsys):
+    assert evaluate.main([str(tmp_path / "none.pt")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_elo_fit_recovers_known_ratings():
+    truth = {"random": 0.0, "a": 200.0, "b": 500.0}
+    names = list(truth)
+    matches = []
+    for i, p in enumerate(names):
+        for q in names[i + 1 :]:
+            expected = 1 / (1 + 10 ** ((truth[q] - truth[p]) / 400))
+            matches.append((p, q, expected * 100_000, 100_000))
+    fitted = fit_elo(names, matches, "random")
+    for name, rating in truth.items():
+        assert abs(fitted[name][0] - rating) < 2.0
+
+
+def test_wilson_interval_is_sane_at_the_edges():
+    assert wilson_interval(0, 400)[0] == 0.0 and wilson_interval(400, 400)[1] == 1.0
+    low, high = wilson_interval(380, 400)
+    assert 0.92 < low < 0.95 < high < 0.97
+    assert np.isclose(sum(wilson_interval(200, 400)), 1.0)
