@@ -1,0 +1,385 @@
+"""The benchmark suite: one table of plies per second, every path and its peers measured in one run.
+
+    python -m benchmarks                  # full run (3 s per row, each row in a fresh process)
+    python -m benchmarks --quick          # CI smoke run: tiny budgets, one process, no peak memory
+    python -m benchmarks --rows batch     # only rows whose key contains "batch"
+
+Every loop does what a learner's rollout does each ply: it gets the observation and the legal
+actions (mask) of the player to move, picks a uniformly random legal action and applies it; a new
+game starts when one ends. Rows, per game (Hive Base, Hive Base+MLP, Hoyito II 2x6):
+
+- engine: the game's Python engine API (`HiveGame.valid_move_ids` / `play_id`; `HoyitoGame`), no
+  observation;
+- AEC env: `hive_v0.env()` / `hoyito_v0.env()` through `last()` / `step()` (wrappers included);
+- Gymnasium env: `gym.make(id)`, opponent "random" inside (plies of both seats counted);
+- Gymnasium vector env: `gym.make_vec(id, num_envs=1024)` over the batched API;
+- batched API: `HiveBatch` / `HoyitoBatch` `step` at N = 1, 64, 1024 (observation and mask of every
+  game every ply; the random legal action of each game drawn by a compiled scan of its mask), and
+  N = 1024 on one thread for comparison;
+- peers: OpenSpiel's `hive` through pyspiel (observation tensor and legal actions every ply),
+  Shimmy's PettingZoo wrapper of it, PettingZoo `connect_four_v3` and `chess_v6` (for scale).
+
+Ratios: Hive rows against OpenSpiel's pyspiel loop of the same game type, Hoyito rows against
+`connect_four_v3`, both measured in the same run. Peak memory: each row runs in a fresh Python
+process and reports its peak resident set (`ru_maxrss`, interpreter and libraries included); the
+batched rows also report the bytes of the batch's own arrays.
+
+Loops reused from the per-game scripts: `benchmarks.bench_hive_env` (AEC and OpenSpiel loops) and
+`benchmarks.bench_hoyito` (Hoyito engine, AEC and batch rates).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+HIVE_TYPES = {"Base": "", "Base+MLP": "MLP"}
+BATCH_SIZES = (1, 64, 1024)
+
+
+@dataclass
+class Result:
+    key: str
+    plies_per_second: float
+    peak_rss_bytes: int | None = None
+    buffer_bytes: int | None = None
+    note: str = ""
+
+
+# --------------------------------------------------------------------------- timing
+def timed(loop, seconds: float, warmup: int = 50, chunk: int = 200) -> float:
+    """Plies per second of ``loop(n) -> plies done`` over about ``seconds`` (after a warm-up)."""
+    loop(warmup)  # numba cache load / compile, first allocations
+    plies, start = 0, time.perf_counter()
+    while True:
+        plies += loop(chunk)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return plies / elapsed
+
+
+# --------------------------------------------------------------------------- Hive loops
+def hive_engine_loop(expansions: str):
+    from hive_envs.hive import HiveGame
+
+    rng = random.Random(0)
+    holder = {"game": None}
+
+    def loop(n):
+        done = 0
+        while done < n:
+            game = holder["game"]
+            if game is None or game.is_terminal:
+                holder["game"] = game = HiveGame("Base" + ("+" + expansions if expansions else ""))
+            ids = game.valid_move_ids()
+            game.play_id(int(ids[rng.randrange(len(ids))]))
+            done += 1
+        return done
+
+    return loop
+
+
+def gym_loop(env_id: str, plies_of):
+    """A Gymnasium single-agent loop; ``plies_of(env)`` reads the plies played in the current game."""
+    import gymnasium as gym
+
+    import hive_envs  # noqa: F401 (registers the ids)
+
+    env = gym.make(env_id, disable_env_checker=True)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    state = {"before": plies_of(env)}
+
+    def loop(n):
+        done = 0
+        while done < n:
+            legal = np.flatnonzero(env.unwrapped.action_masks())
+            _obs, _r, terminated, truncated, _info = env.step(int(legal[rng.integers(legal.size)]))
+            after = plies_of(env)
+            done += after - state["before"]
+            if terminated or truncated:
+                env.reset()
+                after = plies_of(env)
+                done += after  # opponent plies before the learner's first move
+            state["before"] = after
+        return done
+
+    return loop
+
+
+def vector_loop(env_id: str, num_envs: int):
+    """`gym.make_vec` loop; plies counted in the batch (learner and opponent steps alike)."""
+    import gymnasium as gym
+
+    import hive_envs  # noqa: F401
+    from hive_envs.hive.vector_env import random_legal_actions
+
+    vec = gym.make_vec(env_id, num_envs=num_envs)
+    vec.reset(seed=0)
+    batch = vec.unwrapped.batch
+    counter = {"plies": 0}
+    step = batch.step
+
+    def counting_step(actions, active=None, final_view=None):
+        counter["plies"] += batch.num_games if active is None else int(active.sum())
+        step(actions, active=active, final_view=final_view)
+
+    batch.step = counting_step
+    rng = np.random.default_rng(0)
+    rows = np.arange(num_envs)
+    actions = np.empty(num_envs, np.int64)
+
+    def loop(n):
+        start = counter["plies"]
+        while counter["plies"] - start < n:
+            random_legal_actions(batch.action_mask, rows, rng.random(num_envs), actions)
+            vec.step(actions)
+        return counter["plies"] - start
+
+    return loop, batch
+
+
+def hive_batch_loop(expansions: str, num_games: int, parallel=None):
+    from hive_envs.hive import HiveBatch
+    from hive_envs.hive.vector_env import random_legal_actions
+
+    batch = HiveBatch(num_games, expansions=expansions, parallel=parallel)
+    batch.reset(seed=0)
+    rng = np.random.default_rng(0)
+    rows = np.arange(num_games)
+    actions = np.empty(num_games, np.int64)
+
+    def loop(n):
+        done = 0
+        while done < n:
+            random_legal_actions(batch.action_mask, rows, rng.random(num_games), actions)
+            batch.step(actions)
+            done += num_games
+        return done
+
+    return loop, batch
+
+
+# --------------------------------------------------------------------------- rows
+def _hive_rows(name: str, expansions: str) -> dict:
+    from benchmarks import bench_hive_env as H
+
+    env_id = f"hive_envs/Hive{expansions}-v0"
+
+    def aec(seconds):
+        from hive_envs import hive_v0
+
+        return timed(H.aec_loop(hive_v0.env(expansions=expansions), np.random.default_rng(0)), seconds)
+
+    def spiel(seconds):
+        return timed(H.openspiel_loop(H.openspiel_game(expansions), np.random.default_rng(0)), seconds)
+
+    def shimmy(seconds):
+        from shimmy import OpenSpielCompatibilityV0
+
+        env = OpenSpielCompatibilityV0(env=H.openspiel_game(expansions))
+        return timed(H.aec_loop(env, np.random.default_rng(0)), seconds)
+
+    def gym_env(seconds):
+        return timed(gym_loop(env_id, lambda env: env.unwrapped.game.turn_number), seconds)
+
+    def vector(seconds):
+        loop, batch = vector_loop(env_id, 1024)
+        return timed(loop, seconds, warmup=1024, chunk=1024), batch.nbytes
+
+    def batched(num_games, parallel=None):
+        def rate(seconds):
+            loop, batch = hive_batch_loop(expansions, num_games, parallel)
+            return timed(loop, seconds, warmup=num_games, chunk=num_games), batch.nbytes
+
+        return rate
+
+    rows = {
+        f"hive:{name}:engine": ("engine (HiveGame ids)", lambda s: timed(hive_engine_loop(expansions), s)),
+        f"hive:{name}:aec": ("AEC env hive_v0.env()", aec),
+        f"hive:{name}:gym": (f"Gymnasium {env_id}", gym_env),
+        f"hive:{name}:vector1024": ("Gymnasium make_vec N=1024", vector),
+    }
+    for n in BATCH_SIZES:
+        rows[f"hive:{name}:batch{n}"] = (f"HiveBatch N={n}", batched(n))
+    rows[f"hive:{name}:batch1024serial"] = ("HiveBatch N=1024, 1 thread", batched(1024, parallel=False))
+    rows[f"hive:{name}:openspiel"] = ("peer: OpenSpiel pyspiel loop", spiel)
+    rows[f"hive:{name}:shimmy"] = ("peer: Shimmy PettingZoo wrapper", shimmy)
+    return rows
+
+
+def _hoyito_rows() -> dict:
+    from benchmarks import bench_hoyito as B
+
+    def aec(seconds):
+        from hive_envs import hoyito_v0
+
+        return B.aec_plies_per_second(hoyito_v0.env, seconds)
+
+    def gym_env(seconds):
+        return timed(gym_loop("hive_envs/Hoyito-v0", lambda env: env.unwrapped.aec.game.ply), seconds)
+
+    def vector(seconds):
+        loop, _batch = vector_loop("hive_envs/Hoyito-v0", 1024)
+        return timed(loop, seconds, warmup=1024, chunk=1024), None
+
+    def batched(num_games):
+        def rate(seconds):
+            from hive_envs.hoyito import HoyitoBatch
+
+            nbytes = sum(a.nbytes for a in vars(HoyitoBatch(num_games)).values() if isinstance(a, np.ndarray))
+            return B.batch_plies_per_second(num_games, seconds), nbytes
+
+        return rate
+
+    rows = {
+        "hoyito:2x6:engine": ("engine (HoyitoGame API)", B.engine_api_plies_per_second),
+        "hoyito:2x6:kernel": ("engine kernel (whole games)", B.kernel_plies_per_second),
+        "hoyito:2x6:aec": ("AEC env hoyito_v0.env()", aec),
+        "hoyito:2x6:gym": ("Gymnasium hive_envs/Hoyito-v0", gym_env),
+        "hoyito:2x6:vector1024": ("Gymnasium make_vec N=1024", vector),
+    }
+    for n in BATCH_SIZES:
+        rows[f"hoyito:2x6:batch{n}"] = (f"HoyitoBatch N={n}", batched(n))
+    return rows
+
+
+def _peer_rows() -> dict:
+    from benchmarks import bench_hive_env as H
+
+    def pz(module_name):
+        def rate(seconds):
+            import importlib
+
+            module = importlib.import_module(f"pettingzoo.classic.{module_name}")
+            return timed(H.aec_loop(module.env(), np.random.default_rng(0)), seconds)
+
+        return rate
+
+    return {
+        "peer:connect_four_v3": ("PettingZoo connect_four_v3", pz("connect_four_v3")),
+        "peer:chess_v6": ("PettingZoo chess_v6", pz("chess_v6")),
+    }
+
+
+def all_rows() -> dict:
+    """key -> (label, rate(seconds) -> plies/s or (plies/s, buffer bytes)), in table order."""
+    rows = {}
+    for name, expansions in HIVE_TYPES.items():
+        rows.update(_hive_rows(name, expansions))
+    rows.update(_hoyito_rows())
+    rows.update(_peer_rows())
+    return rows
+
+
+def peer_of(key: str) -> str | None:
+    """The row a row's ratio is taken against."""
+    game, variant, _ = key.split(":") if key.count(":") == 2 else (key, "", "")
+    if game == "hive":
+        return f"hive:{variant}:openspiel"
+    if game == "hoyito":
+        return "peer:connect_four_v3"
+    return None
+
+
+# --------------------------------------------------------------------------- running
+def measure(key: str, seconds: float) -> Result:
+    """Measure one row in this process."""
+    _label, rate = all_rows()[key]
+    try:
+        value = rate(seconds)
+    except ImportError as err:  # an optional peer (shimmy, chess) is not installed
+        return Result(key, float("nan"), note=f"not measured: {err}")
+    plies, nbytes = value if isinstance(value, tuple) else (value, None)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+    return Result(key, float(plies), peak, nbytes)
+
+
+def measure_isolated(key: str, seconds: float) -> Result:
+    """Measure one row in a fresh Python process (so its peak memory is its own)."""
+    cmd = [sys.executable, "-m", "benchmarks.suite", "--row", key, "--seconds", str(seconds)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=os.environ.copy())
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return Result(key, float("nan"), note=f"failed: {tail}")
+    return Result(**json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def format_table(results: list[Result], labels: dict, seconds: float, isolated: bool) -> str:
+    by_key = {r.key: r for r in results}
+    lines = [
+        (
+            f"plies/s, random legal actions, observation + mask every ply; {seconds:g} s per row; "
+            f"numba threads {_numba_threads()}; {os.cpu_count()} CPUs"
+        ),
+        f"{'game':14} {'path':32} {'plies/s':>12} {'x peer':>9}  {'peer':18} {'peak RSS':>9} {'batch arrays':>13}",
+    ]
+    for r in results:
+        game = r.key.split(":")[1] if r.key.startswith(("hive:", "hoyito:")) else "peer"
+        game = {"Base": "Hive Base", "Base+MLP": "Hive Base+MLP", "2x6": "Hoyito 2x6"}.get(game, game)
+        peer = by_key.get(peer_of(r.key) or "")
+        ratio = f"{r.plies_per_second / peer.plies_per_second:8.1f}x" if peer and peer is not r else f"{'':9}"
+        peer_name = "OpenSpiel pyspiel" if (peer_of(r.key) or "").endswith("openspiel") else "connect_four_v3"
+        peer_name = peer_name if peer and peer is not r else ""
+        rss = f"{r.peak_rss_bytes / 2**20:7.0f}Mi" if isolated and r.peak_rss_bytes else f"{'-':>9}"
+        arrays = f"{_size(r.buffer_bytes):>13}" if r.buffer_bytes else f"{'':13}"
+        rate = f"{r.plies_per_second:12,.0f}" if r.plies_per_second == r.plies_per_second else f"{'n/a':>12}"
+        line = f"{game:14} {labels[r.key]:32} {rate} {ratio}  {peer_name:18} {rss:>9} {arrays}"
+        lines.append(line + (f"  ({r.note})" if r.note else ""))
+    return "\n".join(lines)
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:.1f} KiB"
+
+
+def _numba_threads() -> int:
+    import numba
+
+    return numba.get_num_threads()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per row (default 3)")
+    parser.add_argument("--quick", action="store_true", help="CI smoke run: 0.02 s per row, in one process")
+    parser.add_argument(
+        "--rows", default="", help="only rows whose key contains this text (e.g. 'hive:Base')"
+    )
+    parser.add_argument("--in-process", action="store_true", help="measure all rows in this process")
+    parser.add_argument("--list", action="store_true", help="list the row keys and exit")
+    parser.add_argument("--row", help=argparse.SUPPRESS)  # child process: one row, JSON out
+    args = parser.parse_args(argv)
+    seconds = 0.02 if args.quick else args.seconds
+    if args.row:
+        print(json.dumps(vars(measure(args.row, seconds))))
+        return 0
+    rows = all_rows()
+    if args.list:
+        print("\n".join(rows))
+        return 0
+    keys = [k for k in rows if args.rows in k]
+    isolated = not (args.quick or args.in_process)
+    results = []
+    for key in keys:
+        result = measure_isolated(key, seconds) if isolated else measure(key, seconds)
+        results.append(result)
+        print(
+            f"  {key:28} {result.plies_per_second:14,.0f} plies/s {result.note}", file=sys.stderr, flush=True
+        )
+    print(format_table(results, {k: rows[k][0] for k in keys}, seconds, isolated))
+    failed = [r.key for r in results if r.note.startswith("failed")]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
