@@ -38,7 +38,8 @@ BUG_COLOURS = {
 }
 _OWNER_FILL = {"w": (245, 240, 225), "b": (40, 40, 40)}
 _OWNER_INK = {"w": (20, 20, 20), "b": (245, 245, 245)}
-_LAST_MOVE = (230, 30, 30)
+_LAST_MOVE = (255, 0, 200)  # magenta: no bug uses it
+_BADGE = (200, 30, 30)
 _BACKGROUND = (205, 215, 200)
 _EMPTY_EDGE = (170, 180, 165)
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
@@ -145,7 +146,7 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
 
     Tiles are hexagons filled in the owner's colour with a band in the bug's colour, the bug letter
     (and number) in the middle, the stack height as a small figure when above one; the last-moved tile
-    has a red rim. The hexagon size adapts so that the whole hive fits; the image size is fixed.
+    has a magenta rim. The hexagon size adapts so that the whole hive fits; the image size is fixed.
     """
     view = board_view(game)
     image = Image.new("RGB", (width, height), _BACKGROUND)
@@ -181,14 +182,15 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
         top_name = names[-1]
         owner, bug = top_name[0], top_name[1]
         last = cell == view.last_moved_cell
-        rim = _LAST_MOVE if last else (90, 90, 90)
-        draw.polygon(_hexagon(cx, cy, radius * 0.95), fill=BUG_COLOURS[bug], outline=rim,
-                     width=max(3, int(radius * 0.12)) if last else 2)
+        if last:
+            draw.polygon(_hexagon(cx, cy, radius * 1.02), fill=_LAST_MOVE)
+        draw.polygon(_hexagon(cx, cy, radius * 0.88 if last else 0.95 * radius), fill=BUG_COLOURS[bug],
+                     outline=(90, 90, 90), width=2)
         draw.polygon(_hexagon(cx, cy, radius * 0.72), fill=_OWNER_FILL[owner])
         draw.text((cx, cy - radius * 0.08), top_name[1:], fill=_OWNER_INK[owner], font=letter_font, anchor="mm")
         if len(names) > 1:  # height badge, and the tiles beneath (top first) in small print
-            bx, by, br = cx + radius * 0.62, cy - radius * 0.62, radius * 0.26
-            draw.ellipse((bx - br, by - br, bx + br, by + br), fill=_LAST_MOVE)
+            bx, by, br = cx + radius * 0.45, cy - radius * 0.4, radius * 0.22
+            draw.ellipse((bx - br, by - br, bx + br, by + br), fill=_BADGE)
             draw.text((bx, by), str(len(names)), fill=(255, 255, 255), font=small_font, anchor="mm")
             beneath = " ".join(reversed(names[:-1]))
             draw.text((cx, cy + radius * 0.45), beneath, fill=_OWNER_INK[owner], font=small_font, anchor="mm")

@@ -28,11 +28,15 @@ def test_ansi_rows_are_offset_like_hexes():
     assert len(rows) == 2 and rows[1].index("bS1") - rows[0].index("wS1") == 3
 
 
-def test_rgb_picture_has_a_red_rim_on_the_last_moved_tile():
+def test_rgb_picture_has_a_magenta_rim_on_the_last_moved_tile():
     picture = render_rgb(HiveGame.from_gamestring(STACKED))
     assert picture.shape == (640, 640, 3) and picture.dtype == np.uint8
-    red = (picture[..., 0] > 200) & (picture[..., 1] < 60) & (picture[..., 2] < 60)
-    assert red.sum() > 100
+    assert _magenta(picture).sum() > 100
+    assert not _magenta(render_rgb(HiveGame("Base"))).any()
+
+
+def _magenta(picture):
+    return (picture[..., 0] > 230) & (picture[..., 1] < 30) & (picture[..., 2] > 180)
     empty = render_rgb(HiveGame("Base"))
     assert not np.array_equal(picture, empty)
 
