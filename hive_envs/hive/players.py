@@ -8,10 +8,11 @@ policy in a class with that one method.
 - `RandomPlayer`: a uniformly random legal move.
 - `GreedyPlayer`: 1-ply search. A move that wins at once is taken first; otherwise each move is scored
   by (occupied neighbours of the opponent's Queen) - (occupied neighbours of the mover's Queen) in the
-  position after it, a move that loses scores -inf-like, and ties are broken at random.
+  position after it; a move that loses at once scores lowest; ties are broken at random.
 
-`greedy_scores(game)` exposes the greedy scoring on the engine's integer move path
-(``valid_move_ids`` / ``play_id`` / ``undo``) so that the Gym env's greedy opponent can reuse it.
+`greedy_scores(game) -> (move_ids, scores)` exposes the greedy scoring on the engine's integer move
+path (one compiled kernel: apply, score, undo per move, on a copy of the state array) so that the Gym
+env's greedy opponent can reuse it.
 """
 
 from __future__ import annotations
