@@ -107,8 +107,8 @@ class raw_env(MaskedAECEnv):
 
     def render(self):
         """`human` opens a matplotlib window where a display exists (else prints the text board)."""
-        if self.render_mode == "human" and _has_display():
-            self._show_window(self._render_rgb())
+        if self.render_mode == "human" and has_display():
+            self.show_window()
             return None
         return super().render()
 
@@ -119,9 +119,11 @@ class raw_env(MaskedAECEnv):
             plt.close(self._window[0])
             self._window = None
 
-    def _show_window(self, picture):
+    def show_window(self):
+        """Draw the position in a matplotlib window (opened on first use, then updated)."""
         import matplotlib.pyplot as plt
 
+        picture = self._render_rgb()
         if self._window is None:
             plt.ion()
             fig, ax = plt.subplots(figsize=(6, 6))
@@ -182,5 +184,6 @@ class raw_env(MaskedAECEnv):
         return values
 
 
-def _has_display() -> bool:
+def has_display() -> bool:
+    """Whether a window can be opened (an X / Wayland display, or Windows)."""
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or os.name == "nt"

@@ -17,7 +17,7 @@ a callable `(observation, action_mask) -> action`; or a string a registered load
 from __future__ import annotations
 
 from hive_envs.core.single_agent import SingleAgentEnv
-from hive_envs.hive.env import raw_env
+from hive_envs.hive.env import has_display, raw_env
 
 
 class HiveEnv(SingleAgentEnv):
@@ -35,6 +35,16 @@ class HiveEnv(SingleAgentEnv):
     ):
         aec = raw_env(expansions, tournament_opening, max_turns, repetition_draw)
         super().__init__(aec, opponent=opponent, learner_seat=learner_seat, render_mode=render_mode)
+
+    def render(self):
+        """`human` shows the picture in a window where a display exists (else prints the text board)."""
+        if self.render_mode == "human" and has_display():
+            self.aec.show_window()
+            return None
+        return super().render()
+
+    def close(self):
+        self.aec.close()
 
     @property
     def game(self):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
@@ -128,15 +130,30 @@ def test_translating_the_hive_changes_neither_observation_nor_mask(expansions):
             assert np.array_equal(obs, t_obs) and np.array_equal(mask, t_mask), (dq, dr, env.game.gamestring)
 
 
+_SEEN: dict[tuple[str, bytes], bytes] = {}
+
+
 @pytest.mark.parametrize("expansions", ["", "P", "MLP"])
-def test_equal_observations_have_equal_legal_moves(expansions):
-    """Markov property on visited positions: an observation never stands for two legal-move sets."""
-    seen: dict[bytes, bytes] = {}
-    for env in random_positions(expansions, games=6, seed=5, max_turns=200):
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), max_turns=st.integers(20, 120))
+def test_equal_observations_have_equal_legal_moves(expansions, seed, max_turns):
+    """Markov property: an observation never stands for two legal-move sets (across all games seen)."""
+    for env in random_positions(expansions, games=1, seed=seed, max_turns=max_turns):
         if env.game.is_terminal:
             continue
-        key = env.observe(env.agent_selection)["observation"].tobytes()
-        assert seen.setdefault(key, env._mask.tobytes()) == env._mask.tobytes(), env.game.gamestring
+        key = (expansions, env.observe(env.agent_selection)["observation"].tobytes())
+        assert _SEEN.setdefault(key, env._mask.tobytes()) == env._mask.tobytes(), env.game.gamestring
+
+
+@pytest.mark.parametrize("expansions", EXPANSION_SETS)
+def test_plane_names_and_bounds_match_the_layout(expansions):
+    enc = E.make_encoding(expansions)
+    names = enc.plane_names()
+    assert len(names) == len(set(names)) == enc.num_planes
+    assert names[: 2] == ["tile_own_Q", "tile_own_S1"] and names[-1] == "plies_left"
+    high = enc.observation_high()
+    assert high.shape == enc.obs_shape and high[names.index("tile_opp_B1")].max() == E.MAX_LEVEL
+    assert high[names.index("reserve_own_A")].max() == 3 and high[names.index("ply_lo")].max() == 255
 
 
 @pytest.mark.parametrize("expansions", ["", "MLP"])

@@ -55,3 +55,27 @@ def test_save_png_writes_the_picture_of_a_gamestring(tmp_path):
     save_png(STACKED, str(path))
     with Image.open(path) as image:
         assert image.size == (640, 640) and image.mode == "RGB"
+
+
+def test_human_mode_prints_the_board_without_a_display(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    env = hive_v0.raw_env(render_mode="human")
+    env.reset(seed=0)
+    assert "White reserve" in capsys.readouterr().out
+
+
+def test_human_mode_draws_into_a_window_where_a_display_exists(monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")  # a headless stand-in for the window system
+    monkeypatch.setenv("DISPLAY", ":99")
+    env = hive_v0.raw_env(render_mode="human")
+    env.metadata = {**env.metadata, "render_fps": 1000}
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env._mask)[0]))
+    assert env.render() is None  # updates the open window
+    shown = env._window[1].get_array()
+    assert shown.shape == (640, 640, 3) and np.array_equal(shown, env._render_rgb())
+    env.close()
+    assert env._window is None
