@@ -1,0 +1,177 @@
+"""Masked RLModule, league pairings and snapshot rule, export: unit tests without starting Ray."""
+
+import types
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install 'hive_envs[rllib]')")
+
+import gymnasium as gym  # noqa: E402
+import torch  # noqa: E402
+from ray.rllib.core.columns import Columns  # noqa: E402
+
+from hive_envs.agents import load_policy  # noqa: E402
+from training.rllib.config import RLlibConfig  # noqa: E402
+from training.rllib.export import export_module  # noqa: E402
+from training.rllib.league import MAIN, RANDOM, LeagueCallback, LeagueMapping  # noqa: E402
+from training.rllib.module import MaskedPolicyModule, MaskedRandomModule  # noqa: E402
+
+N_ACTIONS = 6
+OBS_SPACE = gym.spaces.Dict(
+    {
+        "observation": gym.spaces.Box(0.0, 12.0, (16,), np.float32),
+        "action_mask": gym.spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+    }
+)
+
+
+def policy_module(hidden=(16,)):
+    return MaskedPolicyModule(
+        observation_space=OBS_SPACE,
+        action_space=gym.spaces.Discrete(N_ACTIONS),
+        model_config={"network": {"kind": "mlp", "hidden_sizes": list(hidden)}},
+    )
+
+
+def random_batch(rows=256, seed=0):
+    rng = np.random.default_rng(seed)
+    mask = (rng.random((rows, N_ACTIONS)) < 0.4).astype(np.int8)
+    mask[np.arange(rows), rng.integers(N_ACTIONS, size=rows)] = 1  # at least one legal action per row
+    obs = rng.integers(0, 12, (rows, 16)).astype(np.float32)
+    return {Columns.OBS: {"observation": torch.as_tensor(obs), "action_mask": torch.as_tensor(mask)}}, mask
+
+
+@pytest.mark.parametrize("make", [policy_module, lambda: MaskedRandomModule(
+    observation_space=OBS_SPACE, action_space=gym.spaces.Discrete(N_ACTIONS))])
+def test_illegal_actions_are_never_sampled_and_have_zero_probability(make):
+    module = make()
+    batch, mask = random_batch()
+    out = module.forward_exploration(batch)
+    dist = module.get_exploration_action_dist_cls().from_logits(out[Columns.ACTION_DIST_INPUTS])
+    torch.manual_seed(0)
+    for _ in range(20):
+        actions = dist.sample().numpy()
+        assert mask[np.arange(len(mask)), actions].all()
+    probs = torch.softmax(out[Columns.ACTION_DIST_INPUTS], dim=-1).detach().numpy()
+    assert (probs[mask == 0] == 0).all()
+    greedy = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].argmax(-1).numpy()
+    assert mask[np.arange(len(mask)), greedy].all()
+
+
+def test_random_module_is_uniform_over_legal_actions():
+    module = MaskedRandomModule(observation_space=OBS_SPACE, action_space=gym.spaces.Discrete(N_ACTIONS))
+    batch, mask = random_batch()
+    probs = torch.softmax(module.forward_exploration(batch)[Columns.ACTION_DIST_INPUTS], -1).numpy()
+    np.testing.assert_allclose(probs, mask / mask.sum(axis=1, keepdims=True), atol=1e-6)
+
+
+def test_train_forward_gives_the_network_value_to_the_learner():
+    module = policy_module()
+    batch, _ = random_batch(8)
+    out = module.forward_train(batch)
+    _, value = module.net(batch[Columns.OBS]["observation"])
+    torch.testing.assert_close(module.compute_values(batch, embeddings=out[Columns.EMBEDDINGS]), value)
+    torch.testing.assert_close(module.compute_values(batch), value)
+
+
+def test_export_is_a_state_dict_copy_loadable_as_our_checkpoint(tmp_path):
+    module = policy_module(hidden=(32, 32))
+    config = RLlibConfig(game_options={"holes_per_row": 6}, hidden_sizes=[32, 32])
+    path = export_module(module, config, tmp_path / "ck.pt", global_step=1234, update=3)
+    policy = load_policy(path, greedy=True, game="hoyito", num_actions=N_ACTIONS)
+    data = policy.checkpoint
+    assert data["global_step"] == 1234 and data["update"] == 3 and data["config"]["trainer"] == "rllib"
+    for key, value in module.net.state_dict().items():
+        torch.testing.assert_close(data["model"][key], value)
+    batch, mask = random_batch(16, seed=3)
+    obs = batch[Columns.OBS]["observation"].numpy()
+    expected = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].argmax(-1).numpy()
+    assert [policy(obs[i], mask[i]) for i in range(16)] == expected.tolist()
+
+
+def episode(episode_id):
+    return types.SimpleNamespace(id_=episode_id)
+
+
+def test_league_mapping_is_one_pairing_per_game_with_main_in_it():
+    mapping = LeagueMapping([RANDOM, "main_v1"], self_play_share=0.25, seed=7)
+    pairings = [tuple(mapping(agent, episode(f"ep{i}")) for agent in ("player_0", "player_1"))
+                for i in range(4000)]
+    assert all(MAIN in pair for pair in pairings)
+    assert pairings == [mapping.pairing(f"ep{i}") for i in range(4000)]  # stable per episode id
+    self_play = sum(pair == (MAIN, MAIN) for pair in pairings) / len(pairings)
+    assert 0.22 < self_play < 0.28
+    league = [pair for pair in pairings if pair != (MAIN, MAIN)]
+    main_first = sum(pair[0] == MAIN for pair in league) / len(league)
+    assert 0.46 < main_first < 0.54  # main plays both seats
+    opponents = [pair[1] if pair[0] == MAIN else pair[0] for pair in league]
+    assert 0.46 < opponents.count(RANDOM) / len(opponents) < 0.54
+
+
+class FakeAlgorithm:
+    """Records what the callback asks of an Algorithm."""
+
+    def __init__(self):
+        self.added, self.states, self.mappings = [], [], []
+        self.main = policy_module()
+
+    def get_module(self, module_id):
+        assert module_id == MAIN
+        return self.main
+
+    def add_module(self, *, module_id, module_spec, new_agent_to_module_mapping_fn):
+        self.added.append(module_id)
+        self.mappings.append(new_agent_to_module_mapping_fn)
+
+    def set_state(self, state):
+        self.states.append(state)
+
+
+def result(games, wins):
+    return {"env_runners": {"league": {"games": games, "wins": wins}}}
+
+
+def test_snapshot_added_only_when_win_rate_passes_threshold_over_enough_games():
+    callback = LeagueCallback(win_rate_threshold=0.8, min_league_games=100, max_league_size=2,
+                              self_play_share=0.5, seed=0)
+    algorithm = FakeAlgorithm()
+    for games, wins in [(50, 50), (99, 95)]:  # too few games
+        callback.on_train_result(algorithm=algorithm, result=(r := result(games, wins)))
+        assert r["league"]["added"] is None
+    callback.on_train_result(algorithm=algorithm, result=(r := result(200, 150)))  # 0.75 < 0.8
+    assert r["league"]["added"] is None and algorithm.added == []
+    callback.on_train_result(algorithm=algorithm, result=(r := result(300, 240)))  # 0.80
+    assert r["league"]["added"] == "main_v1" and algorithm.added == ["main_v1"]
+    state = algorithm.states[-1]["learner_group"]["learner"]["rl_module"]["main_v1"]
+    for key, value in algorithm.main.get_state().items():
+        torch.testing.assert_close(state[key], value)
+    assert algorithm.mappings[-1].opponents == [RANDOM, "main_v1"]
+    # counters restart: the next snapshot needs 100 new league games at >= 0.8
+    callback.on_train_result(algorithm=algorithm, result=(r := result(350, 290)))
+    assert r["league"]["added"] is None and r["league"]["games_since_change"] == 50
+    callback.on_train_result(algorithm=algorithm, result=(r := result(400, 321)))  # 81/100
+    assert r["league"]["added"] == "main_v2"
+    callback.on_train_result(algorithm=algorithm, result=result(600, 500))
+    assert algorithm.mappings[-1].opponents == [RANDOM, "main_v2", "main_v3"]  # oldest left the draw
+    assert r["league"]["size"] == 3
+
+
+def test_league_win_counting_on_episode_end():
+    callback = LeagueCallback(0.8, 10, 4, 0.5, 0)
+    logged = []
+    logger = types.SimpleNamespace(log_value=lambda key, value, **kw: logged.append((key, value, kw["reduce"])))
+
+    def ended(modules, rewards):
+        ep = types.SimpleNamespace(module_for=lambda agent: modules[agent],
+                                   get_rewards=lambda: {a: [0.0, r] for a, r in rewards.items()})
+        callback.on_episode_end(episode=ep, metrics_logger=logger)
+
+    ended({"player_0": RANDOM, "player_1": MAIN}, {"player_0": -1.0, "player_1": 1.0})
+    ended({"player_0": MAIN, "player_1": "main_v1"}, {"player_0": -1.0, "player_1": 1.0})
+    ended({"player_0": MAIN, "player_1": MAIN}, {"player_0": 0.0, "player_1": 0.0})
+    assert logged == [
+        (("league", "games"), 1, "lifetime_sum"), (("league", "wins"), 1.0, "lifetime_sum"),
+        (("league", "games"), 1, "lifetime_sum"), (("league", "wins"), 0.0, "lifetime_sum"),
+        (("league", "self_play_games"), 1, "lifetime_sum"),
+    ]

@@ -1,0 +1,217 @@
+"""Self-play PPO on Ray RLlib (new API stack) for Hoyito and Hive, exported to our checkpoints.
+
+    # one machine: Ray starts locally, 2 env runners sample in parallel
+    python training/rllib_selfplay.py --config configs/rllib_hoyito_2x6.yaml
+    # a Ray cluster (`ray start --head` on the head node, `ray start --address=HEAD:6379` on others)
+    python training/rllib_selfplay.py --config configs/rllib_hoyito_2x6.yaml --address HEAD:6379 \\
+        --num_env_runners 32 --num_learners 2 --num_gpus_per_learner 1
+
+Read top to bottom:
+  1. options: a YAML config (training/rllib/config.py lists every key), `--key value` overrides;
+  2. Ray: local by default, or the cluster at `--address` (checked first, fails fast);
+  3. RLlib PPO: our PettingZoo env through RLlib's PettingZoo wrapper, modules `main` (trained,
+     action-masked, our own network class) and the league (`random`, then frozen snapshots of
+     main added when its win rate vs the league passes `win_rate_threshold`), env runners in
+     parallel, learner(s) per `num_learners`;
+  4. every `export_every` iterations and at the end: `main` exported to our checkpoint format,
+     runs/<name>/checkpoints/{step_N.pt, latest.pt}; one JSON line of metrics per iteration
+     in runs/<name>/progress.jsonl;
+  5. at the end: `training/evaluate.py` plays the exported checkpoint vs random (and greedy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from training.config import parse_overrides
+from training.rllib import RAY_HINT, require_ray
+from training.rllib.config import RLlibConfig, describe_keys, load_config
+
+SAMPLED = "num_env_steps_sampled_lifetime"
+
+
+def build_algorithm(config: RLlibConfig):
+    """The RLlib PPO Algorithm: envs, masked modules, league mapping and callback, scale."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from training.rllib.envs import ENV_NAMES, make_aec, register_envs
+    from training.rllib.league import MAIN, RANDOM, LeagueCallback
+    from training.rllib.module import MaskedPolicyModule, MaskedRandomModule
+
+    make_aec(config.game, dict(config.game_options)).close()  # bad options: ValueError here, not in a worker
+    register_envs()
+    league = LeagueCallback(
+        config.win_rate_threshold,
+        config.min_league_games,
+        config.max_league_size,
+        config.self_play_share,
+        config.seed,
+    )
+    learners = max(1, config.num_learners)
+    ppo = (
+        PPOConfig()
+        .environment(env=ENV_NAMES[config.game], env_config=dict(config.game_options))
+        .framework("torch")
+        .env_runners(
+            num_env_runners=config.num_env_runners,
+            num_envs_per_env_runner=config.num_envs_per_env_runner,
+            num_cpus_per_env_runner=1,
+        )
+        .learners(num_learners=config.num_learners, num_gpus_per_learner=config.num_gpus_per_learner)
+        .training(
+            train_batch_size_per_learner=math.ceil(config.train_batch_size / learners),
+            minibatch_size=config.minibatch_size,
+            num_epochs=config.num_epochs,
+            lr=config.lr,
+            gamma=config.gamma,
+            lambda_=config.lambda_,
+            clip_param=config.clip_param,
+            entropy_coeff=config.entropy_coeff,
+            vf_loss_coeff=config.vf_loss_coeff,
+        )
+        .multi_agent(
+            policies={MAIN, RANDOM},
+            policy_mapping_fn=league.mapping(),
+            policies_to_train=[MAIN],
+        )
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={
+                    MAIN: RLModuleSpec(
+                        module_class=MaskedPolicyModule, model_config={"network": config.network_spec()}
+                    ),
+                    RANDOM: RLModuleSpec(module_class=MaskedRandomModule),
+                }
+            )
+        )
+        .callbacks(functools.partial(_callback_from, league))
+        .debugging(seed=config.seed, log_level="WARN")
+    )
+    return ppo.build_algo()
+
+
+def _callback_from(league):
+    """RLlib builds callbacks from a factory; the driver's and the env runners' copies are distinct
+    objects (each env runner unpickles its own), only the driver's grows the league."""
+    return league
+
+
+def train(config: RLlibConfig, address: str | None = None) -> dict:
+    """Start Ray, train for `iterations` (or the time limit), export, evaluate; returns a summary."""
+    import ray
+
+    from training.rllib.cluster import init_ray
+    from training.rllib.export import export_module
+    from training.rllib.league import MAIN
+
+    run_dir = Path(config.runs_dir) / config.name
+    checkpoint_dir = run_dir / "checkpoints"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    started_ray = not ray.is_initialized()
+    if started_ray:
+        try:
+            init_ray(address, num_cpus=max(os.cpu_count() or 1, config.num_env_runners + 1))
+        except ConnectionError as error:
+            raise ValueError(f"cannot connect to a Ray cluster at {address!r}: {error}") from None
+    algorithm = build_algorithm(config)
+    summary: dict = {"run_dir": str(run_dir), "iterations": []}
+    try:
+        started = time.time()
+        global_step, latest = 0, None
+        with open(run_dir / "progress.jsonl", "a") as progress:
+            for iteration in range(1, config.iterations + 1):
+                result = algorithm.train()
+                runners = result.get("env_runners", {})
+                global_step = int(runners.get(SAMPLED, global_step))
+                row = {
+                    "iteration": iteration,
+                    "env_steps": global_step,
+                    "seconds": round(time.time() - started, 2),
+                    "env_steps_per_s": _throughput(result),
+                    "episode_len_mean": runners.get("episode_len_mean"),
+                    "league": result.get("league"),
+                }
+                progress.write(json.dumps(row) + "\n")
+                progress.flush()
+                summary["iterations"].append(row)
+                print(json.dumps(row), flush=True)
+                done = iteration == config.iterations or (
+                    config.time_limit_minutes and time.time() - started >= config.time_limit_minutes * 60
+                )
+                if done or iteration % config.export_every == 0:
+                    module = algorithm.get_module(MAIN)
+                    export_module(
+                        module, config, checkpoint_dir / f"step_{global_step:010d}.pt", global_step, iteration
+                    )
+                    latest = export_module(
+                        module, config, checkpoint_dir / "latest.pt", global_step, iteration
+                    )
+                if done:
+                    break
+        summary.update(global_step=global_step, train_seconds=time.time() - started, checkpoint=str(latest))
+    finally:
+        algorithm.stop()
+        if started_ray:
+            ray.shutdown()
+    if config.eval_games:
+        from training.evaluate import evaluate
+
+        opponents = ["random", "greedy"] if config.game == "hoyito" else ["random"]
+        report = evaluate(
+            [str(latest)],
+            opponents,
+            config.eval_games,
+            seed=config.seed,
+            out=str(run_dir / "final_eval.json"),
+        )
+        summary["final_eval"] = report["matches"]
+    return summary
+
+
+def _throughput(result: dict) -> float | None:
+    """Env steps sampled per second of this iteration's sampling (RLlib's own throughput metric)."""
+    runners = result.get("env_runners", {})
+    value = runners.get(f"{SAMPLED}_throughput")
+    return None if value is None else round(float(value), 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="config keys (also accepted as --key value):\n" + describe_keys(),
+    )
+    parser.add_argument("--config", help="YAML file of config keys (configs/rllib_*.yaml)")
+    parser.add_argument(
+        "--address",
+        help="Ray cluster to join (host:port, ray://host:port or 'auto'); default: start Ray locally",
+    )
+    args, rest = parser.parse_known_args(argv)
+    try:
+        require_ray()
+    except ImportError:
+        print(f"error: {RAY_HINT}", file=sys.stderr)
+        return 2
+    try:
+        config = load_config(args.config, parse_overrides(rest))
+        train(config, args.address)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
