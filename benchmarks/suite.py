@@ -150,9 +150,15 @@ def vector_loop(env_id: str, num_envs: int):
 
 def hive_batch_loop(expansions: str, num_games: int, parallel=None):
     from hive_envs.hive import HiveBatch
+
+    return batch_loop(HiveBatch(num_games, expansions=expansions, parallel=parallel))
+
+
+def batch_loop(batch):
+    """Random play through any object with the batch API; the action draw is in the timing."""
     from hive_envs.hive.vector_env import random_legal_actions
 
-    batch = HiveBatch(num_games, expansions=expansions, parallel=parallel)
+    num_games = batch.num_games
     batch.reset(seed=0)
     rng = np.random.default_rng(0)
     rows = np.arange(num_games)
@@ -196,6 +202,12 @@ def _hive_rows(name: str, expansions: str) -> dict:
         loop, batch = vector_loop(env_id, 1024)
         return timed(loop, seconds, warmup=1024, chunk=1024), batch.nbytes
 
+    def aec_loop_batch(seconds):
+        from benchmarks.aec_batch import AecLoopHiveBatch
+
+        loop, _batch = batch_loop(AecLoopHiveBatch(64, expansions=expansions))
+        return timed(loop, seconds, warmup=64, chunk=64)
+
     def batched(num_games, parallel=None):
         def rate(seconds):
             loop, batch = hive_batch_loop(expansions, num_games, parallel)
@@ -212,6 +224,7 @@ def _hive_rows(name: str, expansions: str) -> dict:
     for n in BATCH_SIZES:
         rows[f"hive:{name}:batch{n}"] = (f"HiveBatch N={n}", batched(n))
     rows[f"hive:{name}:batch1024serial"] = ("HiveBatch N=1024, 1 thread", batched(1024, parallel=False))
+    rows[f"hive:{name}:aecloop64"] = ("64 AEC envs in a Python loop", aec_loop_batch)
     rows[f"hive:{name}:openspiel"] = ("peer: OpenSpiel pyspiel loop", spiel)
     rows[f"hive:{name}:shimmy"] = ("peer: Shimmy PettingZoo wrapper", shimmy)
     return rows
@@ -291,6 +304,58 @@ def peer_of(key: str) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- PPO self-play
+PPO_CONFIG = "configs/hive_base.yaml"
+PPO_PATHS = {
+    "HiveBatch (after)": "hive",
+    "64 AEC envs in a Python loop (before)": "benchmarks.aec_batch:AecLoopHiveBatch",
+}
+
+
+def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG) -> float:
+    """Self-play PPO env steps/s (rollout + update) of the config, with ``game`` as the batch class.
+
+    One update is run first as a warm-up (numba cache load, torch start-up), then ``updates``
+    updates are timed through `training.ppo_selfplay.train` (no evaluation, no periodic checkpoint).
+    """
+    import dataclasses
+    import tempfile
+
+    from training.config import load_config
+    from training.ppo_selfplay import train
+
+    config = load_config(config_path)
+    steps_per_update = config.num_games * config.rollout_steps
+    with tempfile.TemporaryDirectory() as runs:
+        common = {
+            "game": game,
+            "runs_dir": runs,
+            "eval_every": 0,
+            "final_eval_games": 0,
+            "checkpoint_every": 10**9,
+            "time_limit_minutes": 0.0,
+            "anneal_lr": False,
+        }
+        train(dataclasses.replace(config, name="warmup", total_steps=steps_per_update, **common))
+        summary = train(
+            dataclasses.replace(config, name="timed", total_steps=updates * steps_per_update, **common)
+        )
+    return summary["global_step"] / summary["train_seconds"]
+
+
+def ppo_section(updates: int) -> str:
+    lines = [f"PPO self-play steps/s ({PPO_CONFIG}, rollout + update, {updates} updates after one warm-up)"]
+    rates = {}
+    for label, game in PPO_PATHS.items():
+        rates[label] = ppo_steps_per_second(game, updates)
+        print(f"  ppo {label:40} {rates[label]:10,.0f} steps/s", file=sys.stderr, flush=True)
+    after, before = rates.values()
+    for label, rate in rates.items():
+        lines.append(f"  {label:40} {rate:10,.0f} steps/s")
+    lines.append(f"  {'speed-up':40} {after / before:10.1f}x")
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- running
 def measure(key: str, seconds: float) -> Result:
     """Measure one row in this process."""
@@ -319,7 +384,8 @@ def format_table(results: list[Result], labels: dict, seconds: float, isolated: 
     lines = [
         (
             f"plies/s, random legal actions, observation + mask every ply; {seconds:g} s per row; "
-            f"numba threads {_numba_threads()}; {os.cpu_count()} CPUs"
+            f"numba threads {_numba_threads()}; {os.cpu_count()} CPUs; "
+            f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}"
         ),
         f"{'game':14} {'path':32} {'plies/s':>12} {'x peer':>9}  {'peer':18} {'peak RSS':>9} {'batch arrays':>13}",
     ]
@@ -357,6 +423,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--in-process", action="store_true", help="measure all rows in this process")
     parser.add_argument("--list", action="store_true", help="list the row keys and exit")
+    parser.add_argument(
+        "--ppo-updates", type=int, default=3, help="PPO updates timed per path (0 skips PPO; --quick: 0)"
+    )
     parser.add_argument("--row", help=argparse.SUPPRESS)  # child process: one row, JSON out
     args = parser.parse_args(argv)
     seconds = 0.02 if args.quick else args.seconds
@@ -377,6 +446,10 @@ def main(argv=None) -> int:
             f"  {key:28} {result.plies_per_second:14,.0f} plies/s {result.note}", file=sys.stderr, flush=True
         )
     print(format_table(results, {k: rows[k][0] for k in keys}, seconds, isolated))
+    ppo_updates = 0 if args.quick else args.ppo_updates
+    if ppo_updates > 0 and not args.rows:
+        print()
+        print(ppo_section(ppo_updates))
     failed = [r.key for r in results if r.note.startswith("failed")]
     return 1 if failed else 0
 
