@@ -231,6 +231,13 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
 
 
 @njit(cache=True)
+def actions_of_moves(s, moves, n_moves, frame, grid, n_tiles, slot_of, out):
+    """``out[i]`` = action index of engine move ``moves[i]`` (``frame`` already written for ``s``)."""
+    for i in range(n_moves):
+        out[i] = move_id_to_action(s, moves[i], frame, grid, n_tiles, slot_of)
+
+
+@njit(cache=True)
 def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
     """Action mask (int8 0/1) of the legal engine move ids ``moves[:n_moves]``; returns the count set.
 

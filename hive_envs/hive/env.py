@@ -176,11 +176,11 @@ class raw_env(MaskedAECEnv):
         from hive_envs.hive.players import greedy_scores
 
         values = np.full(self.num_actions, -np.inf)
-        g = self.game
-        ids, scores = greedy_scores(g)
-        E.hive_frame(g.state, self._grid, self._frame)
-        for move_id, score in zip(ids.tolist(), scores.tolist()):
-            values[E.move_id_to_action(g.state, move_id, self._frame, self._grid, self._n, self._slot_of)] = score
+        ids, scores = greedy_scores(self.game)
+        actions = np.empty(len(ids), dtype=np.int64)
+        E.hive_frame(self._s, self._grid, self._frame)
+        E.actions_of_moves(self._s, ids, len(ids), self._frame, self._grid, self._n, self._slot_of, actions)
+        values[actions] = scores
         return values
 
 
