@@ -70,8 +70,8 @@ Observation planes (uint8, shape (P, C, C), from the observing agent's side: "ow
     Constant planes hold the same value on every cell. The tile planes alone fix the position
     (tiles, stacks and their order, reserves); with the last-moved tile, the last-ply pass, the
     ply counter and the side to move, the observation determines the legal moves and the game's
-    future (it is Markov), except under the optional `repetition_draw`, which depends on the
-    history. The names are ``env.unwrapped.encoding.plane_names()``.
+    future (it is Markov) for the env's options (`tournament_opening` and `max_turns` are fixed
+    per env), except under the optional `repetition_draw`, which depends on the history. The names are ``env.unwrapped.encoding.plane_names()``.
 
 Action mask
     The legal actions of the agent to move (`pass` only when nothing else is legal); never all
