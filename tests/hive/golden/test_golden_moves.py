@@ -117,8 +117,10 @@ def test_golden_case(case):
 
 @pytest.mark.parametrize("case", _params())
 def test_golden_position_round_trips(case):
-    """The engine writes back the GameString it was given (same moves, same header)."""
+    """The engine writes back a GameString that loads to the same position, and each of its valid
+    move strings parses back to the move it names."""
     game = _load(case)
+    assert [game.uhp_to_move_id(m) for m in game.valid_moves()] == list(game.valid_move_ids())
     again = HiveGame.from_gamestring(game.gamestring, **case.get("options", {}))
     assert again.gamestring == game.gamestring
     assert set(again.valid_move_ids()) == set(game.valid_move_ids())
