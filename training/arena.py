@@ -181,9 +181,9 @@ def make_player(spec: str, game: str, sample: bool, seed: int, timeout_s: float)
     if spec.startswith(UHP_PREFIX):
         if game != "hive":
             raise ValueError(f"UHP engines play Hive; this match is {game}")
-        command = spec[len(UHP_PREFIX):].strip()
+        command = spec[len(UHP_PREFIX) :].strip()
         if not command:
-            raise ValueError("uhp: needs a command, e.g. uhp:\"python -m hive_envs.uhp\"")
+            raise ValueError('uhp: needs a command, e.g. uhp:"python -m hive_envs.uhp"')
         return EnginePlayer(command, timeout_s)
     if spec == "random":
         if game == "hive":
@@ -244,6 +244,7 @@ class Settings:
     max_turns: int | None = 300
     sample: bool = False
     seed: int = 0
+    threads: int = 1  # torch threads per worker
 
     def referee(self):
         if self.game == "hive":
@@ -284,8 +285,12 @@ def play_game(referee, players: tuple, opening: list, limits) -> tuple[float, in
         try:
             player.start(getattr(referee, "game_type", ""), opening)
         except Forfeit as error:
-            return (-1.0 if seat == 0 else 1.0), referee.plies(game), f"seat {seat} forfeits: {error}", \
-                referee.record(game)
+            return (
+                (-1.0 if seat == 0 else 1.0),
+                referee.plies(game),
+                f"seat {seat} forfeits: {error}",
+                referee.record(game),
+            )
     while not game.is_terminal:
         seat = game.to_move
         loser, why = seat, ""
@@ -301,15 +306,22 @@ def play_game(referee, players: tuple, opening: list, limits) -> tuple[float, in
         except Forfeit as error:
             why = str(error)
         if why:
-            return (-1.0 if loser == 0 else 1.0), referee.plies(game), f"seat {loser} forfeits: {why}", \
-                referee.record(game)
+            return (
+                (-1.0 if loser == 0 else 1.0),
+                referee.plies(game),
+                f"seat {loser} forfeits: {why}",
+                referee.record(game),
+            )
     return referee.result(game), referee.plies(game), "", referee.record(game)
 
 
 def play_pairs(spec_a: str, spec_b: str, settings: Settings, pairs: list[int]) -> list[GameRecord]:
     """Games 2k and 2k+1 for each k in ``pairs``: same opening, A as seat 0 then as seat 1."""
+    import torch
+
     from hive_envs.hive.players import SearchLimits
 
+    torch.set_num_threads(settings.threads)  # small networks: threads only fight the other workers
     referee = settings.referee()
     limits = SearchLimits(time_s=settings.move_time_s)
     a = make_player(spec_a, settings.game, settings.sample, settings.seed * 7919 + 1, settings.move_timeout_s)
@@ -329,11 +341,14 @@ def play_pairs(spec_a: str, spec_b: str, settings: Settings, pairs: list[int]) -
     return records
 
 
-def play_match(spec_a: str, spec_b: str, games: int, settings: Settings, workers: int = 1) -> tuple[
-        MatchResult, list[GameRecord]]:
+def play_match(
+    spec_a: str, spec_b: str, games: int, settings: Settings, workers: int = 1
+) -> tuple[MatchResult, list[GameRecord]]:
     """``games`` (even, >= 2) games between A and B, spread over ``workers`` processes."""
     if games < 2 or games % 2:
-        raise ValueError(f"games must be an even number >= 2 (each opening is played with both seats), got {games}")
+        raise ValueError(
+            f"games must be an even number >= 2 (each opening is played with both seats), got {games}"
+        )
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     pairs = list(range(games // 2))
@@ -342,8 +357,9 @@ def play_match(spec_a: str, spec_b: str, games: int, settings: Settings, workers
         records = play_pairs(spec_a, spec_b, settings, pairs)
     else:
         with ProcessPoolExecutor(len(chunks), mp_context=get_context("spawn")) as pool:
-            parts = pool.map(play_pairs, [spec_a] * len(chunks), [spec_b] * len(chunks),
-                             [settings] * len(chunks), chunks)
+            parts = pool.map(
+                play_pairs, [spec_a] * len(chunks), [spec_b] * len(chunks), [settings] * len(chunks), chunks
+            )
             records = [r for part in parts for r in part]
     return summarise(spec_a, spec_b, records), records
 
@@ -354,19 +370,38 @@ def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResul
         label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
         counts[label][r.seat_of_a] += 1
     return MatchResult(
-        player=name_a, opponent=name_b, games=len(records),
-        wins=sum(counts["wins"]), draws=sum(counts["draws"]), losses=sum(counts["losses"]),
-        wins_by_seat=counts["wins"], draws_by_seat=counts["draws"], losses_by_seat=counts["losses"],
+        player=name_a,
+        opponent=name_b,
+        games=len(records),
+        wins=sum(counts["wins"]),
+        draws=sum(counts["draws"]),
+        losses=sum(counts["losses"]),
+        wins_by_seat=counts["wins"],
+        draws_by_seat=counts["draws"],
+        losses_by_seat=counts["losses"],
         mean_length=sum(r.plies for r in records) / len(records),
     )
 
 
-def run(players: list[str], opponents: list[str], games: int, settings: Settings, workers: int = 1,
-        out: str | None = None) -> dict:
+def run(
+    players: list[str],
+    opponents: list[str],
+    games: int,
+    settings: Settings,
+    workers: int = 1,
+    out: str | None = None,
+) -> dict:
     """Every player against every opponent; prints the table, writes JSON (with every game) to ``out``."""
-    results, report = [], {"game": settings.game, "game_options": settings.game_options,
-                           "opening_plies": settings.opening_plies, "move_time_s": settings.move_time_s,
-                           "matches": []}
+    results, report = (
+        [],
+        {
+            "game": settings.game,
+            "game_options": settings.game_options,
+            "opening_plies": settings.opening_plies,
+            "move_time_s": settings.move_time_s,
+            "matches": [],
+        },
+    )
     for a in players:
         for b in opponents:
             result, records = play_match(a, b, games, settings, workers)
@@ -390,24 +425,44 @@ def settings_for(specs: list[str], **kwargs) -> Settings:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("player", help="random | greedy | PATH[@N] | uhp:COMMAND")
     parser.add_argument("opponents", nargs="+", help="one or more specs, each played against PLAYER")
     parser.add_argument("--games", type=int, default=20, help="games per match (even), half in each seat")
-    parser.add_argument("--opening-plies", type=int, default=2, help="random plies opening each pair of games")
-    parser.add_argument("--move-time", type=float, help="seconds per move, sent as 'bestmove time' to every player")
-    parser.add_argument("--move-timeout", type=float, default=60.0,
-                        help="an engine that has not answered after this (+ move time) loses the game")
-    parser.add_argument("--max-turns", type=int, default=300, help="Hive: draw after this many plies (0: none)")
-    parser.add_argument("--sample", action="store_true", help="checkpoints sample their moves (default: argmax)")
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, help="random plies opening each pair of games"
+    )
+    parser.add_argument(
+        "--move-time", type=float, help="seconds per move, sent as 'bestmove time' to every player"
+    )
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=60.0,
+        help="an engine that has not answered after this (+ move time) loses the game",
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=300, help="Hive: draw after this many plies (0: none)"
+    )
+    parser.add_argument(
+        "--sample", action="store_true", help="checkpoints sample their moves (default: argmax)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="JSON output path (every game with its final position)")
     args = parser.parse_args(argv)
     try:
-        settings = settings_for([args.player, *args.opponents], opening_plies=args.opening_plies,
-                                move_time_s=args.move_time, move_timeout_s=args.move_timeout,
-                                max_turns=args.max_turns or None, sample=args.sample, seed=args.seed)
+        settings = settings_for(
+            [args.player, *args.opponents],
+            opening_plies=args.opening_plies,
+            move_time_s=args.move_time,
+            move_timeout_s=args.move_timeout,
+            max_turns=args.max_turns or None,
+            sample=args.sample,
+            seed=args.seed,
+        )
         run([args.player], args.opponents, args.games, settings, args.workers, args.out)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

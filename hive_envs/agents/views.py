@@ -79,7 +79,7 @@ class HiveView:
         self.expansions = expansions
         self.observation_shape = enc.obs_shape
         self.num_actions = enc.num_actions
-        self._frame = np.zeros(4, dtype=np.int32)
+        self._frame = np.zeros(encoding.FRAME_SIZE, dtype=np.int32)
 
     @property
     def game_type(self) -> str:
@@ -94,19 +94,14 @@ class HiveView:
     def encode(self, game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         E, enc = self._E, self.encoding
         state = game.state
-        moves = np.asarray(game.valid_move_ids(), dtype=np.int64)
+        moves = game.valid_move_ids()
         observation = np.zeros(enc.obs_shape, dtype=np.uint8)
-        E.encode_observation(
-            state, game.to_move, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, observation
-        )
-        E.hive_frame(state, self._frame)
-        actions = np.array(
-            [
-                E.move_id_to_action(state, int(m), self._frame, enc.grid, enc.tiles_per_colour, enc.slot_of)
-                for m in moves
-            ],
-            dtype=np.int64,
-        )
+        E.encode_observation(state, game.to_move, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds,
+                             observation)
+        E.hive_frame(state, enc.grid, self._frame)
+        actions = np.empty(len(moves), dtype=np.int64)
+        E.actions_of_moves(state, moves, len(moves), self._frame, enc.grid, enc.tiles_per_colour, enc.slot_of,
+                           actions)
         return observation, moves, actions
 
     def searchable(self, game) -> HiveSearchState:
