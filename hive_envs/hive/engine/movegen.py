@@ -66,7 +66,7 @@ from hive_envs.hive.engine.workspace import (
 MAX_MOVES = 4096
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _emit(w, out, n, stamp, move):
     if w[MARK + move] != stamp:
         w[MARK + move] = stamp
@@ -75,7 +75,7 @@ def _emit(w, out, n, stamp, move):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gate_blocked(s, a, d, h_from, h_to):
     """Climbing gate rule for the step a -> neighbour in direction d."""
     g1 = s[HEIGHT + GATE_LEFT[a * 6 + d]]
@@ -85,7 +85,7 @@ def _gate_blocked(s, a, d, h_from, h_to):
     return lo > hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_slide(s, a, d):
     """Ground slide a -> neighbour d: target empty and exactly one gate cell occupied."""
     if s[HEIGHT + NEIGHBOURS[a * 6 + d]] != 0:
@@ -301,6 +301,22 @@ def _placement_cells(s, w, colour):
 @njit(cache=True)
 def generate_moves(s, w, out):
     """Legal move ids of the player to move into ``out``; returns the count (see module doc)."""
+    return _generate(s, w, out, True)
+
+
+@njit(cache=True)
+def count_moves(s, w, out):
+    """Number of legal moves, as `generate_moves` returns it, without listing placements.
+
+    Placements are distinct by construction, so they are counted, not written; movements are
+    still written to ``out`` to de-duplicate them. The workspace marks are then incomplete, so
+    this is for perft leaves only.
+    """
+    return _generate(s, w, out, False)
+
+
+@njit(cache=True)
+def _generate(s, w, out, list_placements):
     refresh(w)
     stamp = w[W_STAMP] + 1
     w[W_STAMP] = stamp
@@ -316,6 +332,7 @@ def generate_moves(s, w, out):
 
     # Placements.
     ncand = -1
+    placements = 0
     for kind in range(8):
         if not (kinds >> kind) & 1:
             continue
@@ -333,8 +350,11 @@ def generate_moves(s, w, out):
             continue
         if ncand < 0:
             ncand = _placement_cells(s, w, colour)
-        for i in range(ncand):
-            n = _emit(w, out, n, stamp, (piece << 10) + w[CAND + i])
+        if list_placements:
+            for i in range(ncand):
+                n = _emit(w, out, n, stamp, (piece << 10) + w[CAND + i])
+        else:
+            placements += ncand
 
     # Movements.
     if queen_in:
@@ -353,6 +373,9 @@ def generate_moves(s, w, out):
             ):
                 n = _throws(s, w, out, n, stamp, a, last_moved)
 
+    if not list_placements:
+        w[W_COUNT] = -1
+        return n + placements if n + placements > 0 else 1
     if n == 0:
         w[MARK + PASS_MOVE] = stamp
         out[0] = PASS_MOVE

@@ -7,7 +7,7 @@ a finished game has no moves. Buffers are allocated once per call, one row per d
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.movegen import MAX_MOVES, count_moves, generate_moves
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, undo_move
 
 
@@ -25,7 +25,7 @@ def perft_kernel(s, w, depth):
     index = np.zeros(depth, dtype=np.int64)
     recs = np.empty((depth, UNDO_SIZE), dtype=np.int32)
     if depth == 1:
-        return generate_moves(s, w, moves[0])
+        return count_moves(s, w, moves[0])
     total = 0
     counts[0] = generate_moves(s, w, moves[0])
     level = 0
@@ -38,7 +38,7 @@ def perft_kernel(s, w, depth):
         apply_move(s, moves[level, index[level]], recs[level])
         index[level] += 1
         if level + 2 == depth:
-            total += generate_moves(s, w, moves[level + 1])
+            total += count_moves(s, w, moves[level + 1])
             undo_move(s, recs[level])
         else:
             level += 1
