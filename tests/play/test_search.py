@@ -1,0 +1,173 @@
+"""PUCT search: finds forced wins the uniform prior does not see, keeps signs right across extra
+turns, honours its limits, and leaves the position as it found it."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+import pytest
+
+from hive_envs.agents.search import SearchConfig, choose, search
+
+
+class Nim:
+    """Take 1 or 2 stones; whoever takes the last stone wins. With ``extra_turn_on_two`` taking two
+    stones lets the same player move again (like a Hoyito capture)."""
+
+    def __init__(self, stones: int, extra_turn_on_two: bool = False):
+        self.game = self
+        self.stones, self.to_move, self.extra = stones, 0, extra_turn_on_two
+        self._stack: list[tuple[int, int]] = []
+        self._last_mover = -1
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.stones == 0
+
+    @property
+    def outcome(self) -> float:
+        return 1.0 if self._last_mover == 0 else -1.0
+
+    def legal(self) -> list[int]:
+        return [k for k in (1, 2) if k <= self.stones]
+
+    def play(self, k: int) -> None:
+        self._stack.append((self.stones, self.to_move, self._last_mover))
+        self.stones -= k
+        self._last_mover = self.to_move
+        if not (self.extra and k == 2):
+            self.to_move = 1 - self.to_move
+
+    def undo(self) -> None:
+        self.stones, self.to_move, self._last_mover = self._stack.pop()
+
+
+def uniform(game):
+    """No knowledge: equal priors, value 0."""
+    moves = np.array(game.legal())
+    return moves, np.full(len(moves), 1.0 / len(moves)), 0.0
+
+
+@functools.lru_cache(maxsize=None)
+def mover_wins(stones: int, extra: bool) -> bool:
+    """Exact solution: can the player to move force a win?"""
+    for k in (1, 2):
+        if k > stones:
+            continue
+        if k == stones:
+            return True
+        again = extra and k == 2
+        if mover_wins(stones - k, extra) == again:
+            return True
+    return False
+
+
+def winning_moves(stones: int, extra: bool) -> set[int]:
+    out = set()
+    for k in (1, 2):
+        if k == stones or (k < stones and mover_wins(stones - k, extra) == (extra and k == 2)):
+            out.add(k)
+    return out
+
+
+@pytest.mark.parametrize("extra", [False, True])
+@pytest.mark.parametrize("stones", [4, 5, 7, 8])
+def test_search_finds_the_winning_take_in_nim(stones, extra):
+    best = winning_moves(stones, extra)
+    if not best:
+        pytest.skip("lost position: every move loses")
+    game = Nim(stones, extra)
+    moves, visits, priors = search(game, uniform, SearchConfig(simulations=400))
+    assert choose(moves, visits, priors) in best
+    assert (game.stones, game.to_move, game._stack) == (stones, 0, [])  # left as found
+
+
+def test_zero_simulations_is_the_raw_policy():
+    def evaluator(game):
+        return np.array([1, 2]), np.array([0.3, 0.7]), 0.0
+
+    moves, visits, priors = search(Nim(5), evaluator, SearchConfig(simulations=0))
+    assert visits.sum() == 0 and choose(moves, visits, priors) == 2
+
+
+def test_visits_add_up_to_the_simulations():
+    _, visits, _ = search(Nim(9), uniform, SearchConfig(simulations=37))
+    assert visits.sum() == 37
+
+
+def test_depth_limit_scores_the_cut_node_with_the_value_head():
+    calls = []
+
+    def evaluator(game):
+        calls.append(game.stones)
+        return uniform(game)
+
+    search(Nim(9), evaluator, SearchConfig(simulations=50, max_depth=1))
+    assert set(calls) <= {9, 8, 7}  # the root and its children only, never deeper
+
+
+def test_time_limit_stops_the_search():
+    ticks = iter(range(1000))
+    _, visits, _ = search(Nim(30), uniform, SearchConfig(simulations=500, time_s=5), clock=lambda: next(ticks))
+    assert 1 <= visits.sum() <= 6
+
+
+@pytest.mark.parametrize("bad", [dict(simulations=-1), dict(simulations=1.5), dict(c_puct=0),
+                                 dict(max_depth=-2), dict(time_s=-1.0)])
+def test_bad_search_settings_are_refused(bad):
+    with pytest.raises(ValueError):
+        SearchConfig(**bad)
+
+
+def test_search_on_a_finished_game_is_refused():
+    with pytest.raises(ValueError, match="over"):
+        search(Nim(0), uniform, SearchConfig())
+
+
+# -- on the real engines, through the game views ----------------------------------------------
+def _hive_position_with_a_winning_move(seed: int):
+    from hive_envs.hive import HiveGame
+    from hive_envs.hive.players import WIN_SCORE, greedy_scores
+
+    rng = random.Random(seed)
+    for _ in range(200):
+        game = HiveGame("Base")
+        while not game.is_terminal and game.turn_number < 250:
+            ids, scores = greedy_scores(game)
+            if scores.max() == WIN_SCORE and scores.min() < WIN_SCORE:
+                return game, {int(m) for m, s in zip(ids, scores) if s == WIN_SCORE}
+            game.play_id(int(ids[rng.randrange(len(ids))]))
+    raise AssertionError("no position with a winning move found")
+
+
+def test_hive_search_finds_a_move_that_surrounds_the_queen():
+    from hive_envs.agents.views import HiveView
+
+    game, winning = _hive_position_with_a_winning_move(seed=3)
+    view, before = HiveView(""), game.gamestring
+
+    def uniform_hive(g):
+        moves = g.valid_move_ids()
+        return moves, np.full(len(moves), 1.0 / len(moves)), 0.0
+
+    moves, visits, priors = search(view.searchable(game), uniform_hive,
+                                   SearchConfig(simulations=3 * len(game.valid_move_ids())))
+    assert choose(moves, visits, priors) in winning
+    assert game.gamestring == before
+
+
+def test_hoyito_search_state_undo_restores_every_position():
+    from hive_envs.agents.views import HoyitoView
+    from hive_envs.hoyito import HoyitoGame
+
+    rng = random.Random(0)
+    state = HoyitoView(holes_per_row=6).searchable(HoyitoGame())
+    seen = []
+    while not state.is_terminal and len(seen) < 60:
+        seen.append(state.game.state.copy())
+        state.play(rng.choice(state.game.legal_moves()))
+    for snapshot in reversed(seen):
+        state.undo()
+        assert (state.game.state == snapshot).all()
