@@ -50,7 +50,7 @@ def uniform(game):
     return moves, np.full(len(moves), 1.0 / len(moves)), 0.0
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def mover_wins(stones: int, extra: bool) -> bool:
     """Exact solution: can the player to move force a win?"""
     for k in (1, 2):
@@ -114,8 +114,8 @@ def test_time_limit_stops_the_search():
     assert 1 <= visits.sum() <= 6
 
 
-@pytest.mark.parametrize("bad", [dict(simulations=-1), dict(simulations=1.5), dict(c_puct=0),
-                                 dict(max_depth=-2), dict(time_s=-1.0)])
+@pytest.mark.parametrize("bad", [{"simulations": -1}, {"simulations": 1.5}, {"c_puct": 0},
+                                 {"max_depth": -2}, {"time_s": -1.0}])
 def test_bad_search_settings_are_refused(bad):
     with pytest.raises(ValueError):
         SearchConfig(**bad)

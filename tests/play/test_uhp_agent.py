@@ -96,15 +96,17 @@ def test_loading_errors_become_err_answers(tmp_path):
 
 
 def test_command_line_engine_with_an_agent(hive_ckpt, tmp_path):
-    script = "\n".join(["info", "newgame", "bestmove", "options", "gibberish", "play wG1", "bestmove depth 1"]) + "\n"
+    script = "info\nnewgame\nbestmove\noptions\ngibberish\nplay wG1\nbestmove depth 1\n"
     run = subprocess.run([sys.executable, "-m", "hive_envs.uhp", "--agent", hive_ckpt, "--simulations", "4"],
-                         input=script, capture_output=True, text=True, timeout=300)
+                         input=script, capture_output=True, text=True, timeout=300,
+                         check=False)
     assert run.returncode == 0, run.stderr
     blocks = run.stdout.strip().split("\nok")
     assert run.stdout.strip().endswith("ok") and len(blocks) == 1 + 7 + 1  # info at start, 7 answers, tail
     assert "Simulations;int;4;64;0;100000" in run.stdout
     assert "err unknown command 'gibberish'" in run.stdout
     bad = subprocess.run([sys.executable, "-m", "hive_envs.uhp", "--agent", str(tmp_path / "nope.pt")],
-                         input="newgame\nbestmove\n", capture_output=True, text=True, timeout=300)
+                         input="newgame\nbestmove\n", capture_output=True, text=True, timeout=300,
+                         check=False)
     assert bad.returncode == 0
     assert "err no agent: cannot load" in bad.stdout and "does not exist" in bad.stderr
