@@ -1,0 +1,94 @@
+"""Unboundedness: the rules do not see the torus seam (translation invariance), and the helpers
+`stacks()` / `cell_to_qr` / `qr_to_cell` give a contiguous, consistent picture."""
+
+import numpy as np
+import pytest
+
+from hive_envs.hive import DIRECTIONS, GAME_TYPES, GRID_SIZE, PASS_MOVE, HiveGame, cell_to_qr, qr_to_cell
+from hive_envs.hive.engine import MAX_MOVES, generate_moves, new_workspace
+from hive_envs.hive.engine.movegen import count_moves
+from hive_envs.hive.engine.repetition import ZOBRIST, position_key
+from hive_envs.hive.engine.state import HEIGHT, PCELL, TOP
+
+from tests.hive.random_games import random_positions
+
+SHIFTS = [(14, 0), (0, 17), (-9, 23), (16, 16)]
+
+
+def _shift_cell(cell, dq, dr):
+    q, r = divmod(int(cell), GRID_SIZE)
+    return qr_to_cell(q + dq, r + dr)
+
+
+def _translated(state, dq, dr):
+    """The same position with every stack moved by (dq, dr) on the torus."""
+    out = state.copy()
+    cells = np.arange(GRID_SIZE * GRID_SIZE)
+    moved = np.array([_shift_cell(c, dq, dr) for c in cells])
+    out[TOP + moved] = state[TOP + cells]
+    out[HEIGHT + moved] = state[HEIGHT + cells]
+    for p in range(28):
+        if state[PCELL + p] >= 0:
+            out[PCELL + p] = _shift_cell(state[PCELL + p], dq, dr)
+    return out
+
+
+def _moves(state):
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    n = generate_moves(state, new_workspace(), out)
+    return out[:n].copy()
+
+
+@pytest.mark.parametrize("game_type", GAME_TYPES)
+def test_translated_positions_have_translated_moves_and_equal_repetition_keys(game_type):
+    for game in random_positions(game_type, seed=21, max_plies=70):
+        if game.turn_number < 2 or game.is_terminal:
+            continue  # the first two plies are tied to the origin by the rules
+        state = game.state.copy()
+        expected = sorted(_moves(state))
+        for dq, dr in SHIFTS:
+            moved = _translated(state, dq, dr)
+            got = sorted(
+                m if m == PASS_MOVE else (m >> 10) * 1024 + _shift_cell(m & 1023, -dq, -dr)
+                for m in _moves(moved)
+            )
+            assert got == expected, (game.gamestring, dq, dr)
+            assert position_key(moved, ZOBRIST) == position_key(state, ZOBRIST)
+
+
+def test_count_moves_equals_the_generated_count_in_random_games():
+    w = new_workspace()
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    for game_type in GAME_TYPES:
+        for game in random_positions(game_type, seed=4, max_plies=120):
+            s = game.state.copy()
+            assert count_moves(s, w, out) == generate_moves(s, w, out), game.gamestring
+
+
+def test_stacks_unwrap_a_hive_that_straddles_the_seam():
+    for game in random_positions("Base+MLP", seed=2, max_plies=60):
+        pass
+    for dq, dr in SHIFTS:
+        shifted = game.copy()
+        shifted._s[:] = _translated(game.state, dq, dr)  # test-only: same position, moved across the seam
+        stacks = shifted.stacks()
+        for (q, r), pieces in stacks.items():
+            cell = qr_to_cell(q, r)
+            assert shifted.state[HEIGHT + cell] == len(pieces)
+            for ddq, ddr in DIRECTIONS:
+                neighbour_occupied = shifted.state[HEIGHT + qr_to_cell(q + ddq, r + ddr)] > 0
+                assert neighbour_occupied == ((q + ddq, r + ddr) in stacks)
+        original = game.stacks()
+        (q0, r0), (q1, r1) = min(original), min(stacks)
+        assert {(q - q0, r - r0): v for (q, r), v in original.items()} == {
+            (q - q1, r - r1): v for (q, r), v in stacks.items()
+        }
+
+
+def test_cell_coordinates_round_trip():
+    for cell in range(GRID_SIZE * GRID_SIZE):
+        q, r = cell_to_qr(cell)
+        assert -16 <= q < 16 and -16 <= r < 16
+        assert qr_to_cell(q, r) == cell
+    with pytest.raises(ValueError):
+        cell_to_qr(GRID_SIZE * GRID_SIZE)
