@@ -82,7 +82,8 @@ Action mask
 End, rewards and infos
     A surrounded Queen loses; both surrounded at once, two passes in a row, or `max_turns` plies
     are draws — terminations, never truncations. At the end every agent's `infos` holds
-    `"outcome"` ("WhiteWins" / "BlackWins" / "Draw") and `"gamestring"` (UHP GameString).
+    `"outcome"` ("WhiteWins" / "BlackWins" / "Draw"); the UHP GameString of the game is
+    ``env.unwrapped.game.gamestring``.
 
 Illegal input
     `raw_env.step` raises ValueError naming an illegal / out-of-range action and the legal count,

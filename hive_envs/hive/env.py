@@ -65,16 +65,18 @@ class raw_env(MaskedAECEnv):
         self.game = self._start if self._start is not None else HiveGame(**self._game_args)
         self._start = None
         self._s = self.game.state  # read-only view of the engine's state array, updated in place
+        self._over = bool(self._s[I_STATUS] != 0)
 
     def _apply(self, action):
         move = E.action_to_move_id(self._s, action, self._frame, self._grid, self._n, self._engine_slot)
         self.game.play_id(int(move))
+        self._over = bool(self._s[I_STATUS] != 0)  # read once per ply; the base asks several times
 
     def _seat_to_move(self):
         return int(self._s[I_TO_MOVE])
 
     def _is_over(self):
-        return bool(self._s[I_STATUS] != 0)
+        return self._over
 
     def _write_mask(self, out):
         """Write the mover's mask and the frame of this ply; return the number of legal actions."""
@@ -97,7 +99,9 @@ class raw_env(MaskedAECEnv):
         return _REWARDS[self.game.outcome]
 
     def _final_info(self):
-        return {"outcome": self.game.outcome, "gamestring": self.game.gamestring}
+        # Not the GameString: formatting ~300 moves costs more than the whole game's encoding;
+        # `env.unwrapped.game.gamestring` gives it on demand.
+        return {"outcome": self.game.outcome}
 
     def _render_text(self):
         return render.render_ansi(self.game)
