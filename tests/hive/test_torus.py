@@ -4,12 +4,11 @@
 import numpy as np
 import pytest
 
-from hive_envs.hive import DIRECTIONS, GAME_TYPES, GRID_SIZE, PASS_MOVE, HiveGame, cell_to_qr, qr_to_cell
+from hive_envs.hive import DIRECTIONS, GAME_TYPES, GRID_SIZE, PASS_MOVE, cell_to_qr, qr_to_cell
 from hive_envs.hive.engine import MAX_MOVES, generate_moves, new_workspace
 from hive_envs.hive.engine.movegen import count_moves
 from hive_envs.hive.engine.repetition import ZOBRIST, position_key
 from hive_envs.hive.engine.state import HEIGHT, PCELL, TOP
-
 from tests.hive.random_games import random_positions
 
 SHIFTS = [(14, 0), (0, 17), (-9, 23), (16, 16)]
