@@ -164,12 +164,12 @@ class EnginePlayer:
             self._fail(error)
 
     def _fail(self, error: Exception):
-        self.close()  # restart it for the next game
+        self.close(grace_s=1.0)  # restart it for the next game
         raise Forfeit(str(error))
 
-    def close(self) -> None:
+    def close(self, grace_s: float = 5.0) -> None:
         if self._client is not None:
-            self._client.close()
+            self._client.close(grace_s)
             self._client = None
 
 

@@ -1,0 +1,96 @@
+"""Matches against UHP engine processes (evaluate.py --opponent uhp:...), refereed by our engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from hive_envs.hive import HiveGame
+from hive_envs.uhp_client import UHPClient, UHPEngineError, UHPTimeout
+from tests.play.helpers import tiny_hoyito_checkpoint
+from training import arena, evaluate
+
+FAKE = f"{sys.executable} {Path(__file__).with_name('fake_uhp_engine.py')}"
+OUR_ENGINE = f"{sys.executable} -m hive_envs.uhp"
+
+
+def test_evaluate_plays_two_of_our_engine_processes_with_correct_wdl(tmp_path, capsys):
+    out = tmp_path / "uhp.json"
+    code = evaluate.main([f"uhp:{OUR_ENGINE} --player greedy --seed 1", "--opponent",
+                          f"uhp:{OUR_ENGINE} --player random --seed 2", "--games", "2", "--out", str(out)])
+    assert code == 0
+    assert "W/D/L as seat 0" in capsys.readouterr().out
+    match = json.loads(out.read_text())["matches"][0]
+    assert match["games"] == 2 and match["wins"] + match["draws"] + match["losses"] == 2
+    for seat in (0, 1):
+        assert match["wins_by_seat"][seat] + match["draws_by_seat"][seat] + match["losses_by_seat"][seat] == 1
+    expected = {"wins": 0, "draws": 0, "losses": 0}
+    for game in match["games_played"]:
+        assert game["reason"] == ""  # both engines played legal moves to the end
+        final = HiveGame.from_gamestring(game["record"])  # the referee's record replays to its result
+        assert final.is_terminal
+        white = {"WhiteWins": 1, "BlackWins": -1, "Draw": 0}[final.outcome]
+        result_for_a = white if game["seat_of_a"] == 0 else -white
+        assert result_for_a == game["result_for_a"]
+        expected[{1: "wins", 0: "draws", -1: "losses"}[result_for_a]] += 1
+    assert {k: match[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize("mode", ["garbage", "die", "hang"])
+def test_a_misbehaving_engine_forfeits_every_game(mode):
+    settings = arena.Settings(game="hive", opening_plies=0, move_timeout_s=1.0)
+    result, records = arena.play_match("greedy", f"uhp:{FAKE} {mode}", 4, settings)
+    assert (result.wins, result.draws, result.losses) == (4, 0, 0)
+    assert all("forfeits" in r.reason for r in records)
+    if mode == "hang":
+        assert "no answer" in records[0].reason
+
+
+def test_the_turn_limit_makes_draws():
+    settings = arena.Settings(game="hive", opening_plies=2, max_turns=6)
+    result, records = arena.play_match("greedy", "random", 6, settings)
+    assert (result.wins, result.draws, result.losses) == (0, 6, 0)
+    assert all(r.plies == 6 for r in records)
+
+
+def test_pairs_share_their_opening_and_swap_seats():
+    settings = arena.Settings(game="hive", opening_plies=3, max_turns=8, seed=5)
+    _, records = arena.play_match("random", "greedy", 4, settings)
+    assert [r.seat_of_a for r in records] == [0, 1, 0, 1]
+    for first, second in (records[0:2], records[2:4]):
+        assert first.record.split(";")[3:6] == second.record.split(";")[3:6]
+
+
+def test_hoyito_checkpoint_with_search_in_the_arena(tmp_path):
+    path = tiny_hoyito_checkpoint(tmp_path / "h.pt")
+    settings = arena.settings_for([f"{path}@4", "random"], opening_plies=1)
+    assert settings.game == "hoyito"
+    result, _ = arena.play_match(f"{path}@4", "random", 4, settings)
+    assert result.wins + result.draws + result.losses == 4
+    assert [sum(x) for x in zip(result.wins_by_seat, result.draws_by_seat, result.losses_by_seat)] == [2, 2]
+
+
+def test_bad_specs_and_counts_are_refused(tmp_path):
+    path = tiny_hoyito_checkpoint(tmp_path / "h.pt")
+    with pytest.raises(ValueError, match="even"):
+        arena.play_match("random", "greedy", 3, arena.Settings())
+    with pytest.raises(ValueError, match="UHP engines play Hive"):
+        arena.play_match(str(path), f"uhp:{FAKE} garbage", 2, arena.settings_for([str(path)]))
+    with pytest.raises(ValueError, match="simulations"):
+        arena.split_agent_spec("a.pt@many")
+
+
+def test_client_reports_engines_that_cannot_start_or_answer():
+    with pytest.raises(UHPEngineError, match="cannot start"):
+        UHPClient("/nonexistent/engine --uhp")
+    with pytest.raises(UHPEngineError, match="exited"):
+        UHPClient(f"{sys.executable} -c pass")
+    engine = UHPClient(f"{FAKE} hang", timeout_s=0.5)
+    assert engine.id == "fake 0"
+    assert engine.newgame() == "Base;NotStarted;White[1]"
+    with pytest.raises(UHPTimeout):
+        engine.bestmove()
+    assert engine.close(grace_s=1.0) is not None
