@@ -139,9 +139,10 @@ def make_encoding(expansions: str) -> HiveEncoding:
 
 
 # --------------------------------------------------------------------------- frame
-FRAME_SIZE = 4 + 2 * GRID_SIZE
-"""Length of a frame array: ``lo_q, span_q, lo_r, span_r``, then the frame q of each engine q
-(32 entries) and the frame r of each engine r (32 entries)."""
+FRAME_SIZE = 4
+"""Length of a frame array (int32): ``lo_q, off_q, lo_r, off_r``, where ``lo`` is the first occupied
+engine value of the axis after its empty arc and ``off = C // 2 - (span - 1) // 2``, so that engine
+value ``v`` sits at frame coordinate ``(((v - lo + 1) mod 32) - 1 + off) mod C``."""
 
 
 @njit(cache=True)
@@ -159,7 +160,7 @@ def _axis_lo_span(bits):
 
 @njit(cache=True)
 def hive_frame(s, grid, frame):
-    """Write the frame of the hive in state ``s`` into ``frame`` (int32[FRAME_SIZE], see there)."""
+    """Write the frame of the hive in state ``s`` for a ``grid x grid`` board into ``frame`` (int32[FRAME_SIZE])."""
     bits_q = 0
     bits_r = 0
     for p in range(NUM_PIECES):
@@ -172,28 +173,28 @@ def hive_frame(s, grid, frame):
         bits_r = 1
     lo_q, span_q = _axis_lo_span(bits_q)
     lo_r, span_r = _axis_lo_span(bits_r)
-    frame[0], frame[1], frame[2], frame[3] = lo_q, span_q, lo_r, span_r
-    for v in range(GRID_SIZE):
-        frame[4 + v] = _to_frame(v, lo_q, span_q, grid)
-        frame[4 + GRID_SIZE + v] = _to_frame(v, lo_r, span_r, grid)
+    frame[0] = lo_q
+    frame[1] = grid // 2 - (span_q - 1) // 2
+    frame[2] = lo_r
+    frame[3] = grid // 2 - (span_r - 1) // 2
 
 
 @njit(cache=True)
-def _to_frame(v, lo, span, grid):
-    d = (v - lo + 1) % GRID_SIZE - 1
-    return (d - (span - 1) // 2 + grid // 2) % grid
+def _to_frame(v, lo, off, grid):
+    return ((v - lo + 1) % GRID_SIZE - 1 + off) % grid
 
 
 @njit(cache=True)
-def _from_frame(x, lo, span, grid):
-    d = (x - grid // 2 + (span - 1) // 2 + 1) % grid - 1
-    return (lo + d) % GRID_SIZE
+def _from_frame(x, lo, off, grid):
+    return (lo + (x - off + 1) % grid - 1) % GRID_SIZE
 
 
 @njit(cache=True)
 def cell_to_frame(cell, frame, grid):
     """Frame cell index of engine cell ``cell``."""
-    return frame[4 + cell // GRID_SIZE] * grid + frame[4 + GRID_SIZE + cell % GRID_SIZE]
+    fq = _to_frame(cell // GRID_SIZE, frame[0], frame[1], grid)
+    fr = _to_frame(cell % GRID_SIZE, frame[2], frame[3], grid)
+    return fq * grid + fr
 
 
 @njit(cache=True)
