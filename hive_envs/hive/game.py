@@ -35,7 +35,7 @@ from hive_envs.hive.engine.pieces import (
     kinds_mask,
     parse_game_type,
 )
-from hive_envs.hive.engine.repetition import ZOBRIST, position_key
+from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import (
     NUM_MOVE_IDS,
     PASS_MOVE,
@@ -99,7 +99,7 @@ class HiveGame:
         self._history = np.empty((64, UNDO_SIZE), dtype=np.int32)
         self._move_ids: list[int] = []
         self._move_strs: list[str | None] = []
-        self._keys: list[int] = [int(position_key(self._s, ZOBRIST))] if self._repetition else []
+        self._keys: list[int] = [self._position_key()] if self._repetition else []
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -191,7 +191,7 @@ class HiveGame:
         self._move_ids.append(move_id)
         self._count = -1
         if self._repetition:
-            key = int(position_key(self._s, ZOBRIST))
+            key = self._position_key()
             self._keys.append(key)
             if self._s[I_STATUS] == 0 and self._keys.count(key) >= 3:
                 self._s[I_STATUS] = STATUS_DRAW
@@ -361,6 +361,10 @@ class HiveGame:
         return f"HiveGame.from_gamestring({self.gamestring!r})"
 
     # ------------------------------------------------------------------ helpers
+    def _position_key(self) -> int:
+        with np.errstate(over="ignore"):  # uint64 wrap-around is intended (see engine.repetition)
+            return int(position_key(self._s))
+
     def _kind_in_game(self, kind: int) -> bool:
         return bool((kinds_mask(self._expansions) >> kind) & 1)
 

@@ -1,33 +1,40 @@
 """Position keys for the optional repetition draw.
 
-A key is a Zobrist hash (XOR of random 63-bit keys) of (piece, stack level, cell relative to the
-lowest-numbered piece in play) over all pieces in play, plus the player to move. Cells are taken
-relative to an anchor piece so that the same hive translated across the (torus) plane gives the same key: in unbounded
-Hive a translated position is the same position.
+A key is a 64-bit hash of (piece, stack level, cell relative to the lowest-numbered piece in
+play) over all pieces in play, plus the player to move: the XOR of a splitmix64 mix of each
+piece's code. Cells are taken relative to an anchor piece so that the same hive translated across
+the (torus) plane gives the same key: in unbounded Hive a translated position is the same position.
+
+The mix multiplies uint64 values, which wraps silently when compiled; run un-jitted
+(``NUMBA_DISABLE_JIT=1``) NumPy reports the wrap-around as an overflow warning, so callers wrap
+the call in ``np.errstate(over="ignore")``.
 """
 
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
+from hive_envs.hive.engine.grid import GRID_SIZE
 from hive_envs.hive.engine.pieces import NUM_PIECES
 from hive_envs.hive.engine.state import I_TO_MOVE, PCELL, PUNDER
 
-ZOBRIST = np.random.default_rng(20261129).integers(
-    0, 2**63, size=(NUM_PIECES * 8 * NUM_CELLS + 2), dtype=np.int64
-)
-"""One random 63-bit key per (piece, stack level, relative cell), plus one per player to move."""
+
+@njit(cache=True)
+def _mix(x):
+    """splitmix64 finaliser."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 @njit(cache=True)
-def position_key(s, zobrist):
-    """Translation-invariant hash of the board and the player to move (pass ``ZOBRIST``)."""
+def position_key(s):
+    """Translation-invariant hash (uint64) of the board and the player to move."""
     anchor = -1
     for p in range(NUM_PIECES):
         if s[PCELL + p] >= 0:
             anchor = s[PCELL + p]
             break
-    key = zobrist[NUM_PIECES * 8 * NUM_CELLS + s[I_TO_MOVE]]
+    key = _mix(np.uint64(s[I_TO_MOVE] + 1))
     if anchor < 0:
         return key
     aq, ar = anchor // GRID_SIZE, anchor % GRID_SIZE
@@ -42,5 +49,6 @@ def position_key(s, zobrist):
             u = s[PUNDER + u]
         dq = (c // GRID_SIZE - aq) % GRID_SIZE
         dr = (c % GRID_SIZE - ar) % GRID_SIZE
-        key ^= zobrist[((p * 8 + level) * GRID_SIZE + dq) * GRID_SIZE + dr]
+        code = ((p * 8 + level) * GRID_SIZE + dq) * GRID_SIZE + dr + 3
+        key ^= _mix(np.uint64(code) * np.uint64(0x9E3779B97F4A7C15))
     return key
