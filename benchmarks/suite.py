@@ -2,7 +2,8 @@
 
     python -m benchmarks                  # full run (3 s per row, each row in a fresh process)
     python -m benchmarks --quick          # CI smoke run: tiny budgets, one process, no peak memory
-    python -m benchmarks --rows batch     # only rows whose key contains "batch"
+    python -m benchmarks --rows batch     # only rows whose key contains "batch" (no PPO section)
+    python -m benchmarks --rows ppo       # only the PPO section (before/after HiveBatch)
 
 Every loop does what a learner's rollout does each ply: it gets the observation and the legal
 actions (mask) of the player to move, picks a uniformly random legal action and applies it; a new
@@ -15,7 +16,8 @@ game starts when one ends. Rows, per game (Hive Base, Hive Base+MLP, Hoyito II 2
 - Gymnasium vector env: `gym.make_vec(id, num_envs=1024)` over the batched API;
 - batched API: `HiveBatch` / `HoyitoBatch` `step` at N = 1, 64, 1024 (observation and mask of every
   game every ply; the random legal action of each game drawn by a compiled scan of its mask), and
-  N = 1024 on one thread for comparison;
+  N = 1024 with ``parallel=True`` (numba threads; see `hive_envs.hive.batch` on OMP_WAIT_POLICY);
+- 64 AEC envs in a Python loop behind the same batch API (`benchmarks.aec_batch`): the "before";
 - peers: OpenSpiel's `hive` through pyspiel (observation tensor and legal actions every ply),
   Shimmy's PettingZoo wrapper of it, PettingZoo `connect_four_v3` and `chess_v6` (for scale).
 
@@ -148,7 +150,7 @@ def vector_loop(env_id: str, num_envs: int):
     return loop, batch
 
 
-def hive_batch_loop(expansions: str, num_games: int, parallel=None):
+def hive_batch_loop(expansions: str, num_games: int, parallel=False):
     from hive_envs.hive import HiveBatch
 
     return batch_loop(HiveBatch(num_games, expansions=expansions, parallel=parallel))
@@ -208,7 +210,7 @@ def _hive_rows(name: str, expansions: str) -> dict:
         loop, _batch = batch_loop(AecLoopHiveBatch(64, expansions=expansions))
         return timed(loop, seconds, warmup=64, chunk=64)
 
-    def batched(num_games, parallel=None):
+    def batched(num_games, parallel=False):
         def rate(seconds):
             loop, batch = hive_batch_loop(expansions, num_games, parallel)
             return timed(loop, seconds, warmup=num_games, chunk=num_games), batch.nbytes
@@ -223,7 +225,7 @@ def _hive_rows(name: str, expansions: str) -> dict:
     }
     for n in BATCH_SIZES:
         rows[f"hive:{name}:batch{n}"] = (f"HiveBatch N={n}", batched(n))
-    rows[f"hive:{name}:batch1024serial"] = ("HiveBatch N=1024, 1 thread", batched(1024, parallel=False))
+    rows[f"hive:{name}:batch1024threads"] = ("HiveBatch N=1024, parallel=True", batched(1024, parallel=True))
     rows[f"hive:{name}:aecloop64"] = ("64 AEC envs in a Python loop", aec_loop_batch)
     rows[f"hive:{name}:openspiel"] = ("peer: OpenSpiel pyspiel loop", spiel)
     rows[f"hive:{name}:shimmy"] = ("peer: Shimmy PettingZoo wrapper", shimmy)
@@ -343,16 +345,45 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
     return summary["global_step"] / summary["train_seconds"]
 
 
+def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CONFIG) -> float:
+    """Env steps/s of the self-play rollout alone (`SelfPlayCollector.collect`, network forward included)."""
+    import torch
+
+    from hive_envs.agents.networks import build_network
+    from training.config import load_config
+    from training.games import make_batch
+    from training.selfplay import SelfPlayCollector
+
+    config = load_config(config_path)
+    if config.num_threads:
+        torch.set_num_threads(config.num_threads)
+    batch = make_batch(game, config.num_games, config.game_options)
+    network = build_network(config.network_spec(), tuple(batch.observation_shape), batch.num_actions)
+    collector = SelfPlayCollector(batch, network, torch.device("cpu"), seed=config.seed)
+    collector.collect(2)  # warm-up
+    start = time.perf_counter()
+    for _ in range(rollouts):
+        collector.collect(config.rollout_steps)
+    return rollouts * config.rollout_steps * config.num_games / (time.perf_counter() - start)
+
+
 def ppo_section(updates: int) -> str:
-    lines = [f"PPO self-play steps/s ({PPO_CONFIG}, rollout + update, {updates} updates after one warm-up)"]
+    """PPO steps/s (rollout + update) and rollout-only steps/s, before and after HiveBatch."""
+    title = (
+        f"Self-play PPO on {PPO_CONFIG} (CPU), env steps/s: rollout + update over {updates} updates "
+        f"after one warm-up; rollout alone over {updates} rollouts"
+    )
+    lines = [title]
+    lines.append(f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14}")
     rates = {}
     for label, game in PPO_PATHS.items():
-        rates[label] = ppo_steps_per_second(game, updates)
-        print(f"  ppo {label:40} {rates[label]:10,.0f} steps/s", file=sys.stderr, flush=True)
-    after, before = rates.values()
-    for label, rate in rates.items():
-        lines.append(f"  {label:40} {rate:10,.0f} steps/s")
-    lines.append(f"  {'speed-up':40} {after / before:10.1f}x")
+        rates[label] = (ppo_steps_per_second(game, updates), rollout_steps_per_second(game, updates))
+        print(
+            f"  ppo {label:40} {rates[label][0]:10,.1f} {rates[label][1]:10,.0f}", file=sys.stderr, flush=True
+        )
+        lines.append(f"  {label:40} {rates[label][0]:21,.1f} {rates[label][1]:14,.0f}")
+    (ppo_after, roll_after), (ppo_before, roll_before) = rates.values()
+    lines.append(f"  {'after / before':40} {ppo_after / ppo_before:20.2f}x {roll_after / roll_before:13.1f}x")
     return "\n".join(lines)
 
 
@@ -445,9 +476,10 @@ def main(argv=None) -> int:
         print(
             f"  {key:28} {result.plies_per_second:14,.0f} plies/s {result.note}", file=sys.stderr, flush=True
         )
-    print(format_table(results, {k: rows[k][0] for k in keys}, seconds, isolated))
+    if keys:
+        print(format_table(results, {k: rows[k][0] for k in keys}, seconds, isolated))
     ppo_updates = 0 if args.quick else args.ppo_updates
-    if ppo_updates > 0 and not args.rows:
+    if ppo_updates > 0 and args.rows in ("", "ppo"):
         print()
         print(ppo_section(ppo_updates))
     failed = [r.key for r in results if r.note.startswith("failed")]

@@ -9,7 +9,7 @@ bookkeeping: rewards, automatic reset, final observations, episode lengths.
 Contract (shared with `HoyitoBatch`; the training code is written against it)::
 
     batch = HiveBatch(num_games, expansions="", tournament_opening=True, max_turns=300,
-                      repetition_draw=False, parallel=None)
+                      repetition_draw=False, parallel=False)
     batch.reset(seed=None); batch.step(actions)   # actions: (N,) integers, one per game
     batch.observation (N, P, C, C) uint8, batch.action_mask (N, A) int8, batch.to_move (N,) int8,
     batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
@@ -26,8 +26,11 @@ written from (default: the seat that made the last move).
 
 Threads: move generation needs a scratch workspace (`hive_envs.hive.engine.workspace`, ~140 KB).
 The games are split into one contiguous chunk per thread, each with its own workspace, so memory
-does not grow with ``num_games``. ``parallel=None`` (default) uses numba's threads when there are
-at least 64 games and more than one thread; ``True`` / ``False`` force it.
+does not grow with ``num_games``. ``parallel=True`` runs the chunks on numba's threads (``prange``);
+it is off by default, as in `HoyitoBatch`: on the shared 2-core development machine (load 10+) the
+threaded loop was slower than the serial one (N = 64: 4x slower, N = 1024: about equal), because
+GNU OpenMP's idle threads spin; with ``OMP_WAIT_POLICY=passive`` (or
+``NUMBA_THREADING_LAYER=workqueue``) it was ~1.2x faster there. On an idle machine, try it.
 """
 
 from __future__ import annotations
@@ -51,9 +54,6 @@ from hive_envs.hive.engine.state import (
 )
 from hive_envs.hive.engine.workspace import new_workspace
 from hive_envs.hive.game import HiveGame
-
-PARALLEL_MIN_GAMES = 64
-"""Below this many games the threaded loop is not worth its start-up cost (``parallel=None``)."""
 
 GREEDY_WIN = 100
 """Greedy score of a move that wins at once (as `hive_envs.hive.players.WIN_SCORE`)."""
@@ -280,7 +280,7 @@ class HiveBatch:
         tournament_opening: bool = True,
         max_turns: int | None = 300,
         repetition_draw: bool = False,
-        parallel: bool | None = None,
+        parallel: bool = False,
     ):
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
@@ -289,8 +289,8 @@ class HiveBatch:
                 f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
                 f"(letters in M, L, P order), got {expansions!r}"
             )
-        if parallel is not None and not isinstance(parallel, (bool, np.bool_)):
-            raise ValueError(f"parallel must be True, False or None (automatic), got {parallel!r}")
+        if not isinstance(parallel, (bool, np.bool_)):
+            raise ValueError(f"parallel must be True or False, got {parallel!r}")  # noqa: TRY004 (contract)
         # HiveGame validates the remaining options exactly as the AEC env does, and gives the start.
         start = HiveGame(game_type_name(expansions), tournament_opening, max_turns, repetition_draw)
         self.expansions = expansions
@@ -302,9 +302,8 @@ class HiveBatch:
         self.num_actions = enc.num_actions
         self.observation_shape = enc.obs_shape
         self.observation_dtype = np.dtype(np.uint8)
-        threads = numba.get_num_threads()
-        self.parallel = bool(parallel) if parallel is not None else (N >= PARALLEL_MIN_GAMES and threads > 1)
-        chunks = min(N, threads) if self.parallel else 1
+        self.parallel = bool(parallel)
+        chunks = min(N, numba.get_num_threads()) if self.parallel else 1
         self._chunks = (np.arange(chunks + 1, dtype=np.int64) * N) // chunks
         self._workspaces = np.stack([new_workspace() for _ in range(chunks)])
         self._moves = np.empty((chunks, MAX_MOVES), dtype=np.int32)

@@ -55,7 +55,7 @@ class HiveVectorEnv(BatchVectorEnv):
         repetition_draw=False,
         opponent="random",
         learner_seat=0,
-        parallel=None,
+        parallel=False,
     ):
         batch = HiveBatch(num_envs, expansions, tournament_opening, max_turns, repetition_draw, parallel)
         enc = batch.encoding

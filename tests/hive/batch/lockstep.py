@@ -13,7 +13,7 @@ from hive_envs.hive import HiveBatch
 from hive_envs.hive.env import raw_env
 
 
-def play_lockstep(num_games: int, steps: int, seed: int, parallel=None, **options) -> int:
+def play_lockstep(num_games: int, steps: int, seed: int, parallel=False, **options) -> int:
     """Random legal actions for ``steps`` batch steps; returns the number of games finished."""
     batch = HiveBatch(num_games, parallel=parallel, **options)
     batch.reset(seed=seed)

@@ -215,3 +215,12 @@ def test_greedy_actions_pick_a_best_move_by_the_players_greedy_scores():
             if all(env.terminations.values()):
                 env.reset()
         b.step(actions)
+
+
+def test_buffers_go_to_torch_without_a_copy():
+    torch = pytest.importorskip("torch")
+    b = HiveBatch(2)
+    obs, mask = torch.from_numpy(b.observation), torch.from_numpy(b.action_mask)
+    b.step(b.action_mask.argmax(axis=1))  # in place: the tensors see the new position
+    assert obs.data_ptr() == b.observation.ctypes.data and mask.data_ptr() == b.action_mask.ctypes.data
+    assert torch.equal(obs, torch.from_numpy(b.observation.copy()))
