@@ -64,7 +64,8 @@ class BatchVectorEnv(VectorEnv):
         b.step(np.asarray(actions), final_view=self.learner_seat)
         rewards = b.rewards[self._rows, self.learner_seat].copy()
         terminated = b.terminated.copy()
-        final_obs = np.where(terminated[:, None], b.final_observation, 0).astype(b.observation_dtype)
+        final_obs = np.zeros_like(b.observation)  # any observation shape (flat or planes)
+        final_obs[terminated] = b.final_observation[terminated]
         lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
         self._draw_seats(terminated)
         self._play_opponents(rewards, terminated, final_obs, lengths)
@@ -76,6 +77,10 @@ class BatchVectorEnv(VectorEnv):
             "learner_seat": self.learner_seat.copy(),
         }
         return b.observation.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every sub-env's learner now, (num_envs, A) bool."""
+        return self.batch.action_mask.astype(bool)
 
     def close_extras(self, **kwargs):
         pass

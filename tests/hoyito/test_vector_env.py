@@ -33,7 +33,7 @@ def test_vector_env_agrees_with_single_agent_envs(seat):
     episodes = 0
     for _ in range(1500):
         masks = np.stack([env.action_masks() for env in singles])
-        assert np.array_equal(masks, vec.batch.action_mask.astype(bool))
+        assert np.array_equal(masks, vec.action_masks())
         assert np.array_equal(np.stack(single_obs), obs)
         actions = (rng.random(masks.shape) * masks).argmax(axis=1)
         obs, rewards, terminated, _truncated, infos = vec.step(actions)
