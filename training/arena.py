@@ -14,8 +14,8 @@ Our engine is the referee: every move an engine sends is checked by `HiveGame` b
 the other side. A player whose move is illegal, who errs, dies or exceeds ``--move-timeout`` loses
 that game (the reason is recorded); a dead or confused engine is restarted for the next game.
 Deterministic players would repeat one game over and over, so each pair of games starts from the same
-``--opening-plies`` uniformly random plies, once with each player as White (South) — as in engine
-tournaments' opening books. Results are counted from the first player's side.
+``--opening-plies`` uniformly random plies (a different opening for every pair while there are enough),
+once with each player as White (South) — as in engine tournaments' opening books. Results are counted from the first player's side.
 """
 
 from __future__ import annotations
@@ -276,6 +276,20 @@ def random_opening(referee, plies: int, seed: int) -> list:
     return moves
 
 
+def distinct_openings(referee, plies: int, count: int, seed: int) -> list[list]:
+    """``count`` random openings, all different while the game has that many (deterministic players
+    would otherwise replay the same game, and the games would not be independent samples)."""
+    openings, seen = [], set()
+    for k in range(100 * count):
+        opening = random_opening(referee, plies, seed * 1_000_003 + k)
+        if tuple(opening) not in seen:
+            seen.add(tuple(opening))
+            openings.append(opening)
+            if len(openings) == count:
+                return openings
+    return [openings[k % len(openings)] for k in range(count)]
+
+
 def play_game(referee, players: tuple, opening: list, limits) -> tuple[float, int, str, str]:
     """One game, ``players[0]`` as White/South. Returns (result for seat 0, plies, reason, record)."""
     game = referee.new()
@@ -315,8 +329,8 @@ def play_game(referee, players: tuple, opening: list, limits) -> tuple[float, in
     return referee.result(game), referee.plies(game), "", referee.record(game)
 
 
-def play_pairs(spec_a: str, spec_b: str, settings: Settings, pairs: list[int]) -> list[GameRecord]:
-    """Games 2k and 2k+1 for each k in ``pairs``: same opening, A as seat 0 then as seat 1."""
+def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list]) -> list[GameRecord]:
+    """Two games from each opening: A as seat 0, then as seat 1."""
     import torch
 
     from hive_envs.hive.players import SearchLimits
@@ -328,8 +342,7 @@ def play_pairs(spec_a: str, spec_b: str, settings: Settings, pairs: list[int]) -
     b = make_player(spec_b, settings.game, settings.sample, settings.seed * 7919 + 2, settings.move_timeout_s)
     records = []
     try:
-        for k in pairs:
-            opening = random_opening(referee, settings.opening_plies, settings.seed * 1_000_003 + k)
+        for opening in openings:
             for seat_of_a in (0, 1):
                 seats = (a, b) if seat_of_a == 0 else (b, a)
                 result0, plies, reason, record = play_game(referee, seats, opening, limits)
@@ -351,7 +364,7 @@ def play_match(
         )
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    pairs = list(range(games // 2))
+    pairs = distinct_openings(settings.referee(), settings.opening_plies, games // 2, settings.seed)
     chunks = [pairs[i::workers] for i in range(min(workers, len(pairs)))]
     if len(chunks) == 1:
         records = play_pairs(spec_a, spec_b, settings, pairs)
