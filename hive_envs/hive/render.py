@@ -12,7 +12,8 @@ Hexagons are pointy-top; axial ``(q, r)`` maps to the plane as ``x = q + r / 2``
     W (q-1, r)   [q, r]   E (q+1, r)
         SW (q-1, r+1)  SE (q, r+1)
 
-`save_png(gamestring, path)` writes the picture of any UHP GameString (used for the README).
+`save_png(gamestring, path)` writes the picture of any UHP GameString (used for the README); from a
+shell: ``python -m hive_envs.hive.render GAMESTRING OUT.png``.
 """
 
 from __future__ import annotations
@@ -216,3 +217,19 @@ def save_png(gamestring: str, path: str, width: int = 640, height: int = 640) ->
 
     game = HiveGame.from_gamestring(gamestring)
     Image.fromarray(render_rgb(game, width, height)).save(path)
+
+
+def main(argv=None) -> None:
+    """``python -m hive_envs.hive.render GAMESTRING OUT.png``: write the picture of a position."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write a PNG picture of a Hive position.")
+    parser.add_argument("gamestring", help='UHP GameString or GameTypeString, e.g. "Base;InProgress;White[2];wS1;bS1 wS1-"')
+    parser.add_argument("path", help="output PNG file")
+    parser.add_argument("--size", type=int, default=640, help="width and height in pixels")
+    args = parser.parse_args(argv)
+    save_png(args.gamestring, args.path, args.size, args.size)
+
+
+if __name__ == "__main__":
+    main()

@@ -79,3 +79,23 @@ def test_human_mode_draws_into_a_window_where_a_display_exists(monkeypatch):
     assert shown.shape == (640, 640, 3) and np.array_equal(shown, env._render_rgb())
     env.close()
     assert env._window is None
+
+
+def test_render_command_line_writes_a_png(tmp_path):
+    from hive_envs.hive.render import main
+
+    path = tmp_path / "p.png"
+    main([STACKED, str(path), "--size", "320"])
+    with Image.open(path) as image:
+        assert image.size == (320, 320)
+
+
+def test_gym_env_renders_rgb_and_text():
+    import gymnasium as gym
+
+    env = gym.make("hive_envs/Hive-v0", render_mode="rgb_array")
+    env.reset(seed=0)
+    assert env.render().shape == (640, 640, 3)
+    env = gym.make("hive_envs/Hive-v0", render_mode="ansi")
+    env.reset(seed=0)
+    assert "Black reserve" in env.render()
