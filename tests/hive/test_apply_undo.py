@@ -64,3 +64,19 @@ def test_play_then_undo_of_each_listed_move_restores_the_gamestring():
             game.play(move)
             game.undo()
             assert game.gamestring == text
+
+
+def test_workspace_counters_restart_before_overflow_without_changing_the_moves():
+    from hive_envs.hive.engine.workspace import _STAMP_LIMIT, W_CLOCK, W_STAMP, W_VSTAMP
+
+    for game in random_positions("Base+MLP", seed=9, max_plies=50):
+        pass
+    s = game.state.copy()
+    fresh = new_workspace()
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    expected = sorted(out[: generate_moves(s, fresh, out)])
+    for counter in (W_STAMP, W_VSTAMP, W_CLOCK):
+        w = new_workspace()
+        w[counter] = _STAMP_LIMIT + 1
+        assert sorted(out[: generate_moves(s, w, out)]) == expected
+        assert w[counter] < 1000
