@@ -175,3 +175,9 @@ def test_random_games_never_ask_an_agent_without_a_legal_move():
                 continue
             assert obs["action_mask"].any()
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_pettingzoo_render_test_passes_for_every_mode(capsys):
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: hoyito_v0.env(render_mode=render_mode))
