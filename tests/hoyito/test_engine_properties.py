@@ -71,3 +71,45 @@ def test_compiled_random_playout_finishes_games_and_conserves_counters():
         plies = K.random_playout(state, 6, 1000, 600, seed)
         assert state[12 + 4] == 1 and state[12 + 5] == plies > 0
         assert state[:12].sum() + state[12] + state[13] == 48
+
+
+def test_arbitrary_positions_match_the_reference():
+    """Random mid-game positions (not only ones random play reaches), small lap caps included."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    checked = 0
+    while checked < 3000:
+        n = int(rng.integers(2, 8))
+        seeds = int(rng.integers(1, 6))
+        total = 2 * n * seeds
+        on_board = int(rng.integers(1, total + 1))
+        board = rng.multinomial(on_board, np.ones(2 * n) / (2 * n)).tolist()
+        south = int(rng.integers(0, total - on_board + 1))
+        captured = (south, total - on_board - south)
+        options = {
+            "holes_per_row": n,
+            "seeds_per_hole": seeds,
+            "max_laps": int(rng.choice([1, 2, 5, 1000])),
+            "no_capture_limit": int(rng.integers(1, 50)),
+        }
+        stall = int(rng.integers(0, options["no_capture_limit"]))
+        g = HoyitoGame.from_position(
+            board, captured, int(rng.integers(2)), plies_without_capture=stall, **options
+        )
+        if g.is_terminal:
+            continue
+        hole = int(rng.choice(g.legal_moves()))
+        expected = reference_play(
+            g.board, g.captured, g.to_move, stall, hole, n, options["max_laps"], options["no_capture_limit"]
+        )
+        g.play(hole)
+        assert (g.board, list(g.captured), g.plies_without_capture, g.is_terminal) == (
+            expected[0],
+            expected[1],
+            expected[3],
+            expected[4],
+        )
+        if not g.is_terminal:
+            assert g.to_move == expected[2]
+        checked += 1
