@@ -86,8 +86,10 @@ def openspiel_loop(game, rng):
 def openspiel_game(expansions):
     import pyspiel
 
-    flags = {f"uses_{name}": letter in expansions for letter, name in (("M", "mosquito"), ("L", "ladybug"),
-                                                                        ("P", "pillbug"))}
+    flags = {
+        f"uses_{name}": letter in expansions
+        for letter, name in (("M", "mosquito"), ("L", "ladybug"), ("P", "pillbug"))
+    }
     return pyspiel.load_game("hive", flags)
 
 
@@ -114,13 +116,19 @@ def main(argv=None):
         rate = _interleaved(loops, args.seconds)
         rows.append((name, rate["env"], rate["raw"], rate["spiel"], rate.get("shimmy")))
 
-    print(f"\nAEC plies/s, observation + mask every ply, random legal actions ({args.seconds:g} s per loop, interleaved)")
-    print(f"{'game':10} {'hive_envs env()':>16} {'raw_env':>10} {'OpenSpiel':>10} {'Shimmy':>10} "
-          f"{'env()/OpenSpiel':>16} {'env()/Shimmy':>13}")
+    print(
+        f"\nAEC plies/s, observation + mask every ply, random legal actions ({args.seconds:g} s per loop, interleaved)"
+    )
+    print(
+        f"{'game':10} {'hive_envs env()':>16} {'raw_env':>10} {'OpenSpiel':>10} {'Shimmy':>10} "
+        f"{'env()/OpenSpiel':>16} {'env()/Shimmy':>13}"
+    )
     for name, wrapped, raw, spiel, shimmy in rows:
         shim = f"{shimmy:10.0f}" if shimmy else f"{'n/a':>10}"
         shim_ratio = f"{wrapped / shimmy:12.1f}x" if shimmy else f"{'n/a':>13}"
-        print(f"{name:10} {wrapped:16.0f} {raw:10.0f} {spiel:10.0f} {shim} {wrapped / spiel:15.2f}x {shim_ratio}")
+        print(
+            f"{name:10} {wrapped:16.0f} {raw:10.0f} {spiel:10.0f} {shim} {wrapped / spiel:15.2f}x {shim_ratio}"
+        )
 
 
 if __name__ == "__main__":

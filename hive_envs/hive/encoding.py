@@ -102,8 +102,15 @@ class HiveEncoding:
         names = [f"tile_{n}" for n in slots] + ["top_own", "top_opp", "last_moved"]
         letters = [BUG_LETTERS[k] for k in self.kinds]
         names += [f"reserve_own_{x}" for x in letters] + [f"reserve_opp_{x}" for x in letters]
-        names += ["to_move", "last_ply_pass", "queen_due_own", "queen_due_opp", "ply_lo", "ply_hi",
-                  "plies_left"]
+        names += [
+            "to_move",
+            "last_ply_pass",
+            "queen_due_own",
+            "queen_due_opp",
+            "ply_lo",
+            "ply_hi",
+            "plies_left",
+        ]
         return names
 
     def observation_high(self) -> np.ndarray:

@@ -22,8 +22,14 @@ class raw_env(MaskedAECEnv):
 
     metadata: ClassVar[dict] = {**MaskedAECEnv.metadata, "name": "hive_v0"}
 
-    def __init__(self, expansions: str = "", tournament_opening: bool = True, max_turns: int = 300,
-                 repetition_draw: bool = False, render_mode: str | None = None):
+    def __init__(
+        self,
+        expansions: str = "",
+        tournament_opening: bool = True,
+        max_turns: int = 300,
+        repetition_draw: bool = False,
+        render_mode: str | None = None,
+    ):
         if not isinstance(expansions, str) or expansions not in EXPANSION_SETS:
             raise ValueError(
                 f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
@@ -37,12 +43,18 @@ class raw_env(MaskedAECEnv):
         }
         self.game = HiveGame(**self._game_args)  # validates the other options
         self.encoding = enc = E.make_encoding(expansions)
-        super().__init__(enc.num_actions, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), np.uint8,
-                         render_mode)
-        self._grid, self._n, self._slot_of, self._engine_slot = enc.grid, enc.tiles_per_colour, enc.slot_of, \
-            enc.engine_slot
+        super().__init__(
+            enc.num_actions, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), np.uint8, render_mode
+        )
+        self._grid, self._n, self._slot_of, self._engine_slot = (
+            enc.grid,
+            enc.tiles_per_colour,
+            enc.slot_of,
+            enc.engine_slot,
+        )
         self._kinds = enc.kinds
-        self._frame = np.zeros(E.FRAME_SIZE, dtype=np.int32)  # hive frame of the current ply (written with the mask)
+        # Hive frame of the current ply, written with the mask.
+        self._frame = np.zeros(E.FRAME_SIZE, dtype=np.int32)
         self._window = None
         self._start = None  # game to start from on the next reset (options["gamestring"])
 
@@ -51,11 +63,13 @@ class raw_env(MaskedAECEnv):
         """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position."""
         self._start = None
         if options and options.get("gamestring") is not None:
-            game = HiveGame.from_gamestring(options["gamestring"], **{k: v for k, v in self._game_args.items()
-                                                                     if k != "game_type"})
+            game = HiveGame.from_gamestring(
+                options["gamestring"], **{k: v for k, v in self._game_args.items() if k != "game_type"}
+            )
             if game.game_type != self._game_args["game_type"]:
-                raise ValueError(f"gamestring is a {game.game_type} game; this env plays "
-                                 f"{self._game_args['game_type']}")
+                raise ValueError(
+                    f"gamestring is a {game.game_type} game; this env plays {self._game_args['game_type']}"
+                )
             if game.is_terminal:
                 raise ValueError(f"gamestring describes a finished game ({game.outcome}); nothing to play")
             self._start = game
@@ -144,8 +158,9 @@ class raw_env(MaskedAECEnv):
         a = self._legal_action(action)
         g = self.game
         E.hive_frame(g.state, self._grid, self._frame)
-        return g.move_id_to_uhp(int(E.action_to_move_id(g.state, a, self._frame, self._grid, self._n,
-                                                         self._engine_slot)))
+        return g.move_id_to_uhp(
+            int(E.action_to_move_id(g.state, a, self._frame, self._grid, self._n, self._engine_slot))
+        )
 
     def uhp_to_action(self, move: str) -> int:
         """Action index of a UHP move string legal for the agent to move (ValueError otherwise)."""
@@ -160,7 +175,9 @@ class raw_env(MaskedAECEnv):
         try:
             a = operator.index(action)
         except TypeError:
-            raise ValueError(f"action must be an integer in [0, {self.num_actions}), got {action!r}") from None
+            raise ValueError(
+                f"action must be an integer in [0, {self.num_actions}), got {action!r}"
+            ) from None
         if not 0 <= a < self.num_actions:
             raise ValueError(f"action {a} is out of range [0, {self.num_actions})")
         if self.game.is_terminal or not self._mask[a]:

@@ -112,7 +112,8 @@ def render_ansi(game) -> str:
                 if (q, r) in cells:
                     names = cells[(q, r)]
                     label = names[-1].ljust(3)
-                    mark = "*" if (q, r) == view.last_moved_cell else ("+" if len(names) > 1 else " ")  # * wins
+                    stacked = "+" if len(names) > 1 else " "
+                    mark = "*" if (q, r) == view.last_moved_cell else stacked
                     text = label + mark
                 else:
                     text = " .  "
@@ -185,10 +186,16 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
         last = cell == view.last_moved_cell
         if last:
             draw.polygon(_hexagon(cx, cy, radius * 1.02), fill=_LAST_MOVE)
-        draw.polygon(_hexagon(cx, cy, radius * 0.88 if last else 0.95 * radius), fill=BUG_COLOURS[bug],
-                     outline=(90, 90, 90), width=2)
+        draw.polygon(
+            _hexagon(cx, cy, radius * 0.88 if last else 0.95 * radius),
+            fill=BUG_COLOURS[bug],
+            outline=(90, 90, 90),
+            width=2,
+        )
         draw.polygon(_hexagon(cx, cy, radius * 0.72), fill=_OWNER_FILL[owner])
-        draw.text((cx, cy - radius * 0.08), top_name[1:], fill=_OWNER_INK[owner], font=letter_font, anchor="mm")
+        draw.text(
+            (cx, cy - radius * 0.08), top_name[1:], fill=_OWNER_INK[owner], font=letter_font, anchor="mm"
+        )
         if len(names) > 1:  # height badge, and the tiles beneath (top first) in small print
             bx, by, br = cx + radius * 0.45, cy - radius * 0.4, radius * 0.22
             draw.ellipse((bx - br, by - br, bx + br, by + br), fill=_BADGE)
@@ -207,7 +214,9 @@ def _draw_reserve(draw, names: list[str], side: str, x: int, y: int, width: int,
         cx, cy = px + step / 2, y + band / 2 + 4
         draw.polygon(_hexagon(cx, cy, step / 2), fill=BUG_COLOURS[name[1]])
         draw.polygon(_hexagon(cx, cy, step / 2.8), fill=_OWNER_FILL[name[0]])
-        draw.text((cx, cy), name[1:], fill=_OWNER_INK[name[0]], font=_font(max(8, int(step // 3))), anchor="mm")
+        draw.text(
+            (cx, cy), name[1:], fill=_OWNER_INK[name[0]], font=_font(max(8, int(step // 3))), anchor="mm"
+        )
         px += step
 
 
@@ -224,7 +233,9 @@ def main(argv=None) -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="Write a PNG picture of a Hive position.")
-    parser.add_argument("gamestring", help='UHP GameString or GameTypeString, e.g. "Base;InProgress;White[2];wS1;bS1 wS1-"')
+    parser.add_argument(
+        "gamestring", help='UHP GameString or GameTypeString, e.g. "Base;InProgress;White[2];wS1;bS1 wS1-"'
+    )
     parser.add_argument("path", help="output PNG file")
     parser.add_argument("--size", type=int, default=640, help="width and height in pixels")
     args = parser.parse_args(argv)

@@ -110,7 +110,9 @@ def _encode(s, enc, seat):
     moves = np.empty(MAX_MOVES, np.int32)
     n = generate_moves(s, new_workspace(), moves)
     mask = np.zeros(enc.num_actions, np.int8)
-    count = E.encode_mask(s, moves, n, np.zeros(E.FRAME_SIZE, np.int32), enc.grid, enc.tiles_per_colour, enc.slot_of, mask)
+    count = E.encode_mask(
+        s, moves, n, np.zeros(E.FRAME_SIZE, np.int32), enc.grid, enc.tiles_per_colour, enc.slot_of, mask
+    )
     assert count == n
     return obs, mask
 
@@ -150,7 +152,7 @@ def test_plane_names_and_bounds_match_the_layout(expansions):
     enc = E.make_encoding(expansions)
     names = enc.plane_names()
     assert len(names) == len(set(names)) == enc.num_planes
-    assert names[: 2] == ["tile_own_Q", "tile_own_S1"] and names[-1] == "plies_left"
+    assert names[:2] == ["tile_own_Q", "tile_own_S1"] and names[-1] == "plies_left"
     high = enc.observation_high()
     assert high.shape == enc.obs_shape and high[names.index("tile_opp_B1")].max() == E.MAX_LEVEL
     assert high[names.index("reserve_own_A")].max() == 3 and high[names.index("ply_lo")].max() == 255

@@ -9,8 +9,16 @@ from gymnasium.utils.env_checker import check_env
 
 import hive_envs  # noqa: F401 (registers the ids)
 
-CONVENIENCE = {"HiveM-v0": "Base+M", "HiveL-v0": "Base+L", "HiveP-v0": "Base+P", "HiveML-v0": "Base+ML",
-               "HiveMP-v0": "Base+MP", "HiveLP-v0": "Base+LP", "HiveMLP-v0": "Base+MLP", "Hive-v0": "Base"}
+CONVENIENCE = {
+    "HiveM-v0": "Base+M",
+    "HiveL-v0": "Base+L",
+    "HiveP-v0": "Base+P",
+    "HiveML-v0": "Base+ML",
+    "HiveMP-v0": "Base+MP",
+    "HiveLP-v0": "Base+LP",
+    "HiveMLP-v0": "Base+MLP",
+    "Hive-v0": "Base",
+}
 
 
 @pytest.mark.parametrize("expansions", ["", "MLP"])
@@ -102,9 +110,14 @@ def test_move_names_and_illegal_actions():
     assert reward == -1.0 and terminated and info["illegal_action"]
 
 
-@pytest.mark.parametrize(("options", "name"), [({"opponent": "nobody"}, "opponent"),
-                                               ({"learner_seat": 2}, "learner_seat"),
-                                               ({"expansions": "Q"}, "expansions")])
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [
+        ({"opponent": "nobody"}, "opponent"),
+        ({"learner_seat": 2}, "learner_seat"),
+        ({"expansions": "Q"}, "expansions"),
+    ],
+)
 def test_bad_options(options, name):
     with pytest.raises(ValueError, match=name):
         gym.make("hive_envs/Hive-v0", **options)

@@ -42,8 +42,10 @@ def _magenta(picture):
 
 
 def test_env_render_modes():
-    for mode, check in (("ansi", lambda out: isinstance(out, str) and "reserve" in out),
-                        ("rgb_array", lambda out: out.shape == (640, 640, 3))):
+    for mode, check in (
+        ("ansi", lambda out: isinstance(out, str) and "reserve" in out),
+        ("rgb_array", lambda out: out.shape == (640, 640, 3)),
+    ):
         env = hive_v0.raw_env(render_mode=mode)
         env.reset(seed=0)
         env.step(int(np.flatnonzero(env._mask)[0]))
