@@ -159,3 +159,16 @@ def test_options_reach_the_engine():
     g = env.game
     assert (g.game_type, g.tournament_opening, g.max_turns) == ("Base+LP", False, 40)
     assert "wQ" in [env.action_to_uhp(int(a)) for a in np.flatnonzero(env._mask)]
+
+
+def test_no_turn_cap_and_repetition_draw_options():
+    env = hive_v0.raw_env(max_turns=None, repetition_draw=True)
+    env.reset(seed=0)
+    assert env.game.max_turns is None and env.game.repetition_draw
+    names = env.encoding.plane_names()
+    assert (env.observe("player_0")["observation"][names.index("plies_left")] == 255).all()
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        legal = np.flatnonzero(env._mask)
+        env.step(int(legal[rng.integers(legal.size)]))
+    assert env.game.turn_number == 40 or env.game.is_terminal
