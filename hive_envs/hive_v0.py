@@ -40,6 +40,9 @@ Actions
     uses the lowest-numbered tile of its bug kind in reserve (as UHP engines list it). Each
     distinct legal (tile, destination) move has exactly one index, and every legal move has one.
     Convert with ``env.unwrapped.action_to_uhp(a)`` and ``env.unwrapped.uhp_to_action("wA1 -bQ")``.
+    ``env.unwrapped.game`` is the engine's `HiveGame` (GameString, UHP valid moves): read it freely,
+    but play through `step` (moves played on it directly bypass the env's per-ply mask cache).
+    ``env.reset(options={"gamestring": ...})`` starts from any position of the env's game type.
 
 Observation planes (uint8, shape (P, C, C), from the observing agent's side: "own" = observer)
     ==========================  ======  =====================================================

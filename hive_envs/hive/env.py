@@ -13,6 +13,7 @@ from hive_envs.hive import HiveGame, render
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
 from hive_envs.hive.engine.state import I_STATUS, I_TO_MOVE
+from hive_envs.hive.players import greedy_scores
 
 _REWARDS = {"WhiteWins": (1.0, -1.0), "BlackWins": (-1.0, 1.0), "Draw": (0.0, 0.0)}
 
@@ -194,8 +195,6 @@ class raw_env(MaskedAECEnv):
         Score (from `hive_envs.hive.players.greedy_scores`): +100 a win, -100 a loss, 0 a draw, else
         (occupied neighbours of the opponent's Queen) - (occupied neighbours of the mover's Queen).
         """
-        from hive_envs.hive.players import greedy_scores
-
         values = np.full(self.num_actions, -np.inf)
         ids, scores = greedy_scores(self.game)
         actions = np.empty(len(ids), dtype=np.int64)
