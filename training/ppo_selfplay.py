@@ -151,7 +151,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
         initial=min(global_step, config.total_steps),
         unit="step",
         dynamic_ncols=True,
-        disable=None,
+        mininterval=2.0,
     )
     started = time.time() - elapsed
     while global_step < config.total_steps and not (time_limit and elapsed >= time_limit):

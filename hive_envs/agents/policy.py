@@ -71,3 +71,11 @@ def load_policy(
 
     policy.checkpoint = data  # type: ignore[attr-defined]  # for callers that want game/step info
     return policy
+
+
+def checkpoint_opponent_loader(spec: str) -> Policy | None:
+    """The envs' opponent loader (`hive_envs.core.opponents`): a '.pt' path becomes a sampled
+    policy; any other string is not ours (None). Registered on `import hive_envs.agents`."""
+    if not str(spec).endswith(".pt"):
+        return None
+    return load_policy(spec)
