@@ -20,6 +20,7 @@ Bound on the output: destinations are empty cells next to the hive (at most 4 * 
 occupied cells (at most 28), for at most 28 pieces, so fewer than 28 * 142 + 1 < 4096 moves.
 """
 
+import numpy as np
 from numba import njit
 
 from hive_envs.hive.engine.grid import GATE_LEFT, GATE_RIGHT, NEIGHBOURS, ORIGIN
@@ -66,6 +67,24 @@ from hive_envs.hive.engine.workspace import (
 MAX_MOVES = 4096
 
 
+def _slide_table():
+    """``SLIDES[occupied]``: bit d set when a ground piece may slide in direction d from a cell
+    whose six neighbours are occupied as the bits of ``occupied`` say (target empty, exactly one
+    of the two gate cells occupied)."""
+    table = np.zeros(64, dtype=np.int32)
+    for occupied in range(64):
+        for d in range(6):
+            target = (occupied >> d) & 1
+            left = (occupied >> ((d + 5) % 6)) & 1
+            right = (occupied >> ((d + 1) % 6)) & 1
+            if not target and left != right:
+                table[occupied] |= 1 << d
+    return table
+
+
+SLIDES = _slide_table()
+
+
 @njit(cache=True, inline="always")
 def _emit(w, out, n, stamp, move):
     if w[MARK + move] != stamp:
@@ -95,11 +114,22 @@ def _can_slide(s, a, d):
     return g1 != g2
 
 
+@njit(cache=True, inline="always")
+def _slide_dirs(s, a):
+    """Bit mask of the directions a ground piece may slide in from cell ``a`` (see `SLIDES`)."""
+    occupied = 0
+    for d in range(6):
+        if s[HEIGHT + NEIGHBOURS[a * 6 + d]] > 0:
+            occupied |= 1 << d
+    return SLIDES[occupied]
+
+
 @njit(cache=True)
 def _queen_moves(s, w, out, n, stamp, piece, a):
     base = piece << 10
+    dirs = _slide_dirs(s, a)
     for d in range(6):
-        if _can_slide(s, a, d):
+        if (dirs >> d) & 1:
             n = _emit(w, out, n, stamp, base + NEIGHBOURS[a * 6 + d])
     return n
 
@@ -135,18 +165,21 @@ def _grasshopper_moves(s, w, out, n, stamp, piece, a):
 @njit(cache=True)
 def _spider_moves(s, w, out, n, stamp, piece, a):
     base = piece << 10
+    dirs1 = _slide_dirs(s, a)
     for d1 in range(6):
-        if not _can_slide(s, a, d1):
+        if not (dirs1 >> d1) & 1:
             continue
         b1 = NEIGHBOURS[a * 6 + d1]
+        dirs2 = _slide_dirs(s, b1)
         for d2 in range(6):
-            if not _can_slide(s, b1, d2):
+            if not (dirs2 >> d2) & 1:
                 continue
             b2 = NEIGHBOURS[b1 * 6 + d2]
             if b2 == a:
                 continue
+            dirs3 = _slide_dirs(s, b2)
             for d3 in range(6):
-                if not _can_slide(s, b2, d3):
+                if not (dirs3 >> d3) & 1:
                     continue
                 b3 = NEIGHBOURS[b2 * 6 + d3]
                 if b3 != a and b3 != b1:
@@ -164,8 +197,9 @@ def _ant_moves(s, w, out, n, stamp, piece, a):
     while head < tail:
         v = w[QUEUE + head]
         head += 1
+        dirs = _slide_dirs(s, v)
         for d in range(6):
-            if _can_slide(s, v, d):
+            if (dirs >> d) & 1:
                 u = NEIGHBOURS[v * 6 + d]
                 if w[VISIT + u] != vs:
                     w[VISIT + u] = vs
