@@ -38,6 +38,7 @@ from training.rllib import RAY_HINT, require_ray
 from training.rllib.config import RLlibConfig, describe_keys, load_config
 
 SAMPLED = "num_env_steps_sampled_lifetime"
+SAMPLING_TIMER = "env_runner_sampling_timer"
 
 
 def build_algorithm(config: RLlibConfig):
@@ -134,12 +135,13 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
             for iteration in range(1, config.iterations + 1):
                 result = algorithm.train()
                 runners = result.get("env_runners", {})
-                global_step = int(runners.get(SAMPLED, global_step))
+                steps = int(runners.get(SAMPLED, global_step)) - global_step
+                global_step += steps
                 row = {
                     "iteration": iteration,
                     "env_steps": global_step,
                     "seconds": round(time.time() - started, 2),
-                    "env_steps_per_s": _throughput(result),
+                    **_throughputs(result, steps),
                     "episode_len_mean": runners.get("episode_len_mean"),
                     "league": result.get("league"),
                 }
@@ -180,11 +182,13 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
     return summary
 
 
-def _throughput(result: dict) -> float | None:
-    """Env steps sampled per second of this iteration's sampling (RLlib's own throughput metric)."""
-    runners = result.get("env_runners", {})
-    value = runners.get(f"{SAMPLED}_throughput")
-    return None if value is None else round(float(value), 1)
+def _throughputs(result: dict, steps: int) -> dict:
+    """Env steps per second this iteration: overall (sampling + learning) and while sampling."""
+    rates = {"env_steps_per_s": round(steps / max(float(result.get("time_this_iter_s", 0.0)), 1e-9), 1)}
+    sampling = result.get("timers", {}).get(SAMPLING_TIMER)
+    if isinstance(sampling, (int, float)) and sampling > 0:
+        rates["sampling_steps_per_s"] = round(steps / float(sampling), 1)
+    return rates
 
 
 def main(argv: list[str] | None = None) -> int:

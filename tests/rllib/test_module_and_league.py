@@ -132,29 +132,32 @@ def result(games, wins):
     return {"env_runners": {"league": {"games": games, "wins": wins}}}
 
 
-def test_snapshot_added_only_when_win_rate_passes_threshold_over_enough_games():
+def test_snapshot_added_when_recent_win_rate_passes_threshold_over_enough_games():
     callback = LeagueCallback(win_rate_threshold=0.8, min_league_games=100, max_league_size=2,
                               self_play_share=0.5, seed=0)
     algorithm = FakeAlgorithm()
-    for games, wins in [(50, 50), (99, 95)]:  # too few games
+
+    def step(games, wins):
         callback.on_train_result(algorithm=algorithm, result=(r := result(games, wins)))
-        assert r["league"]["added"] is None
-    callback.on_train_result(algorithm=algorithm, result=(r := result(200, 150)))  # 0.75 < 0.8
-    assert r["league"]["added"] is None and algorithm.added == []
-    callback.on_train_result(algorithm=algorithm, result=(r := result(300, 240)))  # 0.80
-    assert r["league"]["added"] == "main_v1" and algorithm.added == ["main_v1"]
+        return r["league"]
+
+    assert step(50, 50)["added"] is None  # too few games: no rate yet
+    assert np.isnan(step(99, 95)["win_rate"])
+    league = step(200, 150)  # last 101 games (after 99): 55/101 < 0.8
+    assert league["added"] is None and league["window_games"] == 101
+    # a weak start does not hold main back: the window is the most recent >= 100 games
+    league = step(300, 240)  # last 100 games: 90/100
+    assert league["added"] == "main_v1" and algorithm.added == ["main_v1"]
     state = algorithm.states[-1]["learner_group"]["learner"]["rl_module"]["main_v1"]
     for key, value in algorithm.main.get_state().items():
         torch.testing.assert_close(state[key], value)
     assert algorithm.mappings[-1].opponents == [RANDOM, "main_v1"]
-    # counters restart: the next snapshot needs 100 new league games at >= 0.8
-    callback.on_train_result(algorithm=algorithm, result=(r := result(350, 290)))
-    assert r["league"]["added"] is None and r["league"]["games_since_change"] == 50
-    callback.on_train_result(algorithm=algorithm, result=(r := result(400, 321)))  # 81/100
-    assert r["league"]["added"] == "main_v2"
-    callback.on_train_result(algorithm=algorithm, result=result(600, 500))
+    # the window restarts at the change: 100 new league games are needed
+    league = step(350, 300)
+    assert league["added"] is None and league["window_games"] == 50
+    assert step(400, 321)["added"] == "main_v2"  # the 100 games since the change: 81 won
+    assert step(600, 500)["added"] == "main_v3"
     assert algorithm.mappings[-1].opponents == [RANDOM, "main_v2", "main_v3"]  # oldest left the draw
-    assert r["league"]["size"] == 3
 
 
 def test_league_win_counting_on_episode_end():
@@ -166,6 +169,11 @@ def test_league_win_counting_on_episode_end():
         ep = types.SimpleNamespace(module_for=lambda agent: modules[agent],
                                    get_rewards=lambda: {a: [0.0, r] for a, r in rewards.items()})
         callback.on_episode_end(episode=ep, metrics_logger=logger)
+
+    # main (player_1) never had a move: its result is read from the opponent's reward
+    ended({"player_0": RANDOM, "player_1": MAIN}, {"player_0": 1.0})
+    assert logged == [(("league", "games"), 1, "lifetime_sum"), (("league", "wins"), 0.0, "lifetime_sum")]
+    logged.clear()
 
     ended({"player_0": RANDOM, "player_1": MAIN}, {"player_0": -1.0, "player_1": 1.0})
     ended({"player_0": MAIN, "player_1": "main_v1"}, {"player_0": -1.0, "player_1": 1.0})

@@ -49,6 +49,9 @@ def init_ray(address: str | None, num_cpus: int) -> None:
     import ray
 
     if address is None:
+        # Ray renices its worker processes to 15 so the driver stays responsive; on a busy shared
+        # machine that starves the env runners, which do most of the work. Normal priority instead.
+        os.environ.setdefault("RAY_worker_niceness", "0")
         paths = [str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
         ray.init(
             num_cpus=num_cpus,

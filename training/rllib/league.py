@@ -6,11 +6,12 @@ first member) and `main_v1`, `main_v2`, ... (frozen copies of main).
 Each game draws its pairing once, from a hash of the episode id: with probability
 `self_play_share` main plays itself (both seats learn), otherwise main takes a random seat
 against a league member drawn uniformly. `LeagueCallback` counts main's wins in league games
-on the env runners; after each training iteration, once `min_league_games` league games have
-been played since the last change and main's win rate in them reaches `win_rate_threshold`,
-main is frozen into a new snapshot, which joins the league (the oldest snapshot leaves the
-draw beyond `max_league_size`). The counters restart at each change, so the next snapshot has
-to be earned against the new league.
+on the env runners. After each training iteration it takes main's win rate over the most recent
+league games (the fewest whole iterations holding at least `min_league_games` of them, all played
+since the last change of the league); when it reaches `win_rate_threshold`, main is frozen into
+a new snapshot, which joins the league (the oldest snapshot leaves the draw beyond
+`max_league_size`). The window restarts at each change, so the next snapshot has to be earned
+against the new league.
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ class LeagueCallback(RLlibCallback):
         self.self_play_share = self_play_share
         self.seed = seed
         self.snapshots: list[str] = []
-        self._base_games = 0.0  # lifetime league games / wins at the last league change
-        self._base_wins = 0.0
+        # (lifetime league games, wins) after each iteration since the last league change,
+        # starting with the totals at the change itself
+        self._history: list[tuple[float, float]] = [(0.0, 0.0)]
 
     # ------------------------------------------------------------ env runners
     def on_episode_end(self, *, episode, metrics_logger, **kwargs) -> None:
@@ -71,7 +73,16 @@ class LeagueCallback(RLlibCallback):
             metrics_logger.log_value(("league", "self_play_games"), 1, reduce="lifetime_sum")
             return
         main_agent = AGENTS[modules.index(MAIN)]
-        main_return = float(sum(episode.get_rewards()[main_agent]))
+        other_agent = AGENTS[1 - modules.index(MAIN)]
+        rewards = episode.get_rewards()
+        # An agent that never had a move (a Hoyito game can end before it plays) has no steps in
+        # RLlib's episode, hence no reward there: read the game's zero-sum result from the other.
+        if main_agent in rewards:
+            main_return = float(sum(rewards[main_agent]))
+        elif other_agent in rewards:
+            main_return = -float(sum(rewards[other_agent]))
+        else:
+            return
         metrics_logger.log_value(("league", "games"), 1, reduce="lifetime_sum")
         metrics_logger.log_value(("league", "wins"), float(main_return > 0), reduce="lifetime_sum")
 
@@ -82,21 +93,29 @@ class LeagueCallback(RLlibCallback):
     def mapping(self) -> LeagueMapping:
         return LeagueMapping(self.opponents(), self.self_play_share, self.seed + len(self.snapshots))
 
+    def recent_win_rate(self, games: float, wins: float) -> tuple[float, float]:
+        """(league games, main's win rate) over the shortest recent window of at least
+        `min_league_games` games since the last change; (games since change, nan) if too few."""
+        for then_games, then_wins in reversed(self._history):
+            if games - then_games >= self.min_league_games:
+                return games - then_games, (wins - then_wins) / (games - then_games)
+        return games - self._history[0][0], float("nan")
+
     def on_train_result(self, *, algorithm, result, **kwargs) -> None:
         league = result.get(ENV_RUNNER_RESULTS, {}).get("league", {})
-        games = float(league.get("games", 0.0)) - self._base_games
-        wins = float(league.get("wins", 0.0)) - self._base_wins
-        win_rate = wins / games if games else float("nan")
+        games, wins = float(league.get("games", 0.0)), float(league.get("wins", 0.0))
+        window_games, win_rate = self.recent_win_rate(games, wins)
         added = None
-        if games >= self.min_league_games and win_rate >= self.win_rate_threshold:
+        if win_rate >= self.win_rate_threshold:  # False for nan
             added = self.freeze_main(algorithm)
-            self._base_games += games
-            self._base_wins += wins
+            self._history = [(games, wins)]
+        else:
+            self._history.append((games, wins))
         result["league"] = {
             "size": len(self.opponents()),
             "snapshots": len(self.snapshots),
-            "games_since_change": games,
-            "win_rate_since_change": win_rate,
+            "window_games": window_games,
+            "win_rate": win_rate,
             "added": added,
         }
 
