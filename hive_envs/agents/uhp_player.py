@@ -103,7 +103,14 @@ class AgentPlayer:
         return choose(moves, visits, priors)
 
     def choose_move(self, game, limits=None) -> str:
-        """UHP `Player` protocol: the chosen move as a UHP move string."""
+        """UHP `Player` protocol: the chosen move as a UHP move string (a game the agent was not trained
+        for is a UHP error, answered ``err``)."""
+        try:
+            self.view.check_game(game)
+        except ValueError as error:
+            from hive_envs.hive.uhp import UHPError
+
+            raise UHPError(str(error)) from None
         return self.view.move_name(game, self.choose(game, limits))
 
     # -- UHP options ----------------------------------------------------------------------------
