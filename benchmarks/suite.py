@@ -345,8 +345,9 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
     return summary["global_step"] / summary["train_seconds"]
 
 
-def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CONFIG) -> float:
-    """Env steps/s of the self-play rollout alone (`SelfPlayCollector.collect`, network forward included)."""
+def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CONFIG) -> tuple[float, float]:
+    """Env steps/s of the self-play rollout (`SelfPlayCollector.collect`, network forward included),
+    and of the time spent inside the batch's `step` during it (the env's share)."""
     import torch
 
     from hive_envs.agents.networks import build_network
@@ -361,29 +362,41 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     network = build_network(config.network_spec(), tuple(batch.observation_shape), batch.num_actions)
     collector = SelfPlayCollector(batch, network, torch.device("cpu"), seed=config.seed)
     collector.collect(2)  # warm-up
+    in_step = [0.0]
+    step = batch.step
+
+    def timed_step(actions):
+        tick = time.perf_counter()
+        step(actions)
+        in_step[0] += time.perf_counter() - tick
+
+    batch.step = timed_step
     start = time.perf_counter()
     for _ in range(rollouts):
         collector.collect(config.rollout_steps)
-    return rollouts * config.rollout_steps * config.num_games / (time.perf_counter() - start)
+    steps = rollouts * config.rollout_steps * config.num_games
+    return steps / (time.perf_counter() - start), steps / in_step[0]
 
 
 def ppo_section(updates: int) -> str:
-    """PPO steps/s (rollout + update) and rollout-only steps/s, before and after HiveBatch."""
+    """PPO steps/s (rollout + update), rollout steps/s and batch.step steps/s, before and after HiveBatch."""
     title = (
         f"Self-play PPO on {PPO_CONFIG} (CPU), env steps/s: rollout + update over {updates} updates "
-        f"after one warm-up; rollout alone over {updates} rollouts"
+        f"after one warm-up; rollout alone over {updates} rollouts, and its time inside batch.step"
     )
-    lines = [title]
-    lines.append(f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14}")
+    header = (
+        f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14} {'batch.step alone':>17}"
+    )
+    lines = [title, header]
     rates = {}
     for label, game in PPO_PATHS.items():
-        rates[label] = (ppo_steps_per_second(game, updates), rollout_steps_per_second(game, updates))
-        print(
-            f"  ppo {label:40} {rates[label][0]:10,.1f} {rates[label][1]:10,.0f}", file=sys.stderr, flush=True
-        )
-        lines.append(f"  {label:40} {rates[label][0]:21,.1f} {rates[label][1]:14,.0f}")
-    (ppo_after, roll_after), (ppo_before, roll_before) = rates.values()
-    lines.append(f"  {'after / before':40} {ppo_after / ppo_before:20.2f}x {roll_after / roll_before:13.1f}x")
+        rates[label] = (ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
+        ppo, rollout, step = rates[label]
+        lines.append(f"  {label:40} {ppo:21,.1f} {rollout:14,.0f} {step:17,.0f}")
+        print(lines[-1], file=sys.stderr, flush=True)
+    after, before = rates.values()
+    ratios = [f"{a / b:.2f}x" for a, b in zip(after, before)]
+    lines.append(f"  {'after / before':40} {ratios[0]:>21} {ratios[1]:>14} {ratios[2]:>17}")
     return "\n".join(lines)
 
 
