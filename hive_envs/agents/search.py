@@ -133,23 +133,17 @@ def search(
 
 def _simulate(root: Node, state, evaluator, config: SearchConfig) -> None:
     node, path, depth = root, [], 0
-    value0: float | None = None
     while True:
         i = node.select(config.c_puct)
         path.append((node, i))
         state.play(int(node.moves[i]))
         depth += 1
         child = node.children[i]
-        if child is None:
-            if state.is_terminal:
-                value0 = state.outcome
-            elif config.max_depth is not None and depth >= config.max_depth:
-                value0 = _leaf(evaluator, state)[1]
-            else:
-                child, value0 = _leaf(evaluator, state)
-                node.children[i] = child
+        if child is None:  # a new position (or a terminal one, which gets no node): score it
+            child, value0 = _leaf(evaluator, state)
+            node.children[i] = child
             break
-        if config.max_depth is not None and depth >= config.max_depth:
+        if config.max_depth is not None and depth >= config.max_depth:  # cut: the stored value
             value0 = child.value0
             break
         node = child
