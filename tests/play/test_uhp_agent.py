@@ -110,3 +110,22 @@ def test_command_line_engine_with_an_agent(hive_ckpt, tmp_path):
                          check=False)
     assert bad.returncode == 0
     assert "err no agent: cannot load" in bad.stdout and "does not exist" in bad.stderr
+
+
+def test_uhp_limits_set_the_search_budget(hive_ckpt):
+    import time
+
+    from hive_envs.hive import HiveGame
+    from hive_envs.hive.players import SearchLimits
+
+    player = AgentPlayer.load(hive_ckpt, simulations=24)
+    assert player.config_for(SearchLimits()).simulations == 24
+    deep = player.config_for(SearchLimits(depth=3))
+    assert (deep.simulations, deep.max_depth) == (24, 3)
+    timed = player.config_for(SearchLimits(time_s=2))
+    assert timed.simulations == 100_000 and abs(timed.time_s - (0.9 * 2 - 0.05)) < 1e-9
+    start = time.monotonic()
+    assert player.choose_move(HiveGame("Base"), SearchLimits(time_s=1)) in HiveGame("Base").valid_moves()
+    assert time.monotonic() - start < 3.0  # 0.85 s of search, then one simulation at most
+    raw = AgentPlayer.load(hive_ckpt, simulations=0)
+    assert raw.config_for(SearchLimits(time_s=5)).simulations == 0  # raw policy whatever the limits
