@@ -101,3 +101,11 @@ def test_gym_env_renders_rgb_and_text():
     env = gym.make("hive_envs/Hive-v0", render_mode="ansi")
     env.reset(seed=0)
     assert "Black reserve" in env.render()
+
+
+def test_pettingzoo_render_test_over_every_mode(monkeypatch):
+    from pettingzoo.test import render_test
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    render_test(lambda render_mode=None: hive_v0.env(render_mode=render_mode))
