@@ -142,6 +142,16 @@ class HiveGame:
         other._keys = list(self._keys)
         return other
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_marks"]  # a view into _w: rebuilt on unpickling so that it aliases again
+        state["_count"] = -1
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._marks = self._w[MARK:]
+
     # ------------------------------------------------------------------ moves
     def valid_move_ids(self) -> np.ndarray:
         """Legal integer moves (a copy), one per distinct move; ``[PASS_MOVE]`` if forced; empty when over."""

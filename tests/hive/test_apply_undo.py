@@ -80,3 +80,20 @@ def test_workspace_counters_restart_before_overflow_without_changing_the_moves()
         w[counter] = _STAMP_LIMIT + 1
         assert sorted(out[: generate_moves(s, w, out)]) == expected
         assert w[counter] < 1000
+
+
+def test_pickled_and_deep_copied_games_keep_working():
+    import copy
+    import pickle
+
+    game = HiveGame("Base+MLP")
+    for move in ["wS1", "bP wS1-", "wQ -wS1"]:
+        game.play(move)
+    game.valid_move_ids()
+    for clone in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert clone.gamestring == game.gamestring
+        ids = clone.valid_move_ids()
+        assert sorted(ids) == sorted(game.valid_move_ids())
+        for _ in range(4):  # legality checks must follow the clone's own move generation
+            clone.play_id(int(clone.valid_move_ids()[-1]))
+        assert clone.turn_number == game.turn_number + 4
