@@ -233,13 +233,13 @@ class HiveGame:
         return move_id
 
     def perft(self, depth: int) -> int:
-        """Number of legal move sequences of ``depth`` plies from here (the game is unchanged)."""
+        """Number of legal move sequences of ``depth`` plies from here (the game is unchanged).
+
+        Counted by the kernels, so the optional repetition draw (kept by `HiveGame`) is not applied
+        inside the tree.
+        """
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
             raise ValueError(f"perft depth must be an int >= 0, not {depth!r}")
-        if self._repetition:
-            raise ValueError(
-                "perft does not follow the repetition draw; use a game with repetition_draw=False"
-            )
         count = int(perft_kernel(self._s, self._w, int(depth)))
         self._count = -1
         return count
