@@ -153,7 +153,16 @@ def load_uhp_agent(
         return _unloaded(path, " ".join(str(error).split()) or type(error).__name__)
     if player.view.game_name != "hive":
         return _unloaded(path, f"it is a {player.view.game_name} agent; the UHP engine plays Hive")
+    _warm_up(player)
     return player
+
+
+def _warm_up(player: AgentPlayer) -> None:
+    """A few simulations on an empty board, so that the compiled kernels load now and the first timed
+    ``bestmove`` is not spent loading them."""
+    from hive_envs.hive import HiveGame
+
+    search(player.view.searchable(HiveGame(player.view.game_type)), player.evaluator, SearchConfig(simulations=8))
 
 
 def _unloaded(path: str, reason: str) -> UnloadedAgent:
