@@ -183,3 +183,23 @@ def test_league_win_counting_on_episode_end():
         (("league", "games"), 1, "lifetime_sum"), (("league", "wins"), 0.0, "lifetime_sum"),
         (("league", "self_play_games"), 1, "lifetime_sum"),
     ]
+
+
+def test_hoyito_lookahead_network_exports_with_its_rules(tmp_path):
+    config = RLlibConfig(game_options={"holes_per_row": 6}, network="hoyito_lookahead", hidden_sizes=[16])
+    spec = config.network_spec()
+    assert spec["rules"] == {"holes_per_row": 6, "seeds_per_hole": 4, "max_laps": 1000, "no_capture_limit": 600}
+    module = MaskedPolicyModule(observation_space=OBS_SPACE, action_space=gym.spaces.Discrete(N_ACTIONS),
+                                model_config={"network": spec})
+    path = export_module(module, config, tmp_path / "ck.pt", global_step=1, update=1)
+    policy = load_policy(path, greedy=True)
+    assert policy.checkpoint["network"] == spec
+    batch, mask = random_batch(4, seed=5)
+    expected = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].argmax(-1).numpy()
+    obs = batch[Columns.OBS]["observation"].numpy()
+    assert [policy(obs[i], mask[i]) for i in range(4)] == expected.tolist()
+
+
+def test_hoyito_lookahead_is_refused_for_hive():
+    with pytest.raises(ValueError, match="config key 'network'"):
+        RLlibConfig(game="hive", network="hoyito_lookahead")

@@ -31,7 +31,11 @@ class RLlibConfig:
         default_factory=dict, metadata={"doc": "options of the game's env (e.g. holes_per_row: 6)"}
     )
     # --- network (the package's own classes; exported as a state-dict copy) ---
-    network: str = field(default="mlp", metadata={"doc": "'mlp' or 'hexconv' (Hive planes on the hex torus)"})
+    network: str = field(
+        default="mlp",
+        metadata={"doc": "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only) "
+                  "or 'hexconv' (Hive planes on the hex torus)"},
+    )
     hidden_sizes: list = field(default_factory=lambda: [128, 128], metadata={"doc": "mlp: hidden widths"})
     conv_channels: int = field(default=32, metadata={"doc": "hexconv: channels of the trunk"})
     conv_blocks: int = field(default=2, metadata={"doc": "hexconv: residual blocks in the trunk"})
@@ -87,7 +91,8 @@ class RLlibConfig:
     def __post_init__(self) -> None:
         checks = {
             "game": self.game in GAMES,
-            "network": self.network in ("mlp", "hexconv"),
+            "network": self.network in ("mlp", "hoyito_lookahead", "hexconv")
+            and (self.network != "hoyito_lookahead" or self.game == "hoyito"),
             "hidden_sizes": all(isinstance(h, int) and h > 0 for h in self.hidden_sizes),
             "conv_channels": self.conv_channels >= 1,
             "conv_blocks": self.conv_blocks >= 0,
@@ -117,8 +122,15 @@ class RLlibConfig:
             raise ValueError(f"config key {key!r} has an invalid value {getattr(self, key)!r}: {doc_of(key)}")
 
     def network_spec(self) -> dict[str, Any]:
+        """The NetworkSpec saved in checkpoints (`hoyito_lookahead` carries the resolved rules)."""
         if self.network == "mlp":
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
+        if self.network == "hoyito_lookahead":
+            from hive_envs.hoyito import HoyitoGame
+
+            rules = dataclasses.asdict(HoyitoGame(**self.game_options).options)
+            return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes),
+                    "rules": {key: int(value) for key, value in rules.items()}}
         return {"kind": "hexconv", "channels": self.conv_channels, "blocks": self.conv_blocks}
 
     def to_dict(self) -> dict[str, Any]:
