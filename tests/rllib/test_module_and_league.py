@@ -142,7 +142,7 @@ def test_snapshot_added_when_recent_win_rate_passes_threshold_over_enough_games(
         return r["league"]
 
     assert step(50, 50)["added"] is None  # too few games: no rate yet
-    assert np.isnan(step(99, 95)["win_rate"])
+    assert step(99, 95)["win_rate"] is None
     league = step(200, 150)  # last 101 games (after 99): 55/101 < 0.8
     assert league["added"] is None and league["window_games"] == 101
     # a weak start does not hold main back: the window is the most recent >= 100 games

@@ -16,6 +16,7 @@ against the new league.
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 
@@ -115,7 +116,7 @@ class LeagueCallback(RLlibCallback):
             "size": len(self.opponents()),
             "snapshots": len(self.snapshots),
             "window_games": window_games,
-            "win_rate": win_rate,
+            "win_rate": None if math.isnan(win_rate) else win_rate,
             "added": added,
         }
 
