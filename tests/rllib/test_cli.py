@@ -1,0 +1,31 @@
+"""The script's bad-input paths with Ray installed: an unreachable --address fails fast, bad game
+options fail before any Ray process starts."""
+
+import time
+
+import pytest
+
+pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install 'hive_envs[rllib]')")
+
+import ray  # noqa: E402
+
+from tests.rllib.test_without_ray import closed_port  # noqa: E402
+from training import rllib_selfplay  # noqa: E402
+from training.rllib.config import RLlibConfig  # noqa: E402
+
+
+def test_unreachable_address_fails_fast_with_one_clear_line(capsys, tmp_path):
+    port = closed_port()
+    started = time.time()
+    code = rllib_selfplay.main(["--address", f"127.0.0.1:{port}", "--iterations", "1", "--runs_dir", str(tmp_path)])
+    assert code == 2
+    assert time.time() - started < 10
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: cannot reach a Ray cluster at '127.0.0.1:{port}'") and "\n" not in err
+    assert not ray.is_initialized()
+
+
+def test_bad_game_options_are_refused_before_building_anything():
+    with pytest.raises(ValueError, match="holes_per_row"):
+        rllib_selfplay.build_algorithm(RLlibConfig(game_options={"holes_per_row": 1}))
+    assert not ray.is_initialized()
