@@ -245,6 +245,7 @@ class Settings:
     sample: bool = False
     seed: int = 0
     threads: int = 1  # torch threads per worker
+    log_games: bool = False
 
     def referee(self):
         if self.game == "hive":
@@ -348,6 +349,9 @@ def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list
                 result0, plies, reason, record = play_game(referee, seats, opening, limits)
                 result_a = result0 if seat_of_a == 0 else -result0
                 records.append(GameRecord(seat_of_a, result_a, plies, reason, record))
+                if settings.log_games:  # one line per game on stderr: partial results of a long match
+                    print(f"game seat_of_a={seat_of_a} result_for_a={result_a:+.0f} plies={plies} {reason}",
+                          file=sys.stderr, flush=True)
     finally:
         a.close()
         b.close()
@@ -465,6 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="JSON output path (every game with its final position)")
+    parser.add_argument("--log-games", action="store_true", help="a line on stderr as each game ends")
     args = parser.parse_args(argv)
     try:
         settings = settings_for(
