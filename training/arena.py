@@ -347,10 +347,10 @@ def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list
             for seat_of_a in (0, 1):
                 seats = (a, b) if seat_of_a == 0 else (b, a)
                 result0, plies, reason, record = play_game(referee, seats, opening, limits)
-                result_a = result0 if seat_of_a == 0 else -result0
+                result_a = (result0 if seat_of_a == 0 else -result0) + 0.0  # no -0.0 for a draw
                 records.append(GameRecord(seat_of_a, result_a, plies, reason, record))
                 if settings.log_games:  # one line per game on stderr: partial results of a long match
-                    print(f"game seat_of_a={seat_of_a} result_for_a={result_a:+.0f} plies={plies} {reason}",
+                    print(f"game seat_of_a={seat_of_a} result_for_a={int(result_a):+d} plies={plies} {reason}",
                           file=sys.stderr, flush=True)
     finally:
         a.close()
@@ -480,6 +480,7 @@ def main(argv: list[str] | None = None) -> int:
             max_turns=args.max_turns or None,
             sample=args.sample,
             seed=args.seed,
+            log_games=args.log_games,
         )
         run([args.player], args.opponents, args.games, settings, args.workers, args.out)
     except ValueError as error:
