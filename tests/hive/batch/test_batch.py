@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from hive_envs.hive import HiveBatch, HiveGame
+from hive_envs.hive.batch import GREEDY_WIN
 from hive_envs.hive.env import raw_env
+from hive_envs.hive.players import WIN_SCORE
 from tests.hive.batch.lockstep import play_lockstep
 
 # ------------------------------------------------------------------ agreement with the AEC env
@@ -201,6 +203,7 @@ def test_bad_num_games_raises(n):
 
 
 def test_greedy_actions_pick_a_best_move_by_the_players_greedy_scores():
+    assert GREEDY_WIN == WIN_SCORE
     b = HiveBatch(6, expansions="P")
     rng = np.random.default_rng(0)
     envs = [raw_env(expansions="P") for _ in range(6)]
