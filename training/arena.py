@@ -265,6 +265,28 @@ class GameRecord:
     record: str  # final GameString (Hive) or position (Hoyito)
 
 
+def queen_margins(records: list[GameRecord], max_turns: int | None = 300) -> list[int]:
+    """Hive: for each game, the occupied cells around the opponent's Queen minus those around A's own Queen
+    in the final position (a finer measure than W/D/L when weak players draw at the turn limit)."""
+    from hive_envs.hive import HiveGame
+
+    margins = []
+    for r in records:
+        game = HiveGame.from_gamestring(r.record, max_turns=max_turns)
+        own, other = game.queen_neighbours(r.seat_of_a), game.queen_neighbours(1 - r.seat_of_a)
+        margins.append(other - own)
+    return margins
+
+
+def mean_ci95(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% normal-approximation interval."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = (sum((v - mean) ** 2 for v in values) / max(n - 1, 1)) ** 0.5
+    half = 1.959964 * sd / n**0.5
+    return mean, mean - half, mean + half
+
+
 def random_opening(referee, plies: int, seed: int) -> list:
     rng = random.Random(seed)
     game, moves = referee.new(), []
@@ -424,7 +446,17 @@ def run(
             result, records = play_match(a, b, games, settings, workers)
             results.append(result)
             report["matches"].append({**result.to_dict(), "games_played": [r.__dict__ for r in records]})
+            if settings.game == "hive":
+                margins = queen_margins(records, settings.max_turns)
+                for row, margin in zip(report["matches"][-1]["games_played"], margins):
+                    row["queen_margin_for_a"] = margin
+                report["matches"][-1]["queen_margin_for_a"] = mean_ci95(margins)
     print(format_table(results))
+    for match in report["matches"]:
+        if "queen_margin_for_a" in match:
+            mean, low, high = match["queen_margin_for_a"]
+            print(f"{match['player']} vs {match['opponent']}: final Queen margin (neighbours of the opponent's "
+                  f"Queen - of the player's) {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
     for match in report["matches"]:
         forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]
         if forfeits:

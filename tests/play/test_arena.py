@@ -94,3 +94,16 @@ def test_client_reports_engines_that_cannot_start_or_answer():
     with pytest.raises(UHPTimeout):
         engine.bestmove()
     assert engine.close(grace_s=1.0) is not None
+
+
+def test_queen_margin_counts_neighbours_of_each_queen_from_a_side():
+    from hive_envs.hive import HiveGame
+
+    record = "Base;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ/;wG1 -wQ;bG1 bQ-"
+    game = HiveGame.from_gamestring(record)
+    white, black = game.queen_neighbours(0), game.queen_neighbours(1)
+    as_white = arena.GameRecord(0, 0.0, 8, "", record)
+    as_black = arena.GameRecord(1, 0.0, 8, "", record)
+    assert arena.queen_margins([as_white, as_black]) == [black - white, white - black]
+    assert (white, black) == (3, 3)
+    assert arena.mean_ci95([1, 1, 1]) == (1.0, 1.0, 1.0)
