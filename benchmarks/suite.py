@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -49,47 +49,52 @@ BATCH_SIZES = (1, 64, 1024)
 
 
 @dataclass
+class Rates:
+    """What a row's measuring function returns."""
+
+    wall: float  # plies per wall-clock second
+    cpu: float | None = None  # plies per CPU second of this process (all its threads)
+    buffer_bytes: int | None = None  # bytes of the batch's own arrays (batched rows)
+
+
+@dataclass
 class Result:
     key: str
     plies_per_second: float
+    cpu_plies_per_second: float | None = None
     peak_rss_bytes: int | None = None
     buffer_bytes: int | None = None
     note: str = ""
 
 
 # --------------------------------------------------------------------------- timing
-def timed(loop, seconds: float, warmup: int = 50, chunk: int = 200) -> float:
-    """Plies per second of ``loop(n) -> plies done`` over about ``seconds`` (after a warm-up)."""
+def timed(loop, seconds: float, warmup: int = 50, chunk: int = 200, buffer_bytes=None) -> Rates:
+    """Rates of ``loop(n) -> plies done`` over about ``seconds`` (after a warm-up)."""
     loop(warmup)  # numba cache load / compile, first allocations
-    plies, start = 0, time.perf_counter()
+    plies, start, cpu = 0, time.perf_counter(), time.process_time()
     while True:
         plies += loop(chunk)
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return plies / elapsed
+            return Rates(plies / elapsed, plies / max(time.process_time() - cpu, 1e-9), buffer_bytes)
+
+
+def called(rate_fn, seconds: float) -> Rates:
+    """Rates of a per-game script's ``rate_fn(seconds)`` (wall rate, or (wall, CPU) rates).
+
+    A short first call warms it up (numba cache load); for a bare wall rate, the CPU rate is the
+    wall rate scaled by wall / CPU time of the timed call.
+    """
+    rate_fn(min(seconds, 0.05))
+    start, cpu = time.perf_counter(), time.process_time()
+    value = rate_fn(seconds)
+    if isinstance(value, tuple):
+        return Rates(float(value[0]), float(value[1]))
+    wall_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu
+    return Rates(float(value), float(value) * wall_s / max(cpu_s, 1e-9))
 
 
 # --------------------------------------------------------------------------- Hive loops
-def hive_engine_loop(expansions: str):
-    from hive_envs.hive import HiveGame
-
-    rng = random.Random(0)
-    holder = {"game": None}
-
-    def loop(n):
-        done = 0
-        while done < n:
-            game = holder["game"]
-            if game is None or game.is_terminal:
-                holder["game"] = game = HiveGame("Base" + ("+" + expansions if expansions else ""))
-            ids = game.valid_move_ids()
-            game.play_id(int(ids[rng.randrange(len(ids))]))
-            done += 1
-        return done
-
-    return loop
-
-
 def gym_loop(env_id: str, plies_of):
     """A Gymnasium single-agent loop; ``plies_of(env)`` reads the plies played in the current game."""
     import gymnasium as gym
@@ -179,6 +184,7 @@ def batch_loop(batch):
 
 # --------------------------------------------------------------------------- rows
 def _hive_rows(name: str, expansions: str) -> dict:
+    from benchmarks import bench_hive_engine as G
     from benchmarks import bench_hive_env as H
 
     env_id = f"hive_envs/Hive{expansions}-v0"
@@ -202,7 +208,7 @@ def _hive_rows(name: str, expansions: str) -> dict:
 
     def vector(seconds):
         loop, batch = vector_loop(env_id, 1024)
-        return timed(loop, seconds, warmup=1024, chunk=1024), batch.nbytes
+        return timed(loop, seconds, warmup=1024, chunk=1024, buffer_bytes=batch.nbytes)
 
     def aec_loop_batch(seconds):
         from benchmarks.aec_batch import AecLoopHiveBatch
@@ -213,12 +219,19 @@ def _hive_rows(name: str, expansions: str) -> dict:
     def batched(num_games, parallel=False):
         def rate(seconds):
             loop, batch = hive_batch_loop(expansions, num_games, parallel)
-            return timed(loop, seconds, warmup=num_games, chunk=num_games), batch.nbytes
+            return timed(loop, seconds, warmup=num_games, chunk=num_games, buffer_bytes=batch.nbytes)
 
         return rate
 
     rows = {
-        f"hive:{name}:engine": ("engine (HiveGame ids)", lambda s: timed(hive_engine_loop(expansions), s)),
+        f"hive:{name}:engine": (
+            "engine (HiveGame ids)",
+            lambda s: called(lambda x: G.python_path_rate(name, x), s),
+        ),
+        f"hive:{name}:kernel": (
+            "engine kernel (whole games)",
+            lambda s: called(lambda x: G.compiled_loop_rate(name, x), s),
+        ),
         f"hive:{name}:aec": ("AEC env hive_v0.env()", aec),
         f"hive:{name}:gym": (f"Gymnasium {env_id}", gym_env),
         f"hive:{name}:vector1024": ("Gymnasium make_vec N=1024", vector),
@@ -233,32 +246,33 @@ def _hive_rows(name: str, expansions: str) -> dict:
 
 
 def _hoyito_rows() -> dict:
+    from benchmarks import bench_hive_env as H
     from benchmarks import bench_hoyito as B
 
     def aec(seconds):
         from hive_envs import hoyito_v0
 
-        return B.aec_plies_per_second(hoyito_v0.env, seconds)
+        return timed(H.aec_loop(hoyito_v0.env(), np.random.default_rng(0)), seconds)
 
     def gym_env(seconds):
         return timed(gym_loop("hive_envs/Hoyito-v0", lambda env: env.unwrapped.aec.game.ply), seconds)
 
     def vector(seconds):
-        loop, _batch = vector_loop("hive_envs/Hoyito-v0", 1024)
-        return timed(loop, seconds, warmup=1024, chunk=1024), None
+        loop, batch = vector_loop("hive_envs/Hoyito-v0", 1024)
+        return timed(loop, seconds, warmup=1024, chunk=1024, buffer_bytes=_nbytes(batch))
 
     def batched(num_games):
         def rate(seconds):
             from hive_envs.hoyito import HoyitoBatch
 
-            nbytes = sum(a.nbytes for a in vars(HoyitoBatch(num_games)).values() if isinstance(a, np.ndarray))
-            return B.batch_plies_per_second(num_games, seconds), nbytes
+            loop, batch = batch_loop(HoyitoBatch(num_games))
+            return timed(loop, seconds, warmup=num_games, chunk=num_games, buffer_bytes=_nbytes(batch))
 
         return rate
 
     rows = {
-        "hoyito:2x6:engine": ("engine (HoyitoGame API)", B.engine_api_plies_per_second),
-        "hoyito:2x6:kernel": ("engine kernel (whole games)", B.kernel_plies_per_second),
+        "hoyito:2x6:engine": ("engine (HoyitoGame API)", lambda s: called(B.engine_api_plies_per_second, s)),
+        "hoyito:2x6:kernel": ("engine kernel (whole games)", lambda s: called(B.kernel_plies_per_second, s)),
         "hoyito:2x6:aec": ("AEC env hoyito_v0.env()", aec),
         "hoyito:2x6:gym": ("Gymnasium hive_envs/Hoyito-v0", gym_env),
         "hoyito:2x6:vector1024": ("Gymnasium make_vec N=1024", vector),
@@ -266,6 +280,11 @@ def _hoyito_rows() -> dict:
     for n in BATCH_SIZES:
         rows[f"hoyito:2x6:batch{n}"] = (f"HoyitoBatch N={n}", batched(n))
     return rows
+
+
+def _nbytes(batch) -> int:
+    """Bytes of a batch's numpy arrays (its buffers and state)."""
+    return sum(a.nbytes for a in vars(batch).values() if isinstance(a, np.ndarray))
 
 
 def _peer_rows() -> dict:
@@ -405,12 +424,11 @@ def measure(key: str, seconds: float) -> Result:
     """Measure one row in this process."""
     _label, rate = all_rows()[key]
     try:
-        value = rate(seconds)
-    except ImportError as err:  # an optional peer (shimmy, chess) is not installed
+        rates = rate(seconds)
+    except ImportError as err:  # an optional peer (shimmy, chess, pygame) is not installed
         return Result(key, float("nan"), note=f"not measured: {err}")
-    plies, nbytes = value if isinstance(value, tuple) else (value, None)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-    return Result(key, float(plies), peak, nbytes)
+    return Result(key, rates.wall, rates.cpu, peak, rates.buffer_bytes)
 
 
 def measure_isolated(key: str, seconds: float) -> Result:
@@ -424,28 +442,51 @@ def measure_isolated(key: str, seconds: float) -> Result:
 
 
 def format_table(results: list[Result], labels: dict, seconds: float, isolated: bool) -> str:
+    """The one table: wall and CPU-time rates, ratios to the row's peer, peak RSS, batch arrays."""
     by_key = {r.key: r for r in results}
     lines = [
         (
-            f"plies/s, random legal actions, observation + mask every ply; {seconds:g} s per row; "
-            f"numba threads {_numba_threads()}; {os.cpu_count()} CPUs; "
-            f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}"
+            f"plies/s (wall) and plies per CPU-second, random legal actions, observation + mask every ply; "
+            f"{seconds:g} s per row; numba threads {_numba_threads()}; {os.cpu_count()} CPUs; "
+            f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}; load average {_load()}"
         ),
-        f"{'game':14} {'path':32} {'plies/s':>12} {'x peer':>9}  {'peer':18} {'peak RSS':>9} {'batch arrays':>13}",
+        (
+            f"{'game':14} {'path':32} {'plies/s':>11} {'plies/CPU-s':>12} {'x peer':>8} {'x peer CPU':>10}  "
+            f"{'peer':17} {'peak RSS':>9} {'batch arrays':>12}"
+        ),
     ]
     for r in results:
         game = r.key.split(":")[1] if r.key.startswith(("hive:", "hoyito:")) else "peer"
         game = {"Base": "Hive Base", "Base+MLP": "Hive Base+MLP", "2x6": "Hoyito 2x6"}.get(game, game)
         peer = by_key.get(peer_of(r.key) or "")
-        ratio = f"{r.plies_per_second / peer.plies_per_second:8.1f}x" if peer and peer is not r else f"{'':9}"
-        peer_name = "OpenSpiel pyspiel" if (peer_of(r.key) or "").endswith("openspiel") else "connect_four_v3"
-        peer_name = peer_name if peer and peer is not r else ""
-        rss = f"{r.peak_rss_bytes / 2**20:7.0f}Mi" if isolated and r.peak_rss_bytes else f"{'-':>9}"
-        arrays = f"{_size(r.buffer_bytes):>13}" if r.buffer_bytes else f"{'':13}"
-        rate = f"{r.plies_per_second:12,.0f}" if r.plies_per_second == r.plies_per_second else f"{'n/a':>12}"
-        line = f"{game:14} {labels[r.key]:32} {rate} {ratio}  {peer_name:18} {rss:>9} {arrays}"
+        has_peer = peer is not None and peer is not r
+        peer_name = (
+            ("OpenSpiel pyspiel" if peer.key.endswith("openspiel") else "connect_four_v3") if has_peer else ""
+        )
+        ratio = _ratio(r.plies_per_second, peer.plies_per_second) if has_peer else ""
+        ratio_cpu = _ratio(r.cpu_plies_per_second, peer.cpu_plies_per_second) if has_peer else ""
+        rss = f"{r.peak_rss_bytes / 2**20:.0f} MiB" if isolated and r.peak_rss_bytes else "-"
+        arrays = _size(r.buffer_bytes) if r.buffer_bytes else ""
+        line = (
+            f"{game:14} {labels[r.key]:32} {_rate(r.plies_per_second):>11} {_rate(r.cpu_plies_per_second):>12} "
+            f"{ratio:>8} {ratio_cpu:>10}  {peer_name:17} {rss:>9} {arrays:>12}"
+        )
         lines.append(line + (f"  ({r.note})" if r.note else ""))
     return "\n".join(lines)
+
+
+def _rate(value) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:,.0f}"
+
+
+def _ratio(value, peer) -> str:
+    if value is None or peer is None or math.isnan(value) or math.isnan(peer) or peer == 0:
+        return ""
+    return f"{value / peer:.1f}x"
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def _size(nbytes: int) -> str:
@@ -487,7 +528,10 @@ def main(argv=None) -> int:
         result = measure_isolated(key, seconds) if isolated else measure(key, seconds)
         results.append(result)
         print(
-            f"  {key:28} {result.plies_per_second:14,.0f} plies/s {result.note}", file=sys.stderr, flush=True
+            f"  {key:28} {_rate(result.plies_per_second):>12} plies/s {_rate(result.cpu_plies_per_second):>12} "
+            f"plies/CPU-s {result.note}",
+            file=sys.stderr,
+            flush=True,
         )
     if keys:
         print(format_table(results, {k: rows[k][0] for k in keys}, seconds, isolated))
