@@ -372,7 +372,10 @@ def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list
                 result_a = (result0 if seat_of_a == 0 else -result0) + 0.0  # no -0.0 for a draw
                 records.append(GameRecord(seat_of_a, result_a, plies, reason, record))
                 if settings.log_games:  # one line per game on stderr: partial results of a long match
-                    print(f"game seat_of_a={seat_of_a} result_for_a={int(result_a):+d} plies={plies} {reason}",
+                    extra = ""
+                    if settings.game == "hive":
+                        extra = f" queen_margin_for_a={queen_margins([records[-1]], settings.max_turns)[0]:+d}"
+                    print(f"game seat_of_a={seat_of_a} result_for_a={int(result_a):+d} plies={plies}{extra} {reason}",
                           file=sys.stderr, flush=True)
     finally:
         a.close()
