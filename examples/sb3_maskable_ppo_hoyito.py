@@ -14,11 +14,14 @@ from __future__ import annotations
 import argparse
 
 import gymnasium as gym
+
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
 
 
 def make_env(seed: int, holes_per_row: int = 6, opponent="random") -> gym.Env:
-    env = gym.make("hive_envs/Hoyito-v0", holes_per_row=holes_per_row, opponent=opponent, learner_seat="random")
+    env = gym.make(
+        "hive_envs/Hoyito-v0", holes_per_row=holes_per_row, opponent=opponent, learner_seat="random"
+    )
     env.reset(seed=seed)
     return env
 
@@ -47,7 +50,9 @@ def win_rate(model, games: int, seed: int = 1, holes_per_row: int = 6) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--steps", type=int, default=50_000, help="env steps of training")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--holes-per-row", type=int, default=6)
@@ -57,8 +62,10 @@ def main() -> None:
     untrained = win_rate(model, args.eval_games, holes_per_row=args.holes_per_row)
     model.learn(total_timesteps=args.steps)
     rate = win_rate(model, args.eval_games, holes_per_row=args.holes_per_row)
-    print(f"win rate vs random over {args.eval_games} games: untrained {untrained:.3f}, "
-          f"after {args.steps} steps {rate:.3f}")
+    print(
+        f"win rate vs random over {args.eval_games} games: untrained {untrained:.3f}, "
+        f"after {args.steps} steps {rate:.3f}"
+    )
 
 
 if __name__ == "__main__":

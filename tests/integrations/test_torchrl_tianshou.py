@@ -32,12 +32,12 @@ def test_tianshou_pettingzoo_env_plays_a_hoyito_game_with_masks():
 
     env = PettingZooEnv(hoyito_v0.env())
     rng = np.random.default_rng(0)
-    obs, info = env.reset(seed=0)
+    obs, _ = env.reset(seed=0)
     plies, terminated, truncated = 0, False, False
     while not (terminated or truncated):
         legal = np.flatnonzero(obs["mask"])
         assert legal.size, "the agent to move always has a legal move"
-        obs, rewards, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        obs, rewards, terminated, truncated, _ = env.step(int(rng.choice(legal)))
         plies += 1
     assert plies > 10
     assert sorted(np.asarray(rewards, dtype=float).tolist()) in ([-1.0, 1.0], [0.0, 0.0])

@@ -7,17 +7,19 @@ import pytest
 
 pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install 'hive_envs[rllib]')")
 
-import ray  # noqa: E402
+import ray
 
-from tests.rllib.test_without_ray import closed_port  # noqa: E402
-from training import rllib_selfplay  # noqa: E402
-from training.rllib.config import RLlibConfig  # noqa: E402
+from tests.rllib.test_without_ray import closed_port
+from training import rllib_selfplay
+from training.rllib.config import RLlibConfig
 
 
 def test_unreachable_address_fails_fast_with_one_clear_line(capsys, tmp_path):
     port = closed_port()
     started = time.time()
-    code = rllib_selfplay.main(["--address", f"127.0.0.1:{port}", "--iterations", "1", "--runs_dir", str(tmp_path)])
+    code = rllib_selfplay.main(
+        ["--address", f"127.0.0.1:{port}", "--iterations", "1", "--runs_dir", str(tmp_path)]
+    )
     assert code == 2
     assert time.time() - started < 10
     err = capsys.readouterr().err.strip()

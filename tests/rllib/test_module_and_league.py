@@ -7,15 +7,15 @@ import pytest
 
 pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install 'hive_envs[rllib]')")
 
-import gymnasium as gym  # noqa: E402
-import torch  # noqa: E402
-from ray.rllib.core.columns import Columns  # noqa: E402
+import gymnasium as gym
+import torch
+from ray.rllib.core.columns import Columns
 
-from hive_envs.agents import load_policy  # noqa: E402
-from training.rllib.config import RLlibConfig  # noqa: E402
-from training.rllib.export import export_module  # noqa: E402
-from training.rllib.league import MAIN, RANDOM, LeagueCallback, LeagueMapping  # noqa: E402
-from training.rllib.module import MaskedPolicyModule, MaskedRandomModule  # noqa: E402
+from hive_envs.agents import load_policy
+from training.rllib.config import RLlibConfig
+from training.rllib.export import export_module
+from training.rllib.league import MAIN, RANDOM, LeagueCallback, LeagueMapping
+from training.rllib.module import MaskedPolicyModule, MaskedRandomModule
 
 N_ACTIONS = 6
 OBS_SPACE = gym.spaces.Dict(
@@ -42,8 +42,13 @@ def random_batch(rows=256, seed=0):
     return {Columns.OBS: {"observation": torch.as_tensor(obs), "action_mask": torch.as_tensor(mask)}}, mask
 
 
-@pytest.mark.parametrize("make", [policy_module, lambda: MaskedRandomModule(
-    observation_space=OBS_SPACE, action_space=gym.spaces.Discrete(N_ACTIONS))])
+@pytest.mark.parametrize(
+    "make",
+    [
+        policy_module,
+        lambda: MaskedRandomModule(observation_space=OBS_SPACE, action_space=gym.spaces.Discrete(N_ACTIONS)),
+    ],
+)
 def test_illegal_actions_are_never_sampled_and_have_zero_probability(make):
     module = make()
     batch, mask = random_batch()
@@ -96,8 +101,9 @@ def episode(episode_id):
 
 def test_league_mapping_is_one_pairing_per_game_with_main_in_it():
     mapping = LeagueMapping([RANDOM, "main_v1"], self_play_share=0.25, seed=7)
-    pairings = [tuple(mapping(agent, episode(f"ep{i}")) for agent in ("player_0", "player_1"))
-                for i in range(4000)]
+    pairings = [
+        tuple(mapping(agent, episode(f"ep{i}")) for agent in ("player_0", "player_1")) for i in range(4000)
+    ]
     assert all(MAIN in pair for pair in pairings)
     assert pairings == [mapping.pairing(f"ep{i}") for i in range(4000)]  # stable per episode id
     self_play = sum(pair == (MAIN, MAIN) for pair in pairings) / len(pairings)
@@ -133,8 +139,9 @@ def result(games, wins):
 
 
 def test_snapshot_added_when_recent_win_rate_passes_threshold_over_enough_games():
-    callback = LeagueCallback(win_rate_threshold=0.8, min_league_games=100, max_league_size=2,
-                              self_play_share=0.5, seed=0)
+    callback = LeagueCallback(
+        win_rate_threshold=0.8, min_league_games=100, max_league_size=2, self_play_share=0.5, seed=0
+    )
     algorithm = FakeAlgorithm()
 
     def step(games, wins):
@@ -163,11 +170,15 @@ def test_snapshot_added_when_recent_win_rate_passes_threshold_over_enough_games(
 def test_league_win_counting_on_episode_end():
     callback = LeagueCallback(0.8, 10, 4, 0.5, 0)
     logged = []
-    logger = types.SimpleNamespace(log_value=lambda key, value, **kw: logged.append((key, value, kw["reduce"])))
+    logger = types.SimpleNamespace(
+        log_value=lambda key, value, **kw: logged.append((key, value, kw["reduce"]))
+    )
 
     def ended(modules, rewards):
-        ep = types.SimpleNamespace(module_for=lambda agent: modules[agent],
-                                   get_rewards=lambda: {a: [0.0, r] for a, r in rewards.items()})
+        ep = types.SimpleNamespace(
+            module_for=lambda agent: modules[agent],
+            get_rewards=lambda: {a: [0.0, r] for a, r in rewards.items()},
+        )
         callback.on_episode_end(episode=ep, metrics_logger=logger)
 
     # main (player_1) never had a move: its result is read from the opponent's reward
@@ -179,8 +190,10 @@ def test_league_win_counting_on_episode_end():
     ended({"player_0": MAIN, "player_1": "main_v1"}, {"player_0": -1.0, "player_1": 1.0})
     ended({"player_0": MAIN, "player_1": MAIN}, {"player_0": 0.0, "player_1": 0.0})
     assert logged == [
-        (("league", "games"), 1, "lifetime_sum"), (("league", "wins"), 1.0, "lifetime_sum"),
-        (("league", "games"), 1, "lifetime_sum"), (("league", "wins"), 0.0, "lifetime_sum"),
+        (("league", "games"), 1, "lifetime_sum"),
+        (("league", "wins"), 1.0, "lifetime_sum"),
+        (("league", "games"), 1, "lifetime_sum"),
+        (("league", "wins"), 0.0, "lifetime_sum"),
         (("league", "self_play_games"), 1, "lifetime_sum"),
     ]
 
@@ -188,9 +201,17 @@ def test_league_win_counting_on_episode_end():
 def test_hoyito_lookahead_network_exports_with_its_rules(tmp_path):
     config = RLlibConfig(game_options={"holes_per_row": 6}, network="hoyito_lookahead", hidden_sizes=[16])
     spec = config.network_spec()
-    assert spec["rules"] == {"holes_per_row": 6, "seeds_per_hole": 4, "max_laps": 1000, "no_capture_limit": 600}
-    module = MaskedPolicyModule(observation_space=OBS_SPACE, action_space=gym.spaces.Discrete(N_ACTIONS),
-                                model_config={"network": spec})
+    assert spec["rules"] == {
+        "holes_per_row": 6,
+        "seeds_per_hole": 4,
+        "max_laps": 1000,
+        "no_capture_limit": 600,
+    }
+    module = MaskedPolicyModule(
+        observation_space=OBS_SPACE,
+        action_space=gym.spaces.Discrete(N_ACTIONS),
+        model_config={"network": spec},
+    )
     path = export_module(module, config, tmp_path / "ck.pt", global_step=1, update=1)
     policy = load_policy(path, greedy=True)
     assert policy.checkpoint["network"] == spec

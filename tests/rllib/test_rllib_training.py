@@ -7,13 +7,13 @@ import pytest
 
 pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install 'hive_envs[rllib]')")
 
-import ray  # noqa: E402
+import ray
 
-from hive_envs.agents import load_checkpoint  # noqa: E402
-from training import evaluate  # noqa: E402
-from training.rllib.cluster import init_ray  # noqa: E402
-from training.rllib.config import RLlibConfig  # noqa: E402
-from training.rllib_selfplay import train  # noqa: E402
+from hive_envs.agents import load_checkpoint
+from training import evaluate
+from training.rllib.cluster import init_ray
+from training.rllib.config import RLlibConfig
+from training.rllib_selfplay import train
 
 TINY = {
     "iterations": 1,
@@ -40,8 +40,9 @@ def local_ray():
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_one_iteration_exports_a_checkpoint_that_evaluate_reads(local_ray, game, tmp_path):
     options, network, obs_shape, num_actions = GAMES[game]
-    config = RLlibConfig(name=f"ci_{game}", runs_dir=str(tmp_path), game=game, game_options=options,
-                         **network, **TINY)
+    config = RLlibConfig(
+        name=f"ci_{game}", runs_dir=str(tmp_path), game=game, game_options=options, **network, **TINY
+    )
     summary = train(config)
 
     assert summary["global_step"] >= config.train_batch_size
@@ -50,8 +51,13 @@ def test_one_iteration_exports_a_checkpoint_that_evaluate_reads(local_ray, game,
     progress = (tmp_path / f"ci_{game}" / "progress.jsonl").read_text().splitlines()
     assert json.loads(progress[0])["env_steps"] == summary["global_step"]
 
-    data = load_checkpoint(summary["checkpoint"], game=game, encoding_version="v0",
-                           observation_shape=obs_shape, num_actions=num_actions)
+    data = load_checkpoint(
+        summary["checkpoint"],
+        game=game,
+        encoding_version="v0",
+        observation_shape=obs_shape,
+        num_actions=num_actions,
+    )
     assert data["global_step"] == summary["global_step"] and data["update"] == 1
     report = evaluate.evaluate([summary["checkpoint"]], ["random"], games=4, out=str(tmp_path / "e.json"))
     (match,) = report["matches"]

@@ -15,7 +15,9 @@ def test_missing_ray_gives_a_one_line_install_hint(monkeypatch, capsys):
 
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name.split(".")[0] == "ray" else real_find_spec(name, *a)
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name.split(".")[0] == "ray" else real_find_spec(name, *a),
     )
     assert rllib_selfplay.main(["--iterations", "1"]) == 2
     err = capsys.readouterr().err
@@ -33,7 +35,9 @@ def closed_port() -> int:
 def test_unreachable_address_fails_fast_with_a_clear_message():
     port = closed_port()
     started = time.time()
-    with pytest.raises(ValueError, match=rf"cannot reach a Ray cluster at '127.0.0.1:{port}'.*ray start --head"):
+    with pytest.raises(
+        ValueError, match=rf"cannot reach a Ray cluster at '127.0.0.1:{port}'.*ray start --head"
+    ):
         cluster.check_reachable(f"127.0.0.1:{port}")
     assert time.time() - started < 6
 

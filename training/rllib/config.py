@@ -33,8 +33,10 @@ class RLlibConfig:
     # --- network (the package's own classes; exported as a state-dict copy) ---
     network: str = field(
         default="mlp",
-        metadata={"doc": "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only) "
-                  "or 'hexconv' (Hive planes on the hex torus)"},
+        metadata={
+            "doc": "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only) "
+            "or 'hexconv' (Hive planes on the hex torus)"
+        },
     )
     hidden_sizes: list = field(default_factory=lambda: [128, 128], metadata={"doc": "mlp: hidden widths"})
     conv_channels: int = field(default=32, metadata={"doc": "hexconv: channels of the trunk"})
@@ -72,7 +74,9 @@ class RLlibConfig:
     )
     win_rate_threshold: float = field(
         default=0.8,
-        metadata={"doc": "main's win rate vs the league (since the last snapshot) that freezes a new snapshot"},
+        metadata={
+            "doc": "main's win rate vs the league (since the last snapshot) that freezes a new snapshot"
+        },
     )
     min_league_games: int = field(
         default=200, metadata={"doc": "league games since the last snapshot before the threshold is checked"}
@@ -129,8 +133,11 @@ class RLlibConfig:
             from hive_envs.hoyito import HoyitoGame
 
             rules = dataclasses.asdict(HoyitoGame(**self.game_options).options)
-            return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes),
-                    "rules": {key: int(value) for key, value in rules.items()}}
+            return {
+                "kind": "hoyito_lookahead",
+                "hidden_sizes": list(self.hidden_sizes),
+                "rules": {key: int(value) for key, value in rules.items()},
+            }
         return {"kind": "hexconv", "channels": self.conv_channels, "blocks": self.conv_blocks}
 
     def to_dict(self) -> dict[str, Any]:

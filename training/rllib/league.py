@@ -54,8 +54,14 @@ class LeagueMapping:
 class LeagueCallback(RLlibCallback):
     """Counts main's league results (env runners) and grows the league (driver)."""
 
-    def __init__(self, win_rate_threshold: float, min_league_games: int, max_league_size: int,
-                 self_play_share: float, seed: int):
+    def __init__(
+        self,
+        win_rate_threshold: float,
+        min_league_games: int,
+        max_league_size: int,
+        self_play_share: float,
+        seed: int,
+    ):
         super().__init__()
         self.win_rate_threshold = win_rate_threshold
         self.min_league_games = min_league_games
@@ -131,7 +137,5 @@ class LeagueCallback(RLlibCallback):
             new_agent_to_module_mapping_fn=self.mapping(),
         )
         # add_module builds fresh weights; copy main's (Algorithm.set_state syncs the env runners).
-        algorithm.set_state(
-            {"learner_group": {"learner": {"rl_module": {module_id: main.get_state()}}}}
-        )
+        algorithm.set_state({"learner_group": {"learner": {"rl_module": {module_id: main.get_state()}}}})
         return module_id

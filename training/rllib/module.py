@@ -39,7 +39,9 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
 
     def setup(self):
         inner = self.observation_space["observation"]
-        self.net = build_network(dict(self.model_config["network"]), tuple(inner.shape), int(self.action_space.n))
+        self.net = build_network(
+            dict(self.model_config["network"]), tuple(inner.shape), int(self.action_space.n)
+        )
 
     def _forward(self, batch: dict[str, Any], **kwargs) -> dict[str, Any]:
         observation, action_mask = _split(batch)
