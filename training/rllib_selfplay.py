@@ -114,9 +114,11 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
     import ray
 
     from training.rllib.cluster import init_ray
+    from training.rllib.envs import make_aec
     from training.rllib.export import export_module
     from training.rllib.league import MAIN
 
+    make_aec(config.game, dict(config.game_options)).close()  # bad options fail here, before Ray starts
     run_dir = Path(config.runs_dir) / config.name
     checkpoint_dir = run_dir / "checkpoints"
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -126,9 +128,10 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
             init_ray(address, num_cpus=max(os.cpu_count() or 1, config.num_env_runners + 1))
         except ConnectionError as error:
             raise ValueError(f"cannot connect to a Ray cluster at {address!r}: {error}") from None
-    algorithm = build_algorithm(config)
+    algorithm = None
     summary: dict = {"run_dir": str(run_dir), "iterations": []}
     try:
+        algorithm = build_algorithm(config)
         started = time.time()
         global_step, latest = 0, None
         with open(run_dir / "progress.jsonl", "a") as progress:
@@ -164,7 +167,8 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
                     break
         summary.update(global_step=global_step, train_seconds=time.time() - started, checkpoint=str(latest))
     finally:
-        algorithm.stop()
+        if algorithm is not None:
+            algorithm.stop()
         if started_ray:
             ray.shutdown()
     if config.eval_games:

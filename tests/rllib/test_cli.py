@@ -31,3 +31,10 @@ def test_bad_game_options_are_refused_before_building_anything():
     with pytest.raises(ValueError, match="holes_per_row"):
         rllib_selfplay.build_algorithm(RLlibConfig(game_options={"holes_per_row": 1}))
     assert not ray.is_initialized()
+
+
+def test_bad_game_options_through_the_script_leave_no_ray_running(capsys, tmp_path):
+    code = rllib_selfplay.main(["--game_options", "{holes_per_row: 1}", "--runs_dir", str(tmp_path)])
+    assert code == 2
+    assert "holes_per_row" in capsys.readouterr().err
+    assert not ray.is_initialized()
