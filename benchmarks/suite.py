@@ -9,8 +9,8 @@ Every loop does what a learner's rollout does each ply: it gets the observation 
 actions (mask) of the player to move, picks a uniformly random legal action and applies it; a new
 game starts when one ends. Rows, per game (Hive Base, Hive Base+MLP, Hoyito II 2x6):
 
-- engine: the game's Python engine API (`HiveGame.valid_move_ids` / `play_id`; `HoyitoGame`), no
-  observation;
+- engine: the game's Python engine API (`HiveGame.valid_move_ids` / `play_id`; `HoyitoGame`), and
+  the engine kernel alone (compiled whole-game random playouts), no observation;
 - AEC env: `hive_v0.env()` / `hoyito_v0.env()` through `last()` / `step()` (wrappers included);
 - Gymnasium env: `gym.make(id)`, opponent "random" inside (plies of both seats counted);
 - Gymnasium vector env: `gym.make_vec(id, num_envs=1024)` over the batched API;
@@ -22,12 +22,13 @@ game starts when one ends. Rows, per game (Hive Base, Hive Base+MLP, Hoyito II 2
   Shimmy's PettingZoo wrapper of it, PettingZoo `connect_four_v3` and `chess_v6` (for scale).
 
 Ratios: Hive rows against OpenSpiel's pyspiel loop of the same game type, Hoyito rows against
-`connect_four_v3`, both measured in the same run. Peak memory: each row runs in a fresh Python
-process and reports its peak resident set (`ru_maxrss`, interpreter and libraries included); the
-batched rows also report the bytes of the batch's own arrays.
+`connect_four_v3`, both measured in the same run, on wall rates and on rates per CPU-second (the
+CPU time the measuring process got, all threads: a steadier figure on a shared machine). Peak
+memory: each row runs in a fresh Python process and reports its peak resident set (`ru_maxrss`,
+interpreter and libraries included); the batched rows also report the bytes of the batch's own arrays.
 
-Loops reused from the per-game scripts: `benchmarks.bench_hive_env` (AEC and OpenSpiel loops) and
-`benchmarks.bench_hoyito` (Hoyito engine, AEC and batch rates).
+Reused from the per-game scripts: `benchmarks.bench_hive_engine` (engine rates),
+`benchmarks.bench_hive_env` (AEC and OpenSpiel loops), `benchmarks.bench_hoyito` (engine rates).
 """
 
 from __future__ import annotations
