@@ -141,7 +141,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
     time_limit = config.time_limit_minutes * 60.0
     latest_eval: dict[str, float] = {}
 
-    def save(tag: str) -> None:
+    def save() -> None:
         payload = checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed)
         save_checkpoint(checkpoint_dir / f"step_{global_step:010d}.pt", payload)
         save_checkpoint(checkpoint_dir / "latest.pt", payload)
@@ -194,14 +194,14 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
                 writer.add_scalar(f"eval/vs_{result.opponent}/game_length", result.mean_length, global_step)
             elapsed = time.time() - started
         if update % config.checkpoint_every == 0:
-            save("periodic")
+            save()
         bar.update(min(global_step, config.total_steps) - bar.n)
         bar.set_postfix(
             sps=f"{global_step / max(elapsed, 1e-9):.0f}",
             **{f"vs_{k}": f"{v:.2f}" for k, v in latest_eval.items()},
         )
     bar.close()
-    save("final")
+    save()
     writer.close()
 
     summary = {
