@@ -166,7 +166,7 @@ def plot_elo(rows: list[dict], path: str) -> None:
     for r in rows:
         if r["global_step"] is None:
             ax.axhline(r["elo"], linestyle="--", color="grey")
-            ax.annotate(r["player"], (0, r["elo"]), textcoords="offset points", xytext=(2, 3))
+            ax.text(0.01, r["elo"], r["player"], transform=ax.get_yaxis_transform(), va="bottom")
     ax.set_xlabel("training step (plies)")
     ax.set_ylabel("Elo (random = 0)")
     fig.tight_layout()
