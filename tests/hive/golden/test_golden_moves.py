@@ -18,14 +18,11 @@ from hive_envs.hive import PIECE_NAMES, HiveGame
 
 DATA = Path(__file__).parent / "data"
 CASES = [case for path in sorted(DATA.glob("*.yaml")) for case in yaml.safe_load(path.read_text())]
-XFAIL: dict[str, str] = {}
-"""Case name -> reason, for engine bugs that could not be fixed yet (see docs/notes/engine_bugs.md)."""
 
 
 def _params():
     for case in CASES:
-        marks = [pytest.mark.xfail(strict=True, reason=XFAIL[case["name"]])] if case["name"] in XFAIL else []
-        yield pytest.param(case, id=case["name"], marks=marks)
+        yield pytest.param(case, id=case["name"])
 
 
 def _load(case) -> HiveGame:
