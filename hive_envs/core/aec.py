@@ -87,8 +87,11 @@ class MaskedAECEnv(AECEnv):
     def _is_over(self) -> bool:
         raise NotImplementedError
 
-    def _write_mask(self, out: np.ndarray) -> None:
-        """Write the legal actions of the player to move (int8 0/1) into `out`."""
+    def _write_mask(self, out: np.ndarray) -> int | None:
+        """Write the legal actions of the player to move (int8 0/1) into `out`.
+
+        May return the number of legal actions (when the game knows it for free); None lets
+        the base count the ones in `out`."""
         raise NotImplementedError
 
     def _write_observation(self, seat: int, out: np.ndarray) -> None:
@@ -189,8 +192,8 @@ class MaskedAECEnv(AECEnv):
             self._mask[:] = 1
             self._legal_count = 0
         else:
-            self._write_mask(self._mask)
-            self._legal_count = int(self._mask.sum())
+            n = self._write_mask(self._mask)
+            self._legal_count = int(np.count_nonzero(self._mask) if n is None else n)
 
     def _check_action(self, action) -> int:
         try:

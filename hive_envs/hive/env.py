@@ -98,15 +98,6 @@ class raw_env(MaskedAECEnv):
         ids = self.game.valid_move_ids()
         return E.encode_mask(self._s, ids, len(ids), self._frame, self._grid, self._n, self._slot_of, out)
 
-    def _after_ply(self):
-        # The base's version, with the legal count taken from the encoder instead of a second pass
-        # over the 12k-25k mask entries.
-        if self._is_over():
-            self._mask[:] = 1
-            self._legal_count = 0
-        else:
-            self._legal_count = int(self._write_mask(self._mask))
-
     def _write_observation(self, seat, out):
         E.encode_observation(self._s, seat, self._grid, self._n, self._slot_of, self._kinds, out)
 
