@@ -129,10 +129,7 @@ class TrainConfig:
             "num_threads": self.num_threads >= 0,
             "hidden_sizes": all(isinstance(h, int) and h > 0 for h in self.hidden_sizes),
         }
-        bad = [key for key, ok in checks.items() if not ok]
-        if bad:
-            key = bad[0]
-            raise ValueError(f"config key {key!r} has an invalid value {getattr(self, key)!r}: {doc_of(key)}")
+        reject_invalid(self, checks)
 
     def network_spec(self) -> dict[str, Any]:
         if self.network == "mlp":
@@ -145,45 +142,83 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
-TYPES = typing.get_type_hints(TrainConfig)
+class ConfigKeys:
+    """The YAML machinery of one config dataclass: type checks, unknown-key messages, loading, help.
 
+    Serves `TrainConfig` here and `RLlibConfig` (training/rllib/config.py); each field of the
+    dataclass is a YAML key with its meaning in the `doc` metadata.
+    """
 
-def doc_of(key: str) -> str:
-    return FIELDS[key].metadata["doc"]
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.fields = {f.name: f for f in dataclasses.fields(cls)}
+        self.types = typing.get_type_hints(cls)
 
+    def doc_of(self, key: str) -> str:
+        return self.fields[key].metadata["doc"]
 
-def _check_type(key: str, value: Any) -> Any:
-    """Return `value` as the field's type, or raise ValueError naming the key."""
-    expected = TYPES[key]
-    ok = (
-        (expected is bool and isinstance(value, bool))
-        or (expected is int and isinstance(value, int) and not isinstance(value, bool))
-        or (expected is float and isinstance(value, (int, float)) and not isinstance(value, bool))
-        or (expected is str and isinstance(value, str))
-        or (expected is list and isinstance(value, list))
-        or (expected is dict and isinstance(value, dict))
-    )
-    if not ok:
-        raise ValueError(
-            f"config key {key!r} must be of type {expected.__name__}, got {value!r} ({type(value).__name__})"
+    def check_type(self, key: str, value: Any) -> Any:
+        """Return `value` as the field's type, or raise ValueError naming the key."""
+        expected = self.types[key]
+        ok = (
+            (expected is bool and isinstance(value, bool))
+            or (expected is int and isinstance(value, int) and not isinstance(value, bool))
+            or (expected is float and isinstance(value, (int, float)) and not isinstance(value, bool))
+            or (expected in (str, list, dict) and isinstance(value, expected))
         )
-    return float(value) if expected is float else value
+        if not ok:
+            raise ValueError(
+                f"config key {key!r} must be of type {expected.__name__}, got {value!r} ({type(value).__name__})"
+            )
+        return float(value) if expected is float else value
+
+    def from_dict(self, values: dict[str, Any]) -> Any:
+        """Build a config from a dict of YAML keys; unknown keys and wrong types raise ValueError."""
+        if not isinstance(values, dict):
+            raise ValueError(  # noqa: TRY004 (bad input is a ValueError throughout)
+                f"a config must be a mapping of keys to values, got {type(values).__name__}"
+            )
+        unknown = [key for key in values if key not in self.fields]
+        if unknown:
+            key = unknown[0]
+            close = difflib.get_close_matches(str(key), self.fields, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(self.fields)}")
+        return self.cls(**{key: self.check_type(key, value) for key, value in values.items()})
+
+    def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> Any:
+        """The YAML file at `path` (if any) with `overrides` on top, as a checked config."""
+        values: dict[str, Any] = {}
+        if path is not None:
+            path = Path(path)
+            if not path.is_file():
+                raise ValueError(f"config file {str(path)!r} does not exist")
+            try:
+                loaded = yaml.safe_load(path.read_text())
+            except yaml.YAMLError as error:
+                raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
+            if loaded is not None and not isinstance(loaded, dict):
+                raise ValueError(f"config file {str(path)!r} must hold a mapping of keys to values")
+            values.update(loaded or {})
+        values.update(overrides or {})
+        return self.from_dict(values)
+
+    def describe(self) -> str:
+        """One line per key: name, type, default, doc (for --help)."""
+        lines = []
+        for name, f in self.fields.items():
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            lines.append(f"  {name} ({self.types[name].__name__}, default {default!r}): {f.metadata['doc']}")
+        return "\n".join(lines)
 
 
-def config_from_dict(values: dict[str, Any]) -> TrainConfig:
-    """Build a config from a dict of YAML keys; unknown keys and wrong types raise ValueError."""
-    if not isinstance(values, dict):
-        raise ValueError(  # noqa: TRY004 (bad input is a ValueError throughout)
-            f"a config must be a mapping of keys to values, got {type(values).__name__}"
-        )
-    unknown = [key for key in values if key not in FIELDS]
-    if unknown:
-        key = unknown[0]
-        close = difflib.get_close_matches(str(key), FIELDS, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(FIELDS)}")
-    return TrainConfig(**{key: _check_type(key, value) for key, value in values.items()})
+def reject_invalid(config: Any, checks: dict[str, bool]) -> None:
+    """Raise ValueError naming the first key whose check failed (called from `__post_init__`)."""
+    bad = [key for key, ok in checks.items() if not ok]
+    if bad:
+        key = bad[0]
+        doc = ConfigKeys(type(config)).doc_of(key)
+        raise ValueError(f"config key {key!r} has an invalid value {getattr(config, key)!r}: {doc}")
 
 
 def parse_overrides(args: list[str]) -> dict[str, Any]:
@@ -203,27 +238,21 @@ def parse_overrides(args: list[str]) -> dict[str, Any]:
     return overrides
 
 
+KEYS = ConfigKeys(TrainConfig)
+FIELDS = KEYS.fields
+TYPES = KEYS.types
+doc_of = KEYS.doc_of
+
+
+def config_from_dict(values: dict[str, Any]) -> TrainConfig:
+    """Build a config from a dict of YAML keys; unknown keys and wrong types raise ValueError."""
+    return KEYS.from_dict(values)
+
+
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    values: dict[str, Any] = {}
-    if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise ValueError(f"config file {str(path)!r} does not exist")
-        try:
-            loaded = yaml.safe_load(path.read_text())
-        except yaml.YAMLError as error:
-            raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ValueError(f"config file {str(path)!r} must hold a mapping of keys to values")
-        values.update(loaded or {})
-    values.update(overrides or {})
-    return config_from_dict(values)
+    return KEYS.load(path, overrides)
 
 
 def describe_keys() -> str:
     """One line per key: name, type, default, doc (for --help)."""
-    lines = []
-    for name, f in FIELDS.items():
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-        lines.append(f"  {name} ({TYPES[name].__name__}, default {default!r}): {f.metadata['doc']}")
-    return "\n".join(lines)
+    return KEYS.describe()

@@ -1,6 +1,6 @@
 """Options of RLlib self-play: one typed dataclass whose fields are the YAML keys.
 
-Same conventions as `training/config.py` (native PPO): `load_config(path, overrides)` reads a
+Same conventions and machinery (`ConfigKeys`) as `training/config.py` (native PPO): `load_config(path, overrides)` reads a
 YAML file plus `--key value` overrides and rejects unknown keys, wrong types and bad values with
 a ValueError naming the key. Every field's meaning is in its `doc` metadata (`--help` prints it).
 """
@@ -8,13 +8,11 @@ a ValueError naming the key. Every field's meaning is in its `doc` metadata (`--
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from training.config import ConfigKeys, reject_invalid
 
 GAMES = ("hoyito", "hive")
 
@@ -120,10 +118,7 @@ class RLlibConfig:
             "export_every": self.export_every >= 1,
             "eval_games": self.eval_games == 0 or self.eval_games >= 2,
         }
-        bad = [key for key, ok in checks.items() if not ok]
-        if bad:
-            key = bad[0]
-            raise ValueError(f"config key {key!r} has an invalid value {getattr(self, key)!r}: {doc_of(key)}")
+        reject_invalid(self, checks)
 
     def network_spec(self) -> dict[str, Any]:
         """The NetworkSpec saved in checkpoints (`hoyito_lookahead` carries the resolved rules)."""
@@ -144,60 +139,20 @@ class RLlibConfig:
         return dataclasses.asdict(self)
 
 
-FIELDS = {f.name: f for f in dataclasses.fields(RLlibConfig)}
-TYPES = typing.get_type_hints(RLlibConfig)
-
-
-def doc_of(key: str) -> str:
-    return FIELDS[key].metadata["doc"]
-
-
-def _check_type(key: str, value: Any) -> Any:
-    expected = TYPES[key]
-    ok = (
-        (expected is bool and isinstance(value, bool))
-        or (expected is int and isinstance(value, int) and not isinstance(value, bool))
-        or (expected is float and isinstance(value, (int, float)) and not isinstance(value, bool))
-        or (expected in (str, list, dict) and isinstance(value, expected))
-    )
-    if not ok:
-        raise ValueError(
-            f"config key {key!r} must be of type {expected.__name__}, got {value!r} ({type(value).__name__})"
-        )
-    return float(value) if expected is float else value
+KEYS = ConfigKeys(RLlibConfig)
+FIELDS = KEYS.fields
+TYPES = KEYS.types
+doc_of = KEYS.doc_of
 
 
 def config_from_dict(values: dict[str, Any]) -> RLlibConfig:
     """A config from YAML keys; unknown keys and wrong types raise ValueError naming the key."""
-    unknown = [key for key in values if key not in FIELDS]
-    if unknown:
-        key = unknown[0]
-        close = difflib.get_close_matches(str(key), FIELDS, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(FIELDS)}")
-    return RLlibConfig(**{key: _check_type(key, value) for key, value in values.items()})
+    return KEYS.from_dict(values)
 
 
 def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> RLlibConfig:
-    values: dict[str, Any] = {}
-    if path is not None:
-        path = Path(path)
-        if not path.is_file():
-            raise ValueError(f"config file {str(path)!r} does not exist")
-        try:
-            loaded = yaml.safe_load(path.read_text())
-        except yaml.YAMLError as error:
-            raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ValueError(f"config file {str(path)!r} must hold a mapping of keys to values")
-        values.update(loaded or {})
-    values.update(overrides or {})
-    return config_from_dict(values)
+    return KEYS.load(path, overrides)
 
 
 def describe_keys() -> str:
-    lines = []
-    for name, f in FIELDS.items():
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-        lines.append(f"  {name} ({TYPES[name].__name__}, default {default!r}): {f.metadata['doc']}")
-    return "\n".join(lines)
+    return KEYS.describe()
