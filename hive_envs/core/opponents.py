@@ -7,9 +7,12 @@ An opponent is a callable `(observation, action_mask) -> action` for one game. A
 - ``"greedy"``: the action with the largest immediate gain (the game's `action_values()`,
   e.g. the counters a Hoyito move captures), ties broken at random;
 - any callable `(observation, action_mask) -> action`;
+- a checkpoint path (a string ending in ``.pt``): played by `hive_envs.agents`, which is
+  imported (with torch) only then, inside `load_opponent`, so `import hive_envs` stays free of
+  torch and no prior `import hive_envs.agents` is needed;
 - any other string: offered to the loaders registered with `register_opponent_loader` (the
-  hook through which training code makes checkpoint paths into opponents, without this
-  package importing torch). No loader accepting it -> ValueError.
+  hook through which other code makes its own strings into opponents). No loader accepting
+  it -> ValueError.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ def load_opponent(spec) -> OpponentFn | None:
     if callable(spec):
         return spec
     if isinstance(spec, str):
+        if spec.endswith(".pt"):
+            import hive_envs.agents  # noqa: F401  (lazily: imports torch; registers the .pt loader)
         for loader in _LOADERS:
             fn = loader(spec)
             if fn is not None:

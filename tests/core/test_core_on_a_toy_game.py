@@ -86,13 +86,13 @@ def test_illegal_action_message_names_action_and_legal_count():
 def test_unknown_opponent_string_is_refused_unless_a_loader_accepts_it(monkeypatch):
     monkeypatch.setattr(opponents, "_LOADERS", [])
     with pytest.raises(ValueError, match="opponent must be 'random', 'greedy', a callable"):
-        opponents.load_opponent("ckpt.pt")
+        opponents.load_opponent("ckpt.onnx")
 
     def fn(obs, mask):
         return 0
 
-    opponents.register_opponent_loader(lambda spec: fn if spec.endswith(".pt") else None)
-    assert opponents.load_opponent("ckpt.pt") is fn
+    opponents.register_opponent_loader(lambda spec: fn if spec.endswith(".onnx") else None)
+    assert opponents.load_opponent("ckpt.onnx") is fn
 
 
 def test_random_and_greedy_helpers_pick_only_legal_actions():
