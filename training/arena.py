@@ -21,7 +21,6 @@ once with each player as White (South) — as in engine tournaments' opening boo
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -32,6 +31,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from training.cli import exit_code, write_report
 from training.match import MatchResult, format_table
 
 UHP_PREFIX = "uhp:"
@@ -374,9 +374,14 @@ def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list
                 if settings.log_games:  # one line per game on stderr: partial results of a long match
                     extra = ""
                     if settings.game == "hive":
-                        extra = f" queen_margin_for_a={queen_margins([records[-1]], settings.max_turns)[0]:+d}"
-                    print(f"game seat_of_a={seat_of_a} result_for_a={int(result_a):+d} plies={plies}{extra} {reason}",
-                          file=sys.stderr, flush=True)
+                        extra = (
+                            f" queen_margin_for_a={queen_margins([records[-1]], settings.max_turns)[0]:+d}"
+                        )
+                    print(
+                        f"game seat_of_a={seat_of_a} result_for_a={int(result_a):+d} plies={plies}{extra} {reason}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     finally:
         a.close()
         b.close()
@@ -411,17 +416,8 @@ def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResul
     for r in records:
         label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
         counts[label][r.seat_of_a] += 1
-    return MatchResult(
-        player=name_a,
-        opponent=name_b,
-        games=len(records),
-        wins=sum(counts["wins"]),
-        draws=sum(counts["draws"]),
-        losses=sum(counts["losses"]),
-        wins_by_seat=counts["wins"],
-        draws_by_seat=counts["draws"],
-        losses_by_seat=counts["losses"],
-        mean_length=sum(r.plies for r in records) / len(records),
+    return MatchResult.from_counts(
+        name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records)
     )
 
 
@@ -458,16 +454,16 @@ def run(
     for match in report["matches"]:
         if "queen_margin_for_a" in match:
             mean, low, high = match["queen_margin_for_a"]
-            print(f"{match['player']} vs {match['opponent']}: final Queen margin (neighbours of the opponent's "
-                  f"Queen - of the player's) {mean:+.2f} [{low:+.2f}, {high:+.2f}]")
+            print(
+                f"{match['player']} vs {match['opponent']}: final Queen margin (neighbours of the opponent's "
+                f"Queen - of the player's) {mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+            )
     for match in report["matches"]:
         forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]
         if forfeits:
             print(f"{match['player']} vs {match['opponent']}: {len(forfeits)} forfeit(s), e.g. {forfeits[0]}")
     if out:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(json.dumps(report, indent=2))
-        print(f"\nwrote {out}")
+        write_report(out, report)
     return report
 
 
@@ -506,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="JSON output path (every game with its final position)")
     parser.add_argument("--log-games", action="store_true", help="a line on stderr as each game ends")
     args = parser.parse_args(argv)
-    try:
+
+    def play() -> None:
         settings = settings_for(
             [args.player, *args.opponents],
             opening_plies=args.opening_plies,
@@ -518,10 +515,8 @@ def main(argv: list[str] | None = None) -> int:
             log_games=args.log_games,
         )
         run([args.player], args.opponents, args.games, settings, args.workers, args.out)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+
+    return exit_code(play)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 from pathlib import Path
 
@@ -28,6 +27,7 @@ if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
+from training.cli import exit_code, write_report
 from training.elo import fit_elo
 from training.games import make_batch
 from training.match import MatchResult, format_table, play_match
@@ -147,10 +147,7 @@ def evaluate(
             plot_elo(report["elo"], plot)
             report["plot"] = plot
 
-    out_path = Path(out) if out else Path(checkpoints[0]).parent / "evaluation.json"
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(json.dumps(report, indent=2))
-    print(f"\nwrote {out_path}")
+    write_report(Path(out) if out else Path(checkpoints[0]).parent / "evaluation.json", report)
     return report
 
 
@@ -196,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    try:
+
+    def play() -> None:
         if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
             from training import arena  # UHP engine processes play game by game, our engine refereeing
 
@@ -204,14 +202,12 @@ def main(argv: list[str] | None = None) -> int:
                 args.checkpoints + args.opponents, sample=args.sample, seed=args.seed
             )
             arena.run(args.checkpoints, args.opponents, args.games, settings, out=args.out)
-            return 0
+            return
         evaluate(
             args.checkpoints, args.opponents, args.games, args.seed, not args.sample, args.out, args.plot
         )
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+
+    return exit_code(play)
 
 
 if __name__ == "__main__":

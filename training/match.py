@@ -29,6 +29,24 @@ class MatchResult:
     losses_by_seat: list[int]
     mean_length: float
 
+    @classmethod
+    def from_counts(
+        cls, player: str, opponent: str, games: int, counts: dict[str, list[int]], mean_length: float
+    ) -> MatchResult:
+        """The result from `counts` = {"wins"|"draws"|"losses": [as seat 0, as seat 1]}."""
+        return cls(
+            player=player,
+            opponent=opponent,
+            games=games,
+            wins=sum(counts["wins"]),
+            draws=sum(counts["draws"]),
+            losses=sum(counts["losses"]),
+            wins_by_seat=counts["wins"],
+            draws_by_seat=counts["draws"],
+            losses_by_seat=counts["losses"],
+            mean_length=mean_length,
+        )
+
     @property
     def win_rate(self) -> float:
         return self.wins / self.games
@@ -89,18 +107,7 @@ def play_match(game: str, game_options: dict, player_a, player_b, num_games: int
     for label, value in (("wins", 1.0), ("draws", 0.0), ("losses", -1.0)):
         hit = np.sign(outcome) == value
         counts[label] = [int((hit & (seat_of_a == seat)).sum()) for seat in (0, 1)]
-    return MatchResult(
-        player=player_a.name,
-        opponent=player_b.name,
-        games=num_games,
-        wins=sum(counts["wins"]),
-        draws=sum(counts["draws"]),
-        losses=sum(counts["losses"]),
-        wins_by_seat=counts["wins"],
-        draws_by_seat=counts["draws"],
-        losses_by_seat=counts["losses"],
-        mean_length=float(length.mean()),
-    )
+    return MatchResult.from_counts(player_a.name, player_b.name, num_games, counts, float(length.mean()))
 
 
 def format_table(results: list[MatchResult]) -> str:

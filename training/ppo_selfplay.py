@@ -15,7 +15,6 @@ Read top to bottom:
 
 from __future__ import annotations
 
-import argparse
 import copy
 import dataclasses
 import json
@@ -34,6 +33,7 @@ from tqdm import tqdm
 
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.agents.networks import build_network
+from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config, parse_overrides
 from training.games import encoding_version, make_batch
 from training.match import format_table, play_match
@@ -225,21 +225,10 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="config keys (also accepted as --key value):\n" + describe_keys(),
-    )
-    parser.add_argument("--config", help="YAML file of config keys")
+    parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
     parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
     args, rest = parser.parse_known_args(argv)
-    try:
-        config = load_config(args.config, parse_overrides(rest))
-        train(config, resume=args.resume)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return exit_code(lambda: train(load_config(args.config, parse_overrides(rest)), resume=args.resume))
 
 
 if __name__ == "__main__":

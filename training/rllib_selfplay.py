@@ -21,7 +21,6 @@ Read top to bottom:
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import math
@@ -33,6 +32,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from training.cli import config_parser, exit_code
 from training.config import parse_overrides
 from training.rllib import RAY_HINT, require_ray
 from training.rllib.config import RLlibConfig, describe_keys, load_config
@@ -196,12 +196,7 @@ def _throughputs(result: dict, steps: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="config keys (also accepted as --key value):\n" + describe_keys(),
-    )
-    parser.add_argument("--config", help="YAML file of config keys (configs/rllib_*.yaml)")
+    parser = config_parser(__doc__, describe_keys(), "YAML file of config keys (configs/rllib_*.yaml)")
     parser.add_argument(
         "--address",
         help="Ray cluster to join (host:port, ray://host:port or 'auto'); default: start Ray locally",
@@ -212,13 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print(f"error: {RAY_HINT}", file=sys.stderr)
         return 2
-    try:
-        config = load_config(args.config, parse_overrides(rest))
-        train(config, args.address)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    return exit_code(lambda: train(load_config(args.config, parse_overrides(rest)), args.address))
 
 
 if __name__ == "__main__":

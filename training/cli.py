@@ -1,0 +1,37 @@
+"""Pieces shared by the command lines of training/: config-key parsers, exit codes, JSON reports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+
+def config_parser(description: str | None, keys_help: str, config_help: str) -> argparse.ArgumentParser:
+    """A parser with `--config`, its epilog listing the config keys (also accepted as --key value)."""
+    parser = argparse.ArgumentParser(
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="config keys (also accepted as --key value):\n" + keys_help,
+    )
+    parser.add_argument("--config", help=config_help)
+    return parser
+
+
+def exit_code(action: Callable[[], object]) -> int:
+    """Run `action`: 0 when it returns, 2 with `error: ...` on stderr when it raises ValueError."""
+    try:
+        action()
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def write_report(path: str | Path, report: dict) -> None:
+    """Write `report` as indented JSON (making the folder) and say where."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(report, indent=2))
+    print(f"\nwrote {path}")
