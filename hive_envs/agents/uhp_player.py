@@ -162,7 +162,9 @@ def _warm_up(player: AgentPlayer) -> None:
     ``bestmove`` is not spent loading them."""
     from hive_envs.hive import HiveGame
 
-    search(player.view.searchable(HiveGame(player.view.game_type)), player.evaluator, SearchConfig(simulations=8))
+    search(
+        player.view.searchable(HiveGame(player.view.game_type)), player.evaluator, SearchConfig(simulations=8)
+    )
 
 
 def _unloaded(path: str, reason: str) -> UnloadedAgent:

@@ -43,7 +43,9 @@ class SearchState(Protocol):
     def undo(self) -> None: ...
 
 
-class HiveSearchState:
+class _GameCopyState:
+    """A search state over a private copy of a game: seat to move and end of game come from it."""
+
     def __init__(self, game):
         self.game = game.copy()
 
@@ -55,6 +57,8 @@ class HiveSearchState:
     def is_terminal(self) -> bool:
         return self.game.is_terminal
 
+
+class HiveSearchState(_GameCopyState):
     @property
     def outcome(self) -> float:
         return _HIVE_OUTCOME[self.game.outcome]
@@ -96,12 +100,14 @@ class HiveView:
         state = game.state
         moves = game.valid_move_ids()
         observation = np.zeros(enc.obs_shape, dtype=np.uint8)
-        E.encode_observation(state, game.to_move, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds,
-                             observation)
+        E.encode_observation(
+            state, game.to_move, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, observation
+        )
         E.hive_frame(state, enc.grid, self._frame)
         actions = np.empty(len(moves), dtype=np.int64)
-        E.actions_of_moves(state, moves, len(moves), self._frame, enc.grid, enc.tiles_per_colour, enc.slot_of,
-                           actions)
+        E.actions_of_moves(
+            state, moves, len(moves), self._frame, enc.grid, enc.tiles_per_colour, enc.slot_of, actions
+        )
         return observation, moves, actions
 
     def searchable(self, game) -> HiveSearchState:
@@ -111,20 +117,12 @@ class HiveView:
         return game.move_id_to_uhp(int(move))
 
 
-class HoyitoSearchState:
+class HoyitoSearchState(_GameCopyState):
     """`HoyitoGame` has no undo: keep a stack of state arrays (a few dozen int32 each)."""
 
     def __init__(self, game):
-        self.game = game.copy()
+        super().__init__(game)
         self._stack: list[np.ndarray] = []
-
-    @property
-    def to_move(self) -> int:
-        return self.game.to_move
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.game.is_terminal
 
     @property
     def outcome(self) -> float:
