@@ -4,7 +4,8 @@ The per-game work is exactly what the AEC env (`hive_envs.hive.env.raw_env`) doe
 with the same kernels: `action_to_move_id` (encoder), `apply_move` (engine), `generate_moves`
 (engine), `encode_mask` and `encode_observation` (encoder), plus `position_key` for the optional
 repetition draw as `HiveGame` keeps it. This module only loops over games and does the
-bookkeeping: rewards, automatic reset, final observations, episode lengths.
+bookkeeping: rewards, automatic reset, final observations, episode lengths. Buffers, input
+checks, seeding and the reset/step plumbing are `hive_envs.core.batch.BatchGame`'s.
 
 Contract (shared with `HoyitoBatch`; the training code is written against it)::
 
@@ -39,6 +40,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
@@ -88,6 +90,9 @@ def _repetition_draw(s, keys):
 @njit(cache=True)
 def _step_one(
     g,
+    w,
+    moves,
+    rec,
     states,
     frames,
     keys,
@@ -101,9 +106,6 @@ def _step_one(
     slot_of,
     engine_slot,
     kinds,
-    w,
-    moves,
-    rec,
     obs,
     mask,
     to_move,
@@ -142,72 +144,26 @@ def _step_one(
 
 
 @njit(cache=True)
-def _step_chunk(
-    t,
-    chunks,
-    states,
-    frames,
-    keys,
-    template,
-    actions,
-    active,
-    final_view,
-    repetition,
-    grid,
-    n_tiles,
-    slot_of,
-    engine_slot,
-    kinds,
-    workspaces,
-    moves,
-    obs,
-    mask,
-    to_move,
-    rewards,
-    terminated,
-    final_obs,
-    episode_length,
-):
+def _step_chunk(t, chunks, workspaces, moves, *args):
+    """Step games ``chunks[t] <= g < chunks[t + 1]`` with thread ``t``'s workspace and move buffer.
+
+    ``args``: `_step_one`'s arguments after ``rec`` (states ... episode_length).
+    """
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
     for g in range(chunks[t], chunks[t + 1]):
-        _step_one(
-            g,
-            states,
-            frames,
-            keys,
-            template,
-            actions,
-            active,
-            final_view,
-            repetition,
-            grid,
-            n_tiles,
-            slot_of,
-            engine_slot,
-            kinds,
-            workspaces[t],
-            moves[t],
-            rec,
-            obs,
-            mask,
-            to_move,
-            rewards,
-            terminated,
-            final_obs,
-            episode_length,
-        )
+        _step_one(g, workspaces[t], moves[t], rec, *args)
 
 
 @njit(cache=True)
-def _step_serial(chunks, *args):
+def _step_serial(chunks, workspaces, moves, *args):
     for t in range(chunks.shape[0] - 1):
-        _step_chunk(t, chunks, *args)
+        _step_chunk(t, chunks, workspaces, moves, *args)
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(chunks, *args):
+def _step_parallel(chunks, workspaces, moves, *args):
     for t in prange(chunks.shape[0] - 1):
-        _step_chunk(t, chunks, *args)
+        _step_chunk(t, chunks, workspaces, moves, *args)
 
 
 @njit(cache=True)
@@ -268,10 +224,8 @@ def _greedy_score(s, move, me, win, rec):
 
 
 # --------------------------------------------------------------------------- the batch
-class HiveBatch:
+class HiveBatch(BatchGame):
     """`num_games` independent Hive games with preallocated, in-place buffers. See the module doc."""
-
-    encoding_version = "v0"
 
     def __init__(
         self,
@@ -282,15 +236,13 @@ class HiveBatch:
         repetition_draw: bool = False,
         parallel: bool = False,
     ):
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
+        N = check_num_games(num_games)
         if not isinstance(expansions, str) or expansions not in EXPANSION_SETS:
             raise ValueError(
                 f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
                 f"(letters in M, L, P order), got {expansions!r}"
             )
-        if not isinstance(parallel, (bool, np.bool_)):
-            raise ValueError(f"parallel must be True or False, got {parallel!r}")  # noqa: TRY004 (contract)
+        parallel = check_parallel(parallel)
         # HiveGame validates the remaining options exactly as the AEC env does, and gives the start.
         start = HiveGame(game_type_name(expansions), tournament_opening, max_turns, repetition_draw)
         self.expansions = expansions
@@ -298,11 +250,10 @@ class HiveBatch:
         self.max_turns = start.max_turns
         self.repetition_draw = start.repetition_draw
         self.encoding = enc = E.make_encoding(expansions)
-        self.num_games = N = int(num_games)
         self.num_actions = enc.num_actions
         self.observation_shape = enc.obs_shape
         self.observation_dtype = np.dtype(np.uint8)
-        self.parallel = bool(parallel)
+        self.parallel = parallel
         chunks = min(N, numba.get_num_threads()) if self.parallel else 1
         self._chunks = (np.arange(chunks + 1, dtype=np.int64) * N) // chunks
         self._workspaces = np.stack([new_workspace() for _ in range(chunks)])
@@ -313,16 +264,7 @@ class HiveBatch:
         # Position keys per ply (repetition draw only); grown when a game gets longer than it.
         key_len = 1 if not self.repetition_draw else min(self.max_turns or 512, 512) + 1
         self._keys = np.zeros((N, key_len), dtype=np.uint64)
-        self.observation = np.zeros((N, *self.observation_shape), dtype=np.uint8)
-        self.action_mask = np.zeros((N, self.num_actions), dtype=np.int8)
-        self.to_move = np.zeros(N, dtype=np.int8)
-        self.rewards = np.zeros((N, 2), dtype=np.float32)
-        self.terminated = np.zeros(N, dtype=bool)
-        self.final_observation = np.zeros_like(self.observation)
-        self.episode_length = np.zeros(N, dtype=np.int32)
-        self._all = np.ones(N, dtype=bool)
-        self._last_mover_view = np.full(N, -1, dtype=np.int8)
-        self.np_random = np.random.default_rng()
+        self._allocate(N)
         self.reset()
 
     @property
@@ -343,64 +285,6 @@ class HiveBatch:
             self.episode_length,
         )
         return sum(a.nbytes for a in arrays)
-
-    def reset(self, seed=None) -> None:
-        """Start every game afresh (the start position is fixed; ``seed`` seeds ``np_random``)."""
-        self.np_random = np.random.default_rng(seed)
-        enc = self.encoding
-        _reset_games(
-            self.states,
-            self._frames,
-            self._keys,
-            self._template,
-            self.repetition_draw,
-            enc.grid,
-            enc.tiles_per_colour,
-            enc.slot_of,
-            enc.kinds,
-            self._workspaces[0],
-            self._moves[0],
-            self.observation,
-            self.action_mask,
-            self.to_move,
-        )
-        self.rewards[:] = 0
-        self.terminated[:] = False
-        self.episode_length[:] = 0
-
-    def step(self, actions, active=None, final_view=None) -> None:
-        """Play one action in every (active) game; all input is validated before any game moves."""
-        a, active = self._check_actions(actions, active)
-        view = self._last_mover_view if final_view is None else self._check_view(final_view)
-        if self.repetition_draw:
-            self._grow_keys()
-        enc = self.encoding
-        kernel = _step_parallel if self.parallel else _step_serial
-        kernel(
-            self._chunks,
-            self.states,
-            self._frames,
-            self._keys,
-            self._template,
-            a,
-            active,
-            view,
-            self.repetition_draw,
-            enc.grid,
-            enc.tiles_per_colour,
-            enc.slot_of,
-            enc.engine_slot,
-            enc.kinds,
-            self._workspaces,
-            self._moves,
-            self.observation,
-            self.action_mask,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.final_observation,
-            self.episode_length,
-        )
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
         """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
@@ -426,26 +310,59 @@ class HiveBatch:
         )
         return out
 
-    # ------------------------------------------------------------------ helpers
-    def _grow_keys(self) -> None:
-        if int(self.states[:, I_PLY].max()) + 1 >= self._keys.shape[1]:
-            grown = np.zeros((self.num_games, 2 * self._keys.shape[1]), dtype=np.uint64)
-            grown[:, : self._keys.shape[1]] = self._keys
-            self._keys = grown
+    # ------------------------------------------------------------------ BatchGame hooks
+    def _reset_games(self) -> None:
+        enc = self.encoding
+        _reset_games(
+            self.states,
+            self._frames,
+            self._keys,
+            self._template,
+            self.repetition_draw,
+            enc.grid,
+            enc.tiles_per_colour,
+            enc.slot_of,
+            enc.kinds,
+            self._workspaces[0],
+            self._moves[0],
+            self.observation,
+            self.action_mask,
+            self.to_move,
+        )
 
-    def _check_actions(self, actions, active):
-        N = self.num_games
-        a = np.asarray(actions)
-        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(
-                f"actions must be an integer array of shape ({N},), got dtype {a.dtype} shape {a.shape}"
-            )
-        if active is None:
-            active = self._all
-        else:
-            active = np.ascontiguousarray(active)
-            if active.shape != (N,) or active.dtype != np.bool_:
-                raise ValueError(f"active must be a bool array of shape ({N},)")
+    def _step_games(self, actions, a, active, view) -> None:
+        if self.repetition_draw:
+            self._grow_keys()
+        enc = self.encoding
+        kernel = _step_parallel if self.parallel else _step_serial
+        kernel(
+            self._chunks,
+            self._workspaces,
+            self._moves,
+            self.states,
+            self._frames,
+            self._keys,
+            self._template,
+            a,
+            active,
+            view,
+            self.repetition_draw,
+            enc.grid,
+            enc.tiles_per_colour,
+            enc.slot_of,
+            enc.engine_slot,
+            enc.kinds,
+            self.observation,
+            self.action_mask,
+            self.to_move,
+            self.rewards,
+            self.terminated,
+            self.final_observation,
+            self.episode_length,
+        )
+
+    def _prepare_actions(self, a, active) -> np.ndarray:
+        """Ranges and legality of the active games' actions (before any game moves)."""
         rows = np.flatnonzero(active)
         acts = a[rows]
         out = (acts < 0) | (acts >= self.num_actions)
@@ -460,14 +377,11 @@ class HiveBatch:
                 f"game {g}: action {int(a[g])} is illegal; it has {legal.size} legal actions "
                 f"(first ones {legal[:10].tolist()})"
             )
-        return np.ascontiguousarray(a, dtype=np.int64), active
+        return np.ascontiguousarray(a, dtype=np.int64)
 
-    def _check_view(self, final_view) -> np.ndarray:
-        v = np.asarray(final_view)
-        if (
-            v.shape != (self.num_games,)
-            or not np.issubdtype(v.dtype, np.integer)
-            or ((v != 0) & (v != 1)).any()
-        ):
-            raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
-        return np.ascontiguousarray(v, dtype=np.int8)
+    # ------------------------------------------------------------------ helpers
+    def _grow_keys(self) -> None:
+        if int(self.states[:, I_PLY].max()) + 1 >= self._keys.shape[1]:
+            grown = np.zeros((self.num_games, 2 * self._keys.shape[1]), dtype=np.uint64)
+            grown[:, : self._keys.shape[1]] = self._keys
+            self._keys = grown

@@ -2,7 +2,8 @@
 
 The per-game work is the same `kernels.play` / `kernels.encode` / `kernels.legal_mask` the
 single-game engine and the AEC env use; this module only loops over games and does the
-bookkeeping (rewards, automatic reset, final observations, episode lengths).
+bookkeeping (rewards, automatic reset, final observations, episode lengths). Buffers, input
+checks, seeding and the reset/step plumbing are `hive_envs.core.batch.BatchGame`'s.
 
 Contract (shared with HiveBatch; the training code is written against it)::
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hoyito import kernels as K
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
 from hive_envs.hoyito.options import HoyitoOptions
@@ -75,13 +77,13 @@ def _first_bad_action(actions, active, mask):
 @njit(cache=True)
 def _step_game(
     g,
-    states,
     actions,
     active,
+    mask,
+    states,
     final_view,
     params,
     obs,
-    mask,
     to_move,
     rewards,
     terminated,
@@ -115,78 +117,27 @@ def _step_game(
 
 
 @njit(cache=True)
-def _step_serial(
-    states,
-    actions,
-    active,
-    final_view,
-    params,
-    obs,
-    mask,
-    to_move,
-    rewards,
-    terminated,
-    final_obs,
-    episode_length,
-):
-    """Validate every game's action, then step them all; return the first bad game (nothing stepped) or -1."""
+def _step_serial(actions, active, mask, *args):
+    """Validate every game's action, then step them all; return the first bad game (nothing stepped) or -1.
+
+    ``args``: states, final_view, params, obs, to_move, rewards, terminated, final_obs, episode_length.
+    """
     bad = _first_bad_action(actions, active, mask)
     if bad >= 0:
         return bad
-    for g in range(states.shape[0]):
-        _step_game(
-            g,
-            states,
-            actions,
-            active,
-            final_view,
-            params,
-            obs,
-            mask,
-            to_move,
-            rewards,
-            terminated,
-            final_obs,
-            episode_length,
-        )
+    for g in range(actions.shape[0]):
+        _step_game(g, actions, active, mask, *args)
     return -1
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(
-    states,
-    actions,
-    active,
-    final_view,
-    params,
-    obs,
-    mask,
-    to_move,
-    rewards,
-    terminated,
-    final_obs,
-    episode_length,
-):
+def _step_parallel(actions, active, mask, *args):
     """`_step_serial` with the games spread over all cores."""
     bad = _first_bad_action(actions, active, mask)
     if bad >= 0:
         return bad
-    for g in prange(states.shape[0]):
-        _step_game(
-            g,
-            states,
-            actions,
-            active,
-            final_view,
-            params,
-            obs,
-            mask,
-            to_move,
-            rewards,
-            terminated,
-            final_obs,
-            episode_length,
-        )
+    for g in prange(actions.shape[0]):
+        _step_game(g, actions, active, mask, *args)
     return -1
 
 
@@ -204,15 +155,13 @@ def _capture_values(states, rows, n, max_laps, limit, out):
         K.capture_values(states[rows[i]], n, max_laps, limit, scratch, out[i])
 
 
-class HoyitoBatch:
+class HoyitoBatch(BatchGame):
     """`num_games` independent Hoyito II games with preallocated, in-place buffers.
 
     `parallel=True` spreads the games over all cores (numba `prange`). It is off by default:
     on the 2-core development machine, shared with other processes, the threaded loop was
     measured 3-10x SLOWER than the serial one at N = 64..1024 (see docs/notes/hoyito.md).
     """
-
-    encoding_version = "v0"
 
     def __init__(
         self,
@@ -223,36 +172,30 @@ class HoyitoBatch:
         no_capture_limit=None,
         parallel=False,
     ):
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
-            raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
-        if not isinstance(parallel, (bool, np.bool_)):
-            raise ValueError(f"parallel must be True or False, got {parallel!r}")  # noqa: TRY004 (contract)
-        self.parallel = bool(parallel)
+        N = check_num_games(num_games)
+        self.parallel = check_parallel(parallel)
         self.options = o = HoyitoOptions(holes_per_row, seeds_per_hole, max_laps, no_capture_limit)
-        self.num_games = N = int(num_games)
         self.num_actions = o.holes_per_row
         self.observation_shape = (observation_size(o.holes_per_row),)
         self.observation_dtype = np.dtype(OBS_DTYPE)
         self.states = np.zeros((N, K.state_size(o.holes_per_row)), dtype=np.int32)
-        self.observation = np.zeros((N, *self.observation_shape), dtype=OBS_DTYPE)
-        self.action_mask = np.zeros((N, self.num_actions), dtype=np.int8)
-        self.to_move = np.zeros(N, dtype=np.int8)
-        self.rewards = np.zeros((N, 2), dtype=np.float32)
-        self.terminated = np.zeros(N, dtype=bool)
-        self.final_observation = np.zeros_like(self.observation)
-        self.episode_length = np.zeros(N, dtype=np.int32)
-        self._all = np.ones(N, dtype=bool)
-        self._last_mover_view = np.full(N, -1, dtype=np.int8)
+        self._allocate(N)
         self._params = np.array(
             [o.holes_per_row, o.max_laps, o.no_capture_limit, o.seeds_per_hole, o.total_counters],
             dtype=np.int64,
         )
-        self.np_random = np.random.default_rng()
         self.reset()
 
-    def reset(self, seed=None) -> None:
-        """Start every game afresh (the start position is fixed; `seed` seeds `np_random`)."""
-        self.np_random = np.random.default_rng(seed)
+    def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
+        """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
+        rows = np.asarray(rows, dtype=np.int64)
+        o = self.options
+        values = np.empty((rows.size, self.num_actions), dtype=np.int32)
+        _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
+        return (values + 0.5 * rng.random(values.shape)).argmax(axis=1)
+
+    # ------------------------------------------------------------------ BatchGame hooks
+    def _reset_games(self) -> None:
         o = self.options
         _reset_games(
             self.states,
@@ -264,23 +207,28 @@ class HoyitoBatch:
             self.action_mask,
             self.to_move,
         )
-        self.rewards[:] = 0
-        self.terminated[:] = False
-        self.episode_length[:] = 0
 
-    def step(self, actions, active=None, final_view=None) -> None:
-        """Play one action in every (active) game; all input is validated before any game moves."""
-        a, active = self._check_input(actions, active)
-        view = self._last_mover_view if final_view is None else self._check_view(final_view)
+    def _prepare_actions(self, a, active) -> np.ndarray:
+        """A cast only: ranges and legality are checked inside the compiled step."""
+        if a.dtype != np.int64:
+            # clip unsigned values first so that a huge one stays out of range after the cast
+            a = (
+                np.clip(a, -1, self.num_actions).astype(np.int64)
+                if a.dtype.kind == "u"
+                else a.astype(np.int64)
+            )
+        return np.ascontiguousarray(a)
+
+    def _step_games(self, actions, a, active, view) -> None:
         kernel = _step_parallel if self.parallel else _step_serial
         bad = kernel(
-            self.states,
             a,
             active,
+            self.action_mask,
+            self.states,
             view,
             self._params,
             self.observation,
-            self.action_mask,
             self.to_move,
             self.rewards,
             self.terminated,
@@ -295,44 +243,3 @@ class HoyitoBatch:
                     f"{np.flatnonzero(self.action_mask[bad]).tolist()}"
                 )
             raise ValueError(f"game {bad}: action {action} is out of range [0, {self.num_actions})")
-
-    def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
-        """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
-        rows = np.asarray(rows, dtype=np.int64)
-        o = self.options
-        values = np.empty((rows.size, self.num_actions), dtype=np.int32)
-        _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
-        return (values + 0.5 * rng.random(values.shape)).argmax(axis=1)
-
-    def _check_input(self, actions, active) -> tuple[np.ndarray, np.ndarray]:
-        """Shapes and dtypes (ranges and legality are checked inside the compiled step)."""
-        N = self.num_games
-        a = np.asarray(actions)
-        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(
-                f"actions must be an integer array of shape ({N},), got dtype {a.dtype} shape {a.shape}"
-            )
-        if a.dtype != np.int64:
-            # clip unsigned values first so that a huge one stays out of range after the cast
-            a = (
-                np.clip(a, -1, self.num_actions).astype(np.int64)
-                if a.dtype.kind == "u"
-                else a.astype(np.int64)
-            )
-        if active is None:
-            active = self._all
-        else:
-            active = np.ascontiguousarray(active)
-            if active.shape != (N,) or active.dtype != np.bool_:
-                raise ValueError(f"active must be a bool array of shape ({N},)")
-        return np.ascontiguousarray(a), active
-
-    def _check_view(self, final_view) -> np.ndarray:
-        v = np.asarray(final_view)
-        if (
-            v.shape != (self.num_games,)
-            or not np.issubdtype(v.dtype, np.integer)
-            or ((v != 0) & (v != 1)).any()
-        ):
-            raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
-        return np.ascontiguousarray(v, dtype=np.int8)

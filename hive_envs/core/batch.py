@@ -1,0 +1,114 @@
+"""`BatchGame`: the Python side of the batched contract, shared by `HiveBatch` and `HoyitoBatch`.
+
+A batch holds `num_games` independent games and steps them all with ONE compiled call::
+
+    batch.reset(seed=None); batch.step(actions, active=None, final_view=None)
+    batch.observation (N, *observation_shape), batch.action_mask (N, A) int8, batch.to_move (N,) int8,
+    batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
+    batch.episode_length (N,) int32           # all overwritten in place by reset/step
+
+This base allocates those buffers, validates the input (`num_games`, `parallel`, the shapes and
+dtypes of `actions`, `active` and `final_view`) with the contract's error messages, seeds
+`np_random` and clears the per-step outputs on reset. A game fills in small hooks:
+
+- `_reset_games()`: write every game's start position and publish its mask, observation, to_move;
+- `_prepare_actions(a, active)`: the game's range/legality checks (or a cast for a kernel that
+  checks them), returning the contiguous int64 actions handed to the kernel;
+- `_step_games(actions, a, active, view)`: the one compiled call (``actions`` is the caller's
+  original argument, for error messages).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def check_num_games(num_games) -> int:
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        raise ValueError(f"num_games must be an integer >= 1, got {num_games!r}")
+    return int(num_games)
+
+
+def check_parallel(parallel) -> bool:
+    if not isinstance(parallel, (bool, np.bool_)):
+        raise ValueError(f"parallel must be True or False, got {parallel!r}")  # noqa: TRY004 (contract)
+    return bool(parallel)
+
+
+class BatchGame:
+    """Buffers, input checks, reset and step plumbing of a batch of games (see the module doc).
+
+    A subclass validates its options, sets `num_actions`, `observation_shape` and
+    `observation_dtype`, calls `_allocate(num_games)`, then `reset()`.
+    """
+
+    encoding_version = "v0"
+    num_games: int
+    num_actions: int
+    observation_shape: tuple[int, ...]
+    observation_dtype: np.dtype
+
+    def _allocate(self, num_games: int) -> None:
+        """The contract's in-place buffers (and the default `active` / `final_view`)."""
+        self.num_games = N = num_games
+        self.observation = np.zeros((N, *self.observation_shape), dtype=self.observation_dtype)
+        self.action_mask = np.zeros((N, self.num_actions), dtype=np.int8)
+        self.to_move = np.zeros(N, dtype=np.int8)
+        self.rewards = np.zeros((N, 2), dtype=np.float32)
+        self.terminated = np.zeros(N, dtype=bool)
+        self.final_observation = np.zeros_like(self.observation)
+        self.episode_length = np.zeros(N, dtype=np.int32)
+        self._all = np.ones(N, dtype=bool)
+        self._last_mover_view = np.full(N, -1, dtype=np.int8)
+        self.np_random = np.random.default_rng()
+
+    def reset(self, seed=None) -> None:
+        """Start every game afresh (the start position is fixed; ``seed`` seeds ``np_random``)."""
+        self.np_random = np.random.default_rng(seed)
+        self._reset_games()
+        self.rewards[:] = 0
+        self.terminated[:] = False
+        self.episode_length[:] = 0
+
+    def step(self, actions, active=None, final_view=None) -> None:
+        """Play one action in every (active) game; all input is validated before any game moves."""
+        a, active = self._check_actions(actions, active)
+        view = self._last_mover_view if final_view is None else self._check_view(final_view)
+        self._step_games(actions, a, active, view)
+
+    # ------------------------------------------------------------------ hooks
+    def _reset_games(self) -> None:
+        raise NotImplementedError
+
+    def _prepare_actions(self, a: np.ndarray, active: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _step_games(self, actions, a: np.ndarray, active: np.ndarray, view: np.ndarray) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ helpers
+    def _check_actions(self, actions, active) -> tuple[np.ndarray, np.ndarray]:
+        """Shapes and dtypes here; ranges and legality in the game's `_prepare_actions`."""
+        N = self.num_games
+        a = np.asarray(actions)
+        if a.shape != (N,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(
+                f"actions must be an integer array of shape ({N},), got dtype {a.dtype} shape {a.shape}"
+            )
+        if active is None:
+            active = self._all
+        else:
+            active = np.ascontiguousarray(active)
+            if active.shape != (N,) or active.dtype != np.bool_:
+                raise ValueError(f"active must be a bool array of shape ({N},)")
+        return self._prepare_actions(a, active), active
+
+    def _check_view(self, final_view) -> np.ndarray:
+        v = np.asarray(final_view)
+        if (
+            v.shape != (self.num_games,)
+            or not np.issubdtype(v.dtype, np.integer)
+            or ((v != 0) & (v != 1)).any()
+        ):
+            raise ValueError(f"final_view must be an integer array of 0/1 seats of shape ({self.num_games},)")
+        return np.ascontiguousarray(v, dtype=np.int8)
