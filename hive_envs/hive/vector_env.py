@@ -63,30 +63,6 @@ class HiveVectorEnv(BatchVectorEnv):
             batch, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), opponent, learner_seat
         )
 
-    def step(self, actions):
-        """As `BatchVectorEnv.step`, for (P, C, C) observations (its version assumes flat ones)."""
-        b = self.batch
-        b.step(np.asarray(actions), final_view=self.learner_seat)
-        rewards = b.rewards[self._rows, self.learner_seat].copy()
-        terminated = b.terminated.copy()
-        final_obs = np.zeros_like(b.observation)
-        final_obs[terminated] = b.final_observation[terminated]
-        lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
-        self._draw_seats(terminated)
-        self._play_opponents(rewards, terminated, final_obs, lengths)
-        infos = {
-            "final_obs": final_obs,
-            "_final_obs": terminated.copy(),
-            "episode_length": lengths,
-            "_episode_length": terminated.copy(),
-            "learner_seat": self.learner_seat.copy(),
-        }
-        return b.observation.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
-
-    def action_masks(self) -> np.ndarray:
-        """Legal actions of every sub-env's learner now, (num_envs, A) bool."""
-        return self.batch.action_mask.astype(bool)
-
     def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
         if self.opponent != "random":
             return super()._opponent_actions(rows)
