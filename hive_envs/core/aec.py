@@ -195,13 +195,17 @@ class MaskedAECEnv(AECEnv):
             n = self._write_mask(self._mask)
             self._legal_count = int(np.count_nonzero(self._mask) if n is None else n)
 
-    def _check_action(self, action) -> int:
+    def _action_index(self, action) -> int:
+        """`action` as an int; ValueError naming the action range when it is not an integer."""
         try:
-            a = operator.index(action)
+            return operator.index(action)
         except TypeError:
             raise ValueError(
                 f"action must be an integer in [0, {self.num_actions}), got {action!r}"
             ) from None
+
+    def _check_action(self, action) -> int:
+        a = self._action_index(action)
         if not 0 <= a < self.num_actions:
             raise ValueError(
                 f"action {a} is out of range [0, {self.num_actions}); "

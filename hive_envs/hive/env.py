@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 import os
 from typing import ClassVar
 
@@ -164,12 +163,7 @@ class raw_env(MaskedAECEnv):
         return int(E.move_id_to_action(g.state, move_id, self._frame, self._grid, self._n, self._slot_of))
 
     def _legal_action(self, action) -> int:
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise ValueError(
-                f"action must be an integer in [0, {self.num_actions}), got {action!r}"
-            ) from None
+        a = self._action_index(action)
         if not 0 <= a < self.num_actions:
             raise ValueError(f"action {a} is out of range [0, {self.num_actions})")
         if self.game.is_terminal or not self._mask[a]:
