@@ -62,6 +62,18 @@ class BatchGame:
         self._last_mover_view = np.full(N, -1, dtype=np.int8)
         self.np_random = np.random.default_rng()
 
+    def _buffers(self) -> tuple[np.ndarray, ...]:
+        """The contract's output buffers, in this order (as the Hive kernels take them)."""
+        return (
+            self.observation,
+            self.action_mask,
+            self.to_move,
+            self.rewards,
+            self.terminated,
+            self.final_observation,
+            self.episode_length,
+        )
+
     def reset(self, seed=None) -> None:
         """Start every game afresh (the start position is fixed; ``seed`` seeds ``np_random``)."""
         self.np_random = np.random.default_rng(seed)

@@ -276,13 +276,7 @@ class HiveBatch(BatchGame):
             self._keys,
             self._workspaces,
             self._moves,
-            self.observation,
-            self.action_mask,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.final_observation,
-            self.episode_length,
+            *self._buffers(),
         )
         return sum(a.nbytes for a in arrays)
 
@@ -352,13 +346,7 @@ class HiveBatch(BatchGame):
             enc.slot_of,
             enc.engine_slot,
             enc.kinds,
-            self.observation,
-            self.action_mask,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.final_observation,
-            self.episode_length,
+            *self._buffers(),
         )
 
     def _prepare_actions(self, a, active) -> np.ndarray:
