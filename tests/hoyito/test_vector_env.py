@@ -8,10 +8,7 @@ import pytest
 
 import hive_envs  # noqa: F401
 from hive_envs.hoyito.gym_env import HoyitoEnv, HoyitoVectorEnv
-
-
-def first_legal(observation, action_mask):
-    return int(np.flatnonzero(action_mask)[0])
+from tests.core.vector_lockstep import first_legal, play_in_lockstep
 
 
 @pytest.mark.parametrize("env_id, obs_size", [("hive_envs/Hoyito-v0", 16), ("hive_envs/Hoyito2x12-v0", 28)])
@@ -27,24 +24,7 @@ def test_vector_env_agrees_with_single_agent_envs(seat):
     n = 8
     vec = HoyitoVectorEnv(n, opponent=first_legal, learner_seat=seat)
     singles = [HoyitoEnv(opponent=first_legal, learner_seat=seat) for _ in range(n)]
-    obs, _ = vec.reset(seed=0)
-    single_obs = [env.reset(seed=0)[0] for env in singles]
-    rng = np.random.default_rng(1)
-    episodes = 0
-    for _ in range(1500):
-        masks = np.stack([env.action_masks() for env in singles])
-        assert np.array_equal(masks, vec.action_masks())
-        assert np.array_equal(np.stack(single_obs), obs)
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-        obs, rewards, terminated, _truncated, infos = vec.step(actions)
-        for g, env in enumerate(singles):
-            o, r, t, _, _ = env.step(int(actions[g]))
-            assert (r, t) == (rewards[g], terminated[g])
-            if t:
-                assert np.array_equal(o, infos["final_obs"][g]) and infos["_final_obs"][g]
-                o, _ = env.reset()
-                episodes += 1
-            single_obs[g] = o
+    episodes = play_in_lockstep(vec, singles, steps=1500, seed=1)
     assert episodes > 50
 
 

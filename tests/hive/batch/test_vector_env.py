@@ -10,12 +10,9 @@ import hive_envs  # noqa: F401
 from hive_envs.hive.gym_env import HiveEnv
 from hive_envs.hive.vector_env import HiveVectorEnv, random_legal_actions
 from hive_envs.registration import GYM_ENVS
+from tests.core.vector_lockstep import first_legal, play_in_lockstep
 
 HIVE_IDS = [env_id for env_id in GYM_ENVS if env_id.startswith("hive_envs/Hive")]
-
-
-def first_legal(observation, action_mask):
-    return int(np.flatnonzero(action_mask)[0])
 
 
 @pytest.mark.parametrize("env_id", HIVE_IDS)
@@ -34,24 +31,7 @@ def test_vector_env_agrees_with_single_agent_envs(seat):
     n = 4
     vec = HiveVectorEnv(n, max_turns=30, opponent=first_legal, learner_seat=seat)
     singles = [HiveEnv(max_turns=30, opponent=first_legal, learner_seat=seat) for _ in range(n)]
-    obs, _ = vec.reset(seed=0)
-    single_obs = [env.reset(seed=0)[0] for env in singles]
-    rng = np.random.default_rng(seat)
-    episodes = 0
-    for _ in range(60):
-        masks = np.stack([env.action_masks() for env in singles])
-        assert np.array_equal(masks, vec.action_masks())
-        assert np.array_equal(np.stack(single_obs), obs)
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-        obs, rewards, terminated, _truncated, infos = vec.step(actions)
-        for g, env in enumerate(singles):
-            o, r, t, _, _ = env.step(int(actions[g]))
-            assert (r, t) == (rewards[g], terminated[g])
-            if t:
-                assert np.array_equal(o, infos["final_obs"][g]) and infos["_final_obs"][g]
-                o, _ = env.reset()
-                episodes += 1
-            single_obs[g] = o
+    episodes = play_in_lockstep(vec, singles, steps=60, seed=seat)
     assert episodes >= 8
 
 
