@@ -66,6 +66,7 @@ from hive_envs.hive.engine.state import (
     PCELL,
     PUNDER,
     TOP,
+    put_piece,
 )
 
 MAX_LEVEL = 7
@@ -317,6 +318,74 @@ def encode_observation(s, seat, grid, n_tiles, slot_of, kinds, obs_out):
     cap = s[I_MAX_TURNS]
     left = 255 if cap == 0 else max(0, min(255, cap - ply))
     obs_out[t + 6] = left
+
+
+# --------------------------------------------------------------------------- observation -> state
+@njit(cache=True)
+def _frame_arc_start(bits, grid):
+    """First occupied frame value after the empty arc of a ``grid``-circle bit set (0 if empty)."""
+    for v in range(grid):
+        if (bits >> v) & 1 and not (bits >> ((v - 1) % grid)) & 1:
+            return v
+    return 0
+
+
+@njit(cache=True)
+def decode_observation(obs, grid, n_tiles, engine_slot, n_kinds, s_out):
+    """Rebuild an engine state from an observation (the inverse of `encode_observation`).
+
+    ``obs`` (uint8 (P, C, C)) is any observation of this encoding; ``s_out`` (int32[STATE_SIZE])
+    must hold a fresh `new_state` of the game type (empty board, rule options and the ``max_turns``
+    cap set); ``n_kinds`` is the number of bug kinds of the game type. The hive is
+    placed with its occupied q- and r-arcs starting at engine value 0; any translation is the same
+    position (the encoding is translation invariant), so re-encoding ``s_out`` for the same seat
+    gives ``obs`` back and its legal moves are the observation's. The cap is read from the
+    ``plies_left`` plane unless it is saturated (255), when the template's is kept.
+    The optional repetition draw's history is not in an observation and is not rebuilt.
+    """
+    n2 = 2 * n_tiles
+    area = grid * grid
+    t = n2 + 3 + 2 * n_kinds
+    ply = int(obs[t + 4, 0, 0]) + 256 * int(obs[t + 5, 0, 0])
+    mover = ply % 2
+    observer = mover if obs[t, 0, 0] == 1 else 1 - mover
+    cells = np.full(n2, -1, dtype=np.int64)
+    levels = np.zeros(n2, dtype=np.int64)
+    bits_q = np.int64(0)
+    bits_r = np.int64(0)
+    for plane in range(n2):
+        for f in range(area):
+            level = obs[plane, f // grid, f % grid]
+            if level > 0:
+                cells[plane] = f
+                levels[plane] = level
+                bits_q |= np.int64(1) << (f // grid)
+                bits_r |= np.int64(1) << (f % grid)
+                break
+    lo_q = _frame_arc_start(bits_q, grid)
+    lo_r = _frame_arc_start(bits_r, grid)
+    for level in range(1, MAX_LEVEL + 1):
+        for plane in range(n2):
+            if levels[plane] != level:
+                continue
+            colour = observer if plane < n_tiles else 1 - observer
+            piece = colour * NUM_PIECE_SLOTS + engine_slot[plane % n_tiles]
+            f = cells[plane]
+            q = (f // grid - lo_q) % grid
+            r = (f % grid - lo_r) % grid
+            put_piece(s_out, piece, q * GRID_SIZE + r)
+    for f in range(area):
+        if obs[n2 + 2, f // grid, f % grid] == 1:
+            q = (f // grid - lo_q) % grid
+            r = (f % grid - lo_r) % grid
+            s_out[I_LAST_MOVED] = s_out[TOP + q * GRID_SIZE + r]
+            break
+    s_out[I_PLY] = ply
+    s_out[I_TO_MOVE] = mover
+    s_out[I_PASSES] = 1 if obs[t + 1, 0, 0] == 1 else 0
+    left = int(obs[t + 6, 0, 0])
+    if left != 255:
+        s_out[I_MAX_TURNS] = ply + left
 
 
 # --------------------------------------------------------------------------- Python-side helpers

@@ -132,6 +132,27 @@ def test_translating_the_hive_changes_neither_observation_nor_mask(expansions):
             assert np.array_equal(obs, t_obs) and np.array_equal(mask, t_mask), (dq, dr, env.game.gamestring)
 
 
+@pytest.mark.parametrize("expansions", EXPANSION_SETS)
+def test_decoding_an_observation_rebuilds_the_position(expansions):
+    """decode_observation inverts encode_observation: from either seat's observation, the decoded
+    state re-encodes to that observation and has the game's legal moves and move counter."""
+    enc = E.make_encoding(expansions)
+    checked = 0
+    for env in random_positions(expansions, games=2, seed=5, max_turns=160):
+        if env.game.is_terminal:
+            continue
+        for seat in (0, 1):
+            obs = env.observe(env.possible_agents[seat])["observation"]
+            s = new_state(kinds_mask(expansions), True, 160)
+            E.decode_observation(obs, enc.grid, enc.tiles_per_colour, enc.engine_slot, len(enc.kinds), s)
+            again, mask = _encode(s, enc, seat)
+            assert np.array_equal(again, obs), env.game.gamestring
+            assert np.array_equal(mask, env._mask), env.game.gamestring
+            assert int(s[I_PLY]) == int(env.game.state[I_PLY]) and int(s[I_TO_MOVE]) == env.game.to_move
+            checked += 1
+    assert checked > 100
+
+
 _SEEN: dict[tuple[str, bytes], bytes] = {}
 
 
