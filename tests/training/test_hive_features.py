@@ -1,0 +1,111 @@
+"""The Hive network's rule features (`hive_envs.agents.hive_features`) against a reference.
+
+The reference plays every legal move and every reply on a `HiveGame` (the Python API, from the
+game itself, not from a decoded observation) and names actions with the env's `uhp_to_action`;
+the kernel under test decodes the observation and names actions with the encoder. Positions
+come from random games, with the last plies before each decisive end over-sampled so that
+winning moves and replies that win are exercised.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hive_envs.agents.hive_features import ACTION_FEATURES, MOBILITY_SCALE, HiveRuleFeatures
+from hive_envs.hive.env import raw_env
+from hive_envs.hive.engine.rules import PASS_MOVE
+from hive_envs.hive.engine.state import PCELL
+from tests.hive.env.positions import random_positions
+
+
+MAX_TURNS = 200
+
+
+def _outcome_for(game, colour) -> int:
+    return {"Draw": 0, "WhiteWins": 1 if colour == 0 else -1, "BlackWins": 1 if colour == 1 else -1}[game.outcome]
+
+
+def reference_features(expansions: str, gamestring: str) -> dict[int, np.ndarray]:
+    """Action index -> feature vector, by playing the moves on the position's game."""
+    env = raw_env(expansions=expansions, max_turns=MAX_TURNS)
+    env.reset(options={"gamestring": gamestring})
+    game = env.game.copy()
+    me = game.to_move
+    own_before, opp_before = game.queen_neighbours(me), game.queen_neighbours(1 - me)
+    result = {}
+    for move in game.valid_move_ids().tolist():
+        action = env.uhp_to_action(game.move_id_to_uhp(move))
+        f = np.zeros(ACTION_FEATURES, dtype=np.float32)
+        f[0] = 1.0
+        f[7] = float(move != PASS_MOVE and game.state[PCELL + (move >> 10)] < 0)
+        game.play_id(move)
+        own, opp = game.queen_neighbours(me), game.queen_neighbours(1 - me)
+        f[1:4] = [(opp - own) / 6, (opp - opp_before) / 6, (own - own_before) / 6]
+        if game.is_terminal:
+            f[{1: 4, -1: 5, 0: 6}[_outcome_for(game, me)]] = 1.0
+        else:
+            replies = game.valid_move_ids().tolist()
+            scores = []
+            for reply in replies:
+                game.play_id(reply)
+                if game.is_terminal:
+                    scores.append(6 * _outcome_for(game, me))
+                else:
+                    scores.append(game.queen_neighbours(1 - me) - game.queen_neighbours(me))
+                game.undo()
+            f[8] = min(scores) / 6
+            f[9] = float(any(game_over_loss == -6 for game_over_loss in scores))
+            f[10] = len(replies) / MOBILITY_SCALE
+        game.undo()
+        result[action] = f
+    return result
+
+
+def sampled_positions(expansions: str, seed: int):
+    """(observation, gamestring): every 40th position of random games, plus the 3 plies before
+    each decisive end."""
+    recent: list = []
+    for i, env in enumerate(random_positions(expansions, games=12, seed=seed, max_turns=MAX_TURNS)):
+        if env.game.is_terminal:
+            if env.game.outcome != "Draw":
+                yield from recent[-3:]
+            recent = []
+            continue
+        snapshot = (env.observe(env.agent_selection)["observation"].copy(), env.game.gamestring)
+        recent.append(snapshot)
+        if i % 40 == 0:
+            yield snapshot
+
+
+@pytest.mark.parametrize(("expansions", "seed"), [("", 6), ("MLP", 2)])
+def test_features_equal_the_reference_on_random_positions(expansions, seed):
+    extractor = HiveRuleFeatures(expansions, tournament_opening=True, max_turns=MAX_TURNS)
+    seen = np.zeros(ACTION_FEATURES)
+    positions = list(sampled_positions(expansions, seed))
+    observations = np.stack([obs for obs, _ in positions])
+    actions, features, _ = extractor(observations)
+    for row, (_, gamestring) in enumerate(positions):
+        expected = reference_features(expansions, gamestring)
+        real = features[row, :, 0] > 0
+        got = dict(zip(actions[row, real].tolist(), features[row, real]))
+        assert got.keys() == expected.keys()
+        for action, want in expected.items():
+            np.testing.assert_allclose(got[action], want, atol=1e-6, err_msg=f"action {action}")
+        assert (actions[row, ~real] == extractor.encoding.num_actions).all()
+        assert (features[row, ~real] == 0).all()
+        seen += np.abs(features[row, real]).sum(axis=0) > 0
+    assert seen[4] > 0 and seen[9] > 0, "winning moves and winning replies were exercised"
+
+
+def test_position_features_and_errors():
+    extractor = HiveRuleFeatures("", tournament_opening=True, max_turns=300)
+    env = next(iter(random_positions("", games=1, seed=3)))
+    obs = env.observe(env.agent_selection)["observation"]
+    actions, features, position = extractor(obs[None])
+    assert actions.shape[1] == int(env._mask.sum()) and position.shape == (1, 5)
+    assert position[0, 3] == position[0, 4] == 0.0, "no Queen in play on the first ply"
+    empty_actions, _, _ = extractor(obs[None][:0])
+    assert empty_actions.shape == (0, 1)
+    with pytest.raises(ValueError, match="expected Hive observations"):
+        extractor(np.zeros((1, 3, 24, 24), np.uint8))
