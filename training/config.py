@@ -44,14 +44,19 @@ class TrainConfig:
         default="mlp",
         metadata={
             "doc": "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
-            "action, Hoyito only) or 'hexconv' (Hive planes on the hex torus)"
+            "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
+            "(hexconv + two-ply rule features per action, Hive only)"
         },
     )
     hidden_sizes: list = field(
         default_factory=lambda: [256, 256], metadata={"doc": "mlp: widths of the hidden layers"}
     )
-    conv_channels: int = field(default=64, metadata={"doc": "hexconv: channels of the trunk"})
-    conv_blocks: int = field(default=4, metadata={"doc": "hexconv: residual blocks in the trunk"})
+    conv_channels: int = field(
+        default=64, metadata={"doc": "hexconv, hive_lookahead: channels of the trunk"}
+    )
+    conv_blocks: int = field(
+        default=4, metadata={"doc": "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)"}
+    )
     # --- budget ---
     total_steps: int = field(
         default=1_000_000, metadata={"doc": "stop after this many env steps (plies over all games)"}
@@ -73,6 +78,13 @@ class TrainConfig:
         default=1.0, metadata={"doc": "discount per own decision (final reward only, so 1.0 is natural)"}
     )
     gae_lambda: float = field(default=0.95, metadata={"doc": "GAE lambda along each seat's own decisions"})
+    shaping_coef: float = field(
+        default=0.0,
+        metadata={
+            "doc": "potential-based reward shaping weight (0 = off); the potential is the game's "
+            "progress measure (Hive: Queen margin); leaves the objective unchanged (training/selfplay.py)"
+        },
+    )
     update_epochs: int = field(default=4, metadata={"doc": "passes over each rollout"})
     num_minibatches: int = field(default=4, metadata={"doc": "minibatches per pass"})
     clip_coef: float = field(default=0.2, metadata={"doc": "PPO ratio clip"})
@@ -110,7 +122,9 @@ class TrainConfig:
     def __post_init__(self) -> None:
         checks = {
             "device": self.device in ("auto", "cpu", "cuda"),
-            "network": self.network in ("mlp", "hoyito_lookahead", "hexconv"),
+            "network": self.network in ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead"),
+            "conv_channels": self.conv_channels >= 1,
+            "conv_blocks": self.conv_blocks >= 0,
             "num_games": self.num_games >= 1,
             "rollout_steps": self.rollout_steps >= 1,
             "total_steps": self.total_steps >= 1,
@@ -125,6 +139,7 @@ class TrainConfig:
             "final_eval_games": self.final_eval_games >= 0,
             "gamma": 0.0 <= self.gamma <= 1.0,
             "gae_lambda": 0.0 <= self.gae_lambda <= 1.0,
+            "shaping_coef": self.shaping_coef >= 0.0,
             "time_limit_minutes": self.time_limit_minutes >= 0,
             "num_threads": self.num_threads >= 0,
             "hidden_sizes": all(isinstance(h, int) and h > 0 for h in self.hidden_sizes),
@@ -136,7 +151,8 @@ class TrainConfig:
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
         if self.network == "hoyito_lookahead":  # the rule options are added from the game (train.py)
             return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
-        return {"kind": "hexconv", "channels": self.conv_channels, "blocks": self.conv_blocks}
+        # hive_lookahead: the game options are added from the game (ppo_selfplay.network_spec)
+        return {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -10,6 +10,18 @@ from hive_envs.agents.distributions import MaskedCategorical
 from training.selfplay import Rollout
 
 
+def policy_over_legal(network, obs, features, rows, actions):
+    """(distribution over each row's legal actions, value, index of `actions` in that list).
+
+    The same probabilities as the dense masked distribution (illegal actions have none), with
+    ~100 entries per row instead of the whole action layout; the entropy is the same too.
+    """
+    row_features = tuple(x[rows] for x in features)
+    logits, value = network.legal_policy(obs, row_features)
+    choice = (row_features[0] == actions.unsqueeze(1)).long().argmax(dim=1)
+    return MaskedCategorical(logits, network.legal_mask(row_features)), value, choice
+
+
 def ppo_update(
     network: nn.Module,
     optimizer: torch.optim.Optimizer,
@@ -30,6 +42,9 @@ def ppo_update(
         "returns": rollout.returns.reshape(-1)[keep],
     }
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
+    # A network with a legal-action form (hive_lookahead) is trained in it; its rule features
+    # depend on the observation only, so they are computed once here, not once per epoch.
+    features = network.rule_features(data["obs"]) if hasattr(network, "legal_policy") else None
     size = int(keep.sum())
     minibatch = max(1, size // config.num_minibatches)
     sums: dict[str, float] = {}
@@ -38,9 +53,13 @@ def ppo_update(
         order = generator.permutation(size)
         for start in range(0, size - minibatch + 1, minibatch):
             mb = torch.as_tensor(order[start : start + minibatch], device=device)
-            logits, new_value = network(data["obs"][mb])
-            dist = MaskedCategorical(logits, data["mask"][mb])
-            new_log_prob = dist.log_prob(data["actions"][mb])
+            if features is None:
+                logits, new_value = network(data["obs"][mb])
+                dist = MaskedCategorical(logits, data["mask"][mb])
+                new_log_prob = dist.log_prob(data["actions"][mb])
+            else:
+                dist, new_value, choice = policy_over_legal(network, data["obs"][mb], features, mb, data["actions"][mb])
+                new_log_prob = dist.log_prob(choice)
             entropy = dist.entropy().mean()
             log_ratio = new_log_prob - data["log_probs"][mb]
             ratio = log_ratio.exp()

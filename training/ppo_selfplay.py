@@ -57,6 +57,14 @@ def network_spec(config: TrainConfig, batch) -> dict:
         if not dataclasses.is_dataclass(getattr(batch, "options", None)):
             raise ValueError("network 'hoyito_lookahead' needs the hoyito game")
         spec["rules"] = {key: int(value) for key, value in dataclasses.asdict(batch.options).items()}
+    if spec["kind"] == "hive_lookahead":
+        if not hasattr(batch, "expansions"):
+            raise ValueError("network 'hive_lookahead' needs the hive game")
+        spec["rules"] = {
+            "expansions": batch.expansions,
+            "tournament_opening": bool(batch.tournament_opening),
+            "max_turns": batch.max_turns,
+        }
     return spec
 
 
@@ -134,7 +142,9 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
     has_greedy = hasattr(batch, "greedy_actions")
     opponent = copy.deepcopy(network).eval()
     pool_games = round(config.pool_share * config.num_games)
-    collector = SelfPlayCollector(batch, network, device, seed=config.seed + 7919 * update)
+    collector = SelfPlayCollector(
+        batch, network, device, seed=config.seed + 7919 * update, potentials=config.shaping_coef > 0
+    )
     shuffle_rng = np.random.default_rng(config.seed + 104729 * update)
     writer = SummaryWriter(str(run_dir))
     steps_per_update = config.num_games * config.rollout_steps
@@ -166,7 +176,9 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
         if use_pool:
             opponent.load_state_dict(pool[shuffle_rng.integers(len(pool))])
         rollout = collector.collect(config.rollout_steps, opponent if use_pool else None, pool_games)
-        rollout.advantages, rollout.returns = compute_gae(rollout, config.gamma, config.gae_lambda)
+        rollout.advantages, rollout.returns = compute_gae(
+            rollout, config.gamma, config.gae_lambda, config.shaping_coef
+        )
 
         # 2. PPO update on the learner's decisions
         metrics = ppo_update(network, optimizer, rollout, config, device, shuffle_rng)

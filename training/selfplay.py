@@ -10,7 +10,14 @@ seat may decide several times in a row (Hoyito: a capture gives another move; au
 passes), so "the next step" of a transition is found per (game, seat), not per game.
 
 GAE runs backwards over the rollout keeping, per (game, seat), the value and advantage of that
-seat's next decision (or the terminal reward). At the end of the rollout an unfinished
+seat's next decision (or the terminal reward).
+
+Optional potential-based reward shaping (Ng, Harada & Russell 1999): with a game that reports a
+per-seat potential Phi (`batch.potentials()`, Hive's Queen margin), a transition of seat p from
+position s to its next decision s' gets the extra reward c * (gamma * Phi_p(s') - Phi_p(s)), with
+Phi = 0 once the game is over. Summed over a game this telescopes to -c * Phi_p(start) = 0, so the
+objective (and the best policy) is unchanged; what changes is that progress towards the Queen is
+credited when it happens, not 100 plies later when the game ends. At the end of the rollout an unfinished
 transition is bootstrapped with the value of the current position: V(obs) for the seat to
 move, -V(obs) for the other seat (zero-sum, and the observation is always the mover's view).
 """
@@ -39,14 +46,23 @@ class Rollout:
     terminated: np.ndarray  # the step ended the game
     rewards: np.ndarray  # (T, N, 2)
     final_values: np.ndarray  # (N, 2): bootstrap value of the position after the rollout, per seat
+    potentials: np.ndarray | None = None  # (T, N, 2) shaping potential of each seat before step t
+    final_potentials: np.ndarray | None = None  # (N, 2) the same after the rollout
     advantages: np.ndarray | None = None
     returns: np.ndarray | None = None
 
 
-def compute_gae(rollout: Rollout, gamma: float, gae_lambda: float) -> tuple[np.ndarray, np.ndarray]:
-    """Advantages and returns (T, N) for the trained decisions (zero elsewhere)."""
+def compute_gae(
+    rollout: Rollout, gamma: float, gae_lambda: float, shaping_coef: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Advantages and returns (T, N) for the trained decisions (zero elsewhere); with
+    `shaping_coef` > 0 the rewards include the potential-based shaping of the module doc."""
     steps, games = rollout.actions.shape
     idx = np.arange(games)
+    shaping = shaping_coef > 0
+    if shaping and rollout.potentials is None:
+        raise ValueError("shaping_coef > 0 needs a rollout collected with potentials")
+    next_phi = rollout.final_potentials.astype(np.float64).copy() if shaping else np.zeros((games, 2))
     next_value = rollout.final_values.astype(np.float64).copy()
     next_adv = np.zeros((games, 2))
     next_done = np.zeros((games, 2))
@@ -58,10 +74,13 @@ def compute_gae(rollout: Rollout, gamma: float, gae_lambda: float) -> tuple[np.n
         next_reward[ended] = rollout.rewards[t][ended]
         next_value[ended] = 0.0
         next_adv[ended] = 0.0
+        next_phi[ended] = 0.0
         seat = rollout.movers[t].astype(np.int64)
         value = rollout.values[t].astype(np.float64)
         alive = 1.0 - next_done[idx, seat]
-        delta = next_reward[idx, seat] + gamma * next_value[idx, seat] * alive - value
+        phi = rollout.potentials[t][idx, seat].astype(np.float64) if shaping else np.zeros(games)
+        shaped = shaping_coef * (gamma * next_phi[idx, seat] - phi)
+        delta = next_reward[idx, seat] + shaped + gamma * next_value[idx, seat] * alive - value
         adv = delta + gamma * gae_lambda * alive * next_adv[idx, seat]
         rows = np.flatnonzero(rollout.trained[t])
         advantages[t, rows] = adv[rows]
@@ -70,6 +89,7 @@ def compute_gae(rollout: Rollout, gamma: float, gae_lambda: float) -> tuple[np.n
         next_adv[rows, s] = adv[rows]
         next_done[rows, s] = 0.0
         next_reward[rows, s] = 0.0
+        next_phi[rows, s] = phi[rows]
     returns = advantages + rollout.values * rollout.trained
     return advantages, returns.astype(np.float32)
 
@@ -77,8 +97,16 @@ def compute_gae(rollout: Rollout, gamma: float, gae_lambda: float) -> tuple[np.n
 class SelfPlayCollector:
     """Steps a batch with the learner (and optionally a pool opponent) and records rollouts."""
 
-    def __init__(self, batch, network: torch.nn.Module, device: torch.device, seed: int):
+    def __init__(
+        self, batch, network: torch.nn.Module, device: torch.device, seed: int, potentials: bool = False
+    ):
+        if potentials and not hasattr(batch, "potentials"):
+            raise ValueError(
+                f"reward shaping (shaping_coef > 0) needs a game whose batch reports potentials(); "
+                f"{type(batch).__name__} does not"
+            )
         self.batch = batch
+        self.record_potentials = potentials
         self.network = network
         self.device = device
         self.rng = np.random.default_rng(seed)
@@ -90,6 +118,13 @@ class SelfPlayCollector:
 
     @torch.no_grad()
     def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
+        if hasattr(network, "legal_policy"):  # scores the legal actions only (see ppo.policy_over_legal)
+            features = network.rule_features(obs[rows])
+            logits, value = network.legal_policy(obs[rows], features)
+            dist = MaskedCategorical(logits, network.legal_mask(features))
+            choice = dist.sample(self.generator)
+            action = features[0].gather(1, choice.unsqueeze(1)).squeeze(1)
+            return action, dist.log_prob(choice), value
         logits, value = network(obs[rows])
         dist = MaskedCategorical(logits, mask[rows])
         action = dist.sample(self.generator)
@@ -112,7 +147,10 @@ class SelfPlayCollector:
         trained = np.zeros((steps, n), dtype=bool)
         terminated = np.zeros((steps, n), dtype=bool)
         rewards = np.zeros((steps, n, 2), dtype=np.float32)
+        potentials = np.zeros((steps, n, 2), dtype=np.float32) if self.record_potentials else None
         for t in range(steps):
+            if potentials is not None:
+                potentials[t] = batch.potentials()
             obs_buf[t] = batch.observation
             mask_buf[t] = batch.action_mask
             movers[t] = batch.to_move
@@ -145,6 +183,8 @@ class SelfPlayCollector:
         rollout = Rollout(
             obs_buf, mask_buf, actions, log_probs, values, movers, trained, terminated, rewards, final_values
         )
+        if potentials is not None:
+            rollout.potentials, rollout.final_potentials = potentials, batch.potentials()
         return rollout
 
     def pop_stats(self) -> dict[str, float]:

@@ -11,6 +11,11 @@ player's view, so one network serves both seats).
   observation by the Hoyito engine's kernels (`hoyito_features.py`); a small network shared
   across actions turns each action's features into a logit added to the mlp's. The spec
   carries the rule options (`rules`) the features need.
+- `hive_lookahead`: the hexconv network plus, for each legal action, two-ply rule features
+  computed from the observation by the Hive engine's kernels (`hive_features.py`): a small
+  network shared across actions turns each action's features into a logit added to the
+  trunk's, and a DeepSets pooling of them (mean and max) plus position features feeds the
+  value. The spec carries the game options (`rules`) the decoder needs.
 - `hexconv`: for Hive planes `(C, H, W)` on a hex torus in axial coordinates. 3x3 convolutions
   with circular padding (the frame is a torus) whose two corner taps that are not hex
   neighbours are zeroed, residual blocks, then a policy head aligned with the action layout
@@ -34,7 +39,7 @@ from torch.nn import functional as F
 
 NetworkSpec = dict[str, Any]
 
-NETWORK_KINDS = ("mlp", "hoyito_lookahead", "hexconv")
+NETWORK_KINDS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 
 
 class MLPPolicy(nn.Module):
@@ -154,15 +159,88 @@ class HexConvPolicy(nn.Module):
         return logits, self.value_head(pooled).squeeze(-1)
 
 
+class HiveLookaheadPolicy(nn.Module):
+    """Hex-convolution trunk plus per-action rule features (see the module doc and `hive_features`).
+
+    The network scores the legal actions only: `legal_policy(observation, rule_features)` gives
+    (B, K) logits over each row's K legal actions (the extractor's order) and the value;
+    `forward` scatters them into the dense action layout like every other network. Training
+    uses the legal form (K is ~100 where the layout has 12,673 actions) and computes
+    `rule_features` once per rollout: they depend on the observation only, not on the weights.
+    """
+
+    def __init__(
+        self, observation_shape: tuple[int, ...], num_actions: int, channels: int, blocks: int, rules: dict
+    ):
+        super().__init__()
+        from hive_envs.agents.hive_features import ACTION_FEATURES, POSITION_FEATURES, HiveRuleFeatures
+
+        self.extractor = HiveRuleFeatures(
+            str(rules["expansions"]), bool(rules["tournament_opening"]), rules["max_turns"]
+        )
+        if tuple(observation_shape) != self.extractor.encoding.obs_shape:
+            raise ValueError(
+                f"network 'hive_lookahead' for expansions {rules['expansions']!r} needs observations "
+                f"{self.extractor.encoding.obs_shape}, got {tuple(observation_shape)}"
+            )
+        self.num_actions = num_actions
+        self.board = HexConvPolicy(observation_shape, num_actions, channels, blocks)
+        width = 64
+        self.action_embed = nn.Sequential(nn.Linear(ACTION_FEATURES, width), nn.ReLU())
+        self.action_logit = nn.Linear(width, 1)
+        self.value_net = nn.Sequential(
+            nn.Linear(2 * width + POSITION_FEATURES, width), nn.ReLU(), nn.Linear(width, 1)
+        )
+
+    def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """(actions (B, K) int64, features (B, K, F), position (B, G)) on the observation's device;
+        padding entries have action index `num_actions` and all-zero features."""
+        obs = observation.detach().to("cpu", torch.uint8).numpy()
+        return tuple(torch.as_tensor(x, device=observation.device) for x in self.extractor(obs))
+
+    @staticmethod
+    def legal_mask(rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """(B, K) bool: which of the K entries of each row are legal actions (not padding)."""
+        return rule_features[1][..., 0] > 0
+
+    def legal_policy(
+        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...]
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits (B, K) over each row's legal actions, value (B,)); padding logits are 0."""
+        actions, features, position = rule_features
+        board_logits, value = self.board(observation)
+        real = features[..., 0:1]  # 1 for a legal action, 0 for padding
+        trunk = board_logits.gather(1, actions.clamp(max=self.num_actions - 1))
+        hidden = self.action_embed(features) * real  # (B, K, width)
+        logits = (trunk + self.action_logit(hidden).squeeze(-1)) * real.squeeze(-1)
+        mean = hidden.sum(dim=1) / real.sum(dim=1).clamp(min=1.0)
+        peak = hidden.amax(dim=1)  # hidden >= 0 (ReLU) and 0 on padding: padding never wins
+        value = value + self.value_net(torch.cat([mean, peak, position], dim=1)).squeeze(-1)
+        return logits, value
+
+    def forward(
+        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...] | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        rule_features = rule_features or self.rule_features(observation)
+        logits, value = self.legal_policy(observation, rule_features)
+        dense = logits.new_zeros(logits.shape[0], self.num_actions + 1)  # + a column for padding
+        return dense.scatter(1, rule_features[0], logits)[:, :-1], value
+
+
 def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> nn.Module:
-    """Build the network a spec describes: {"kind": "mlp", "hidden_sizes": [...]} or
-    {"kind": "hexconv", "channels": C, "blocks": B}."""
+    """Build the network a spec describes: {"kind": "mlp", "hidden_sizes": [...]},
+    {"kind": "hexconv", "channels": C, "blocks": B}, or one of those plus "rules" for the
+    lookahead kinds."""
     kind = spec.get("kind")
     if kind == "mlp":
         return MLPPolicy(tuple(observation_shape), num_actions, list(spec["hidden_sizes"]))
     if kind == "hoyito_lookahead":
         return HoyitoLookaheadPolicy(
             tuple(observation_shape), num_actions, list(spec["hidden_sizes"]), dict(spec["rules"])
+        )
+    if kind == "hive_lookahead":
+        return HiveLookaheadPolicy(
+            tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"]), dict(spec["rules"])
         )
     if kind == "hexconv":
         return HexConvPolicy(

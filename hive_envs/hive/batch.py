@@ -223,6 +223,16 @@ def _greedy_score(s, move, me, win, rec):
     return score
 
 
+@njit(cache=True)
+def _queen_margins(states, out):
+    """out[g, seat] = (opponent's - seat's occupied Queen neighbours) / 6 in game g."""
+    for g in range(states.shape[0]):
+        white = queen_neighbours(states[g], 0)
+        black = queen_neighbours(states[g], 1)
+        out[g, 0] = (black - white) / 6.0
+        out[g, 1] = (white - black) / 6.0
+
+
 # --------------------------------------------------------------------------- the batch
 class HiveBatch(BatchGame):
     """`num_games` independent Hive games with preallocated, in-place buffers. See the module doc."""
@@ -279,6 +289,14 @@ class HiveBatch(BatchGame):
             *self._buffers(),
         )
         return sum(a.nbytes for a in arrays)
+
+    def potentials(self) -> np.ndarray:
+        """(N, 2) float32: each seat's Queen margin in the current positions, (the opponent's minus
+        the seat's own occupied Queen neighbours) / 6, in [-1, 1]. The progress measure the trainer's
+        optional potential-based reward shaping uses (`shaping_coef`); the greedy player's score."""
+        out = np.empty((self.num_games, 2), dtype=np.float32)
+        _queen_margins(self.states, out)
+        return out
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
         """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
