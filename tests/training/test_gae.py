@@ -82,3 +82,30 @@ def test_discount_applies_per_own_decision(gamma):
     rollout = one_game_rollout([0, 1, 0, 1], [0.0] * 4, terminated_at=3, rewards_at_end=(1.0, -1.0))
     _, ret = compute_gae(rollout, gamma=gamma, gae_lambda=1.0)
     np.testing.assert_allclose(ret[:, 0], [gamma, -1.0 * gamma, 1.0, -1.0], atol=1e-6)
+
+
+def test_potential_shaping_credits_each_step_and_telescopes_to_nothing():
+    # seats 0,1,0,1, seat 0's last move wins; potentials per seat before each step (Queen margins)
+    values = [0.0, 0.0, 0.0, 0.0]
+    rollout = one_game_rollout([0, 1, 0, 1], values, terminated_at=3, rewards_at_end=(1.0, -1.0))
+    rollout.terminated[3, 0], rollout.terminated[2, 0] = False, True  # seat 0 wins on step 2
+    rollout.rewards[3, 0], rollout.rewards[2, 0] = 0.0, (1.0, -1.0)
+    rollout.potentials = np.array([[[0.0, 0.0]], [[1 / 6, -1 / 6]], [[2 / 6, -2 / 6]], [[0.0, 0.0]]], np.float32)
+    rollout.final_potentials = np.zeros((1, 2), np.float32)
+    plain, _ = compute_gae(rollout, gamma=1.0, gae_lambda=0.0)
+    shaped, _ = compute_gae(rollout, gamma=1.0, gae_lambda=0.0, shaping_coef=0.5)
+    # seat 0: step 0 -> step 2 (margin 0 -> 2/6), step 2 -> end (Phi = 0); seat 1: step 1 -> end
+    np.testing.assert_allclose(shaped[:3, 0] - plain[:3, 0], [0.5 * 2 / 6, 0.5 * 1 / 6, -0.5 * 2 / 6], atol=1e-6)
+    # Monte Carlo returns: from a decision on, the shaping terms telescope to -c * Phi(that position),
+    # 0 from the start position (no Queen in play), so the game's objective is unchanged
+    _, plain_ret = compute_gae(rollout, gamma=1.0, gae_lambda=1.0)
+    _, shaped_ret = compute_gae(rollout, gamma=1.0, gae_lambda=1.0, shaping_coef=0.5)
+    phi_of_mover = rollout.potentials[[0, 1, 2], 0, [0, 1, 0]]
+    np.testing.assert_allclose(shaped_ret[:3, 0], plain_ret[:3, 0] - 0.5 * phi_of_mover, atol=1e-6)
+    assert shaped_ret[0, 0] == pytest.approx(plain_ret[0, 0])
+
+
+def test_shaping_needs_recorded_potentials():
+    rollout = one_game_rollout([0, 1], [0.0, 0.0], terminated_at=1, rewards_at_end=(1.0, -1.0))
+    with pytest.raises(ValueError, match="potentials"):
+        compute_gae(rollout, gamma=1.0, gae_lambda=0.95, shaping_coef=1.0)

@@ -220,6 +220,25 @@ def test_greedy_actions_pick_a_best_move_by_the_players_greedy_scores():
         b.step(actions)
 
 
+def test_potentials_are_each_seats_queen_margin():
+    b = HiveBatch(4)
+    envs = [raw_env() for _ in range(4)]
+    for env in envs:
+        env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(80):
+        phi = b.potentials()
+        for g, env in enumerate(envs):
+            white, black = env.game.queen_neighbours(0), env.game.queen_neighbours(1)
+            np.testing.assert_allclose(phi[g], [(black - white) / 6, (white - black) / 6], atol=1e-6)
+        actions = b.greedy_actions(np.arange(4), rng)
+        for g, env in enumerate(envs):
+            env.step(int(actions[g]))
+            if all(env.terminations.values()):
+                env.reset()
+        b.step(actions)
+
+
 def test_buffers_go_to_torch_without_a_copy():
     torch = pytest.importorskip("torch")
     b = HiveBatch(2)
