@@ -43,8 +43,11 @@ def ppo_update(
     }
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
     # A network with a legal-action form (hive_lookahead) is trained in it; its rule features
-    # depend on the observation only, so they are computed once here, not once per epoch.
-    features = network.rule_features(data["obs"]) if hasattr(network, "legal_policy") else None
+    # depend on the observation only, so the rollout's are reused (or computed once here).
+    features = None
+    if hasattr(network, "legal_policy"):
+        features = rollout.rule_features or network.rule_features(data["obs"])
+        features = tuple(x.to(device) for x in features)
     size = int(keep.sum())
     minibatch = max(1, size // config.num_minibatches)
     sums: dict[str, float] = {}

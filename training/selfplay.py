@@ -47,6 +47,7 @@ class Rollout:
     rewards: np.ndarray  # (T, N, 2)
     final_values: np.ndarray  # (N, 2): bootstrap value of the position after the rollout, per seat
     potentials: np.ndarray | None = None  # (T, N, 2) shaping potential of each seat before step t
+    rule_features: tuple | None = None  # a lookahead network's rule features of the trained decisions
     final_potentials: np.ndarray | None = None  # (N, 2) the same after the rollout
     advantages: np.ndarray | None = None
     returns: np.ndarray | None = None
@@ -94,6 +95,15 @@ def compute_gae(
     return advantages, returns.astype(np.float32)
 
 
+def concat_rule_features(parts: list[tuple[torch.Tensor, ...]], padding_action: int) -> tuple[torch.Tensor, ...]:
+    """Stack per-step (actions (R, K), features (R, K, F), position (R, G)) along the rows, padding
+    every step to the widest K (padding: action `padding_action`, all-zero features)."""
+    width = max(part[0].shape[1] for part in parts)
+    actions = torch.cat([torch.nn.functional.pad(a, (0, width - a.shape[1]), value=padding_action) for a, _, _ in parts])
+    features = torch.cat([torch.nn.functional.pad(f, (0, 0, 0, width - f.shape[1])) for _, f, _ in parts])
+    return actions, features, torch.cat([p for _, _, p in parts])
+
+
 class SelfPlayCollector:
     """Steps a batch with the learner (and optionally a pool opponent) and records rollouts."""
 
@@ -118,17 +128,18 @@ class SelfPlayCollector:
 
     @torch.no_grad()
     def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
+        """(actions, log-probabilities, values, rule features or None) for the given rows."""
         if hasattr(network, "legal_policy"):  # scores the legal actions only (see ppo.policy_over_legal)
             features = network.rule_features(obs[rows])
             logits, value = network.legal_policy(obs[rows], features)
             dist = MaskedCategorical(logits, network.legal_mask(features))
             choice = dist.sample(self.generator)
             action = features[0].gather(1, choice.unsqueeze(1)).squeeze(1)
-            return action, dist.log_prob(choice), value
+            return action, dist.log_prob(choice), value, features
         logits, value = network(obs[rows])
         dist = MaskedCategorical(logits, mask[rows])
         action = dist.sample(self.generator)
-        return action, dist.log_prob(action), value
+        return action, dist.log_prob(action), value, None
 
     @torch.no_grad()
     def collect(self, steps: int, opponent: torch.nn.Module | None = None, pool_games: int = 0) -> Rollout:
@@ -148,6 +159,7 @@ class SelfPlayCollector:
         terminated = np.zeros((steps, n), dtype=bool)
         rewards = np.zeros((steps, n, 2), dtype=np.float32)
         potentials = np.zeros((steps, n, 2), dtype=np.float32) if self.record_potentials else None
+        step_features: list[tuple[torch.Tensor, ...]] = []
         for t in range(steps):
             if potentials is not None:
                 potentials[t] = batch.potentials()
@@ -159,13 +171,15 @@ class SelfPlayCollector:
             obs = torch.as_tensor(obs_buf[t], device=self.device)
             mask = torch.as_tensor(mask_buf[t], device=self.device)
             rows = np.flatnonzero(learner_rows)
-            action, log_prob, value = self._decide(self.network, rows, obs, mask)
+            action, log_prob, value, features = self._decide(self.network, rows, obs, mask)
+            if features is not None:
+                step_features.append(features)
             actions[t, rows] = action.cpu().numpy()
             log_probs[t, rows] = log_prob.cpu().numpy()
             values[t, rows] = value.cpu().numpy()
             rows = np.flatnonzero(~learner_rows)
             if rows.size:
-                action, _, _ = self._decide(opponent, rows, obs, mask)
+                action, _, _, _ = self._decide(opponent, rows, obs, mask)
                 actions[t, rows] = action.cpu().numpy()
             batch.step(actions[t])
             terminated[t] = batch.terminated
@@ -185,6 +199,8 @@ class SelfPlayCollector:
         )
         if potentials is not None:
             rollout.potentials, rollout.final_potentials = potentials, batch.potentials()
+        if step_features:
+            rollout.rule_features = concat_rule_features(step_features, padding_action=batch.num_actions)
         return rollout
 
     def pop_stats(self) -> dict[str, float]:

@@ -1,20 +1,28 @@
 """Training on Hive: a tiny run of each network writes a checkpoint that plays legal moves only,
-and the hexconv policy head lines up with the encoder's action layout."""
+the hexconv policy head lines up with the encoder's action layout, and the hive_lookahead
+network's legal-action form (used in training) is its dense form (used by every player)."""
 
+import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents.networks import HexConvPolicy
+from hive_envs.agents.distributions import MaskedCategorical
+from hive_envs.agents.networks import HexConvPolicy, build_network
 from hive_envs.hive.batch import HiveBatch
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
 from training import ppo_selfplay
+from training.games import make_batch
 
 OPTIONS = {"expansions": "", "max_turns": 16}
 
 
 @pytest.mark.parametrize(
     ("network", "sizes"),
-    [("hexconv", {"conv_channels": 4, "conv_blocks": 1}), ("mlp", {"hidden_sizes": [8]})],
+    [
+        ("hexconv", {"conv_channels": 4, "conv_blocks": 1}),
+        ("mlp", {"hidden_sizes": [8]}),
+        ("hive_lookahead", {"conv_channels": 4, "conv_blocks": 0, "shaping_coef": 1.0}),
+    ],
 )
 def test_tiny_hive_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path, network, sizes):
     config = tiny_config(
@@ -57,3 +65,67 @@ def test_hexconv_mixes_only_hex_neighbours():
     x[0, 0, 2, 2] = 1.0
     reached = {(int(q), int(r)) for q, r in (conv(x)[0, 0] != 0).nonzero()}
     assert reached == {(2, 2), (1, 2), (3, 2), (2, 1), (2, 3), (1, 3), (3, 1)}
+
+
+def lookahead_network(batch):
+    rules = {"expansions": batch.expansions, "tournament_opening": True, "max_turns": batch.max_turns}
+    spec = {"kind": "hive_lookahead", "channels": 4, "blocks": 1, "rules": rules}
+    return build_network(spec, batch.observation_shape, batch.num_actions)
+
+
+def test_hive_lookahead_dense_logits_are_its_legal_action_logits_in_the_action_layout():
+    batch = HiveBatch(8, expansions="P", max_turns=60)
+    batch.reset(seed=2)
+    network = lookahead_network(batch)
+    rng = np.random.default_rng(3)
+    for _ in range(25):
+        obs = torch.as_tensor(batch.observation)
+        mask = torch.as_tensor(batch.action_mask)
+        with torch.no_grad():
+            features = network.rule_features(obs)
+            legal_logits, legal_value = network.legal_policy(obs, features)
+            dense_logits, dense_value = network(obs)
+        actions, legal = features[0], network.legal_mask(features)
+        assert torch.equal(legal.sum(dim=1), mask.sum(dim=1).to(legal.sum(dim=1).dtype))
+        assert mask.gather(1, actions.clamp(max=batch.num_actions - 1))[legal].all()
+        torch.testing.assert_close(dense_logits.gather(1, actions.clamp(max=batch.num_actions - 1))[legal],
+                                   legal_logits[legal])  # fmt: skip
+        torch.testing.assert_close(dense_value, legal_value)
+        dense = MaskedCategorical(dense_logits, mask)
+        sparse = MaskedCategorical(legal_logits, legal)
+        torch.testing.assert_close(dense.entropy(), sparse.entropy(), rtol=1e-5, atol=1e-5)
+        keys = rng.random(batch.action_mask.shape) * (batch.action_mask > 0)
+        batch.step(keys.argmax(axis=1))
+
+
+def test_hive_lookahead_refuses_another_games_observations(tmp_path):
+    batch = HiveBatch(1)
+    with pytest.raises(ValueError, match="hive_lookahead"):
+        build_network(
+            {"kind": "hive_lookahead", "channels": 4, "blocks": 0,
+             "rules": {"expansions": "MLP", "tournament_opening": True, "max_turns": 300}},
+            batch.observation_shape, batch.num_actions,
+        )  # fmt: skip
+    config = tiny_config(tmp_path, game="hoyito", game_options={}, network="hive_lookahead")
+    with pytest.raises(ValueError, match="needs the hive game"):
+        ppo_selfplay.network_spec(config, make_batch("hoyito", 1, {}))
+
+
+def test_rollout_keeps_the_rule_features_of_exactly_its_trained_decisions():
+    """PPO reuses the rollout's rule features: they must be those of the trained observations, in
+    the flattened (step, game) order, here with pool games where only the learner's seat trains."""
+    from training.selfplay import SelfPlayCollector
+
+    batch = HiveBatch(6, max_turns=40)
+    network = lookahead_network(batch)
+    collector = SelfPlayCollector(batch, network, torch.device("cpu"), seed=4)
+    rollout = collector.collect(12, opponent=lookahead_network(batch), pool_games=3)
+    keep = rollout.trained.reshape(-1)
+    assert 0 < keep.sum() < keep.size
+    observations = torch.as_tensor(rollout.observations.reshape(-1, *batch.observation_shape)[keep])
+    expected = network.rule_features(observations)
+    got = rollout.rule_features
+    width = expected[0].shape[1]
+    assert (got[0][:, width:] == batch.num_actions).all() and (got[1][:, width:] == 0).all()
+    for want, have in zip(expected, (got[0][:, :width], got[1][:, :width], got[2])):
+        assert torch.equal(want, have)
