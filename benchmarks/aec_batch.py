@@ -22,6 +22,12 @@ class AecLoopHiveBatch:
         self.envs = [raw_env(**options) for _ in range(num_games)]
         space = self.envs[0].observation_space("player_0")["observation"]
         self.num_actions = self.envs[0].num_actions
+        game = self.envs[0].game  # the validated options, as HiveBatch exposes them
+        self.expansions, self.tournament_opening, self.max_turns = (
+            game.expansions,
+            game.tournament_opening,
+            game.max_turns,
+        )
         self.observation_shape = space.shape
         self.observation_dtype = space.dtype
         self.observation = np.zeros((num_games, *space.shape), dtype=space.dtype)

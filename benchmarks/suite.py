@@ -373,13 +373,14 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     from hive_envs.agents.networks import build_network
     from training.config import load_config
     from training.games import make_batch
+    from training.ppo_selfplay import network_spec
     from training.selfplay import SelfPlayCollector
 
     config = load_config(config_path)
     if config.num_threads:
         torch.set_num_threads(config.num_threads)
     batch = make_batch(game, config.num_games, config.game_options)
-    network = build_network(config.network_spec(), tuple(batch.observation_shape), batch.num_actions)
+    network = build_network(network_spec(config, batch), tuple(batch.observation_shape), batch.num_actions)
     collector = SelfPlayCollector(batch, network, torch.device("cpu"), seed=config.seed)
     collector.collect(2)  # warm-up
     in_step = [0.0]
