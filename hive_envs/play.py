@@ -82,8 +82,9 @@ class HoyitoRules:
         pad = " " * len("North captured   0 | ")
         north = pad + " ".join(f"{h:>3d}" for h in range(2 * n - 1, n - 1, -1))
         south = pad + " ".join(f"{h:>3d}" for h in range(n))
-        return "\n".join([north + "   <- North's hole numbers", *lines[:2], south + "   <- South's hole numbers",
-                          lines[2]])
+        return "\n".join(
+            [north + "   <- North's hole numbers", *lines[:2], south + "   <- South's hole numbers", lines[2]]
+        )
 
     def legal(self) -> list[str]:
         return [str(h) for h in self.game.legal_moves()]
@@ -92,7 +93,9 @@ class HoyitoRules:
         try:
             hole = int(text)
         except ValueError:
-            raise ValueError(f"{text!r} is not a hole number; legal holes: {' '.join(self.legal())}") from None
+            raise ValueError(
+                f"{text!r} is not a hole number; legal holes: {' '.join(self.legal())}"
+            ) from None
         self.game.play(hole)
         return str(hole)
 
@@ -143,8 +146,10 @@ def make_opponent(rules, agent: str | None, simulations: int, opponent: str, see
 
 def parse_options(pairs: list[str], game: str) -> dict:
     """``["holes_per_row=12", ...]`` -> keyword options of the game (ValueError for a bad one)."""
-    allowed = {"hive": {"expansions": str, "tournament_opening": "bool", "max_turns": int},
-               "hoyito": {"holes_per_row": int, "seeds_per_hole": int, "max_laps": int, "no_capture_limit": int}}[game]
+    allowed = {
+        "hive": {"expansions": str, "tournament_opening": "bool", "max_turns": int},
+        "hoyito": {"holes_per_row": int, "seeds_per_hole": int, "max_laps": int, "no_capture_limit": int},
+    }[game]
     options = {}
     for pair in pairs:
         key, eq, text = pair.partition("=")
@@ -217,7 +222,9 @@ class Session:
             self.say(rules.draw())
         elif word == "hint":
             moves = [m for m in rules.legal() if m.startswith(rest.strip())]
-            self.say(f"{len(moves)} legal move(s): " + ("; ".join(moves) if moves else "none with that prefix"))
+            self.say(
+                f"{len(moves)} legal move(s): " + ("; ".join(moves) if moves else "none with that prefix")
+            )
             if self.computer is not None:
                 self.say(f"the computer would play: {self.computer(rules.copy())}")
         elif word == "undo":
@@ -244,14 +251,25 @@ def _interactive(stream) -> bool:
 
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hive_envs.play", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m hive_envs.play",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("game", choices=("hive", "hoyito"))
     parser.add_argument("--agent", metavar="PATH", help="a checkpoint to play against (overrides --opponent)")
-    parser.add_argument("--simulations", type=int, default=64, help="agent's search simulations (0: raw policy)")
-    parser.add_argument("--opponent", choices=("greedy", "random", "human"), default="greedy",
-                        help="built-in opponent when there is no --agent (human: two players at one keyboard)")
-    parser.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 White/South (first)")
+    parser.add_argument(
+        "--simulations", type=int, default=64, help="agent's search simulations (0: raw policy)"
+    )
+    parser.add_argument(
+        "--opponent",
+        choices=("greedy", "random", "human"),
+        default="greedy",
+        help="built-in opponent when there is no --agent (human: two players at one keyboard)",
+    )
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 White/South (first)"
+    )
     parser.add_argument("--options", nargs="*", default=[], metavar="NAME=VALUE", help="game options")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)

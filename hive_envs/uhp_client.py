@@ -49,15 +49,23 @@ class UHPClient:
         self.timeout_s = timeout_s
         try:
             self._process = subprocess.Popen(
-                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
             )
         except OSError as error:
             raise UHPEngineError(f"cannot start UHP engine {self.command!r}: {error}") from None
         self._lines: queue.Queue = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
-        threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put, True), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self._process.stderr, self._stderr.append, False),
-                         daemon=True).start()
+        threading.Thread(
+            target=self._pump, args=(self._process.stdout, self._lines.put, True), daemon=True
+        ).start()
+        threading.Thread(
+            target=self._pump, args=(self._process.stderr, self._stderr.append, False), daemon=True
+        ).start()
         try:
             self.info = self._answer("info block at start-up", startup_timeout_s)
         except UHPEngineError:
@@ -83,7 +91,9 @@ class UHPClient:
             self._process.stdin.write(command + "\n")
             self._process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise UHPEngineError(f"UHP engine {self.command!r} closed its input{self._stderr_tail()}") from None
+            raise UHPEngineError(
+                f"UHP engine {self.command!r} closed its input{self._stderr_tail()}"
+            ) from None
         lines = self._answer(command, self.timeout_s if timeout_s is None else timeout_s)
         for line in lines:
             if line.startswith("invalidmove"):
@@ -99,11 +109,13 @@ class UHPClient:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise UHPTimeout(f"UHP engine {self.command!r} gave no answer to {what!r} within "
-                                 f"{timeout_s:g} s") from None
+                raise UHPTimeout(
+                    f"UHP engine {self.command!r} gave no answer to {what!r} within {timeout_s:g} s"
+                ) from None
             if line is _EOF:
-                raise UHPEngineError(f"UHP engine {self.command!r} exited while answering {what!r}"
-                                     f"{self._stderr_tail()}")
+                raise UHPEngineError(
+                    f"UHP engine {self.command!r} exited while answering {what!r}{self._stderr_tail()}"
+                )
             if line == "ok":
                 return lines
             lines.append(line)
@@ -136,7 +148,9 @@ class UHPClient:
 
     def _one_line(self, lines: list[str], command: str) -> str:
         if len(lines) != 1:
-            raise UHPEngineError(f"UHP engine {self.command!r} answered {command!r} with {lines!r}; expected one line")
+            raise UHPEngineError(
+                f"UHP engine {self.command!r} answered {command!r} with {lines!r}; expected one line"
+            )
         return lines[0]
 
     # -- lifetime -------------------------------------------------------------------------------

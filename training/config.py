@@ -51,9 +51,7 @@ class TrainConfig:
     hidden_sizes: list = field(
         default_factory=lambda: [256, 256], metadata={"doc": "mlp: widths of the hidden layers"}
     )
-    conv_channels: int = field(
-        default=64, metadata={"doc": "hexconv, hive_lookahead: channels of the trunk"}
-    )
+    conv_channels: int = field(default=64, metadata={"doc": "hexconv, hive_lookahead: channels of the trunk"})
     conv_blocks: int = field(
         default=4, metadata={"doc": "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)"}
     )
@@ -191,9 +189,7 @@ class ConfigKeys:
     def from_dict(self, values: dict[str, Any]) -> Any:
         """Build a config from a dict of YAML keys; unknown keys and wrong types raise ValueError."""
         if not isinstance(values, dict):
-            raise ValueError(  # noqa: TRY004 (bad input is a ValueError throughout)
-                f"a config must be a mapping of keys to values, got {type(values).__name__}"
-            )
+            raise ValueError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
         unknown = [key for key in values if key not in self.fields]
         if unknown:
             key = unknown[0]

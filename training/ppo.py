@@ -61,7 +61,9 @@ def ppo_update(
                 dist = MaskedCategorical(logits, data["mask"][mb])
                 new_log_prob = dist.log_prob(data["actions"][mb])
             else:
-                dist, new_value, choice = policy_over_legal(network, data["obs"][mb], features, mb, data["actions"][mb])
+                dist, new_value, choice = policy_over_legal(
+                    network, data["obs"][mb], features, mb, data["actions"][mb]
+                )
                 new_log_prob = dist.log_prob(choice)
             entropy = dist.entropy().mean()
             log_ratio = new_log_prob - data["log_probs"][mb]

@@ -95,11 +95,15 @@ def compute_gae(
     return advantages, returns.astype(np.float32)
 
 
-def concat_rule_features(parts: list[tuple[torch.Tensor, ...]], padding_action: int) -> tuple[torch.Tensor, ...]:
+def concat_rule_features(
+    parts: list[tuple[torch.Tensor, ...]], padding_action: int
+) -> tuple[torch.Tensor, ...]:
     """Stack per-step (actions (R, K), features (R, K, F), position (R, G)) along the rows, padding
     every step to the widest K (padding: action `padding_action`, all-zero features)."""
     width = max(part[0].shape[1] for part in parts)
-    actions = torch.cat([torch.nn.functional.pad(a, (0, width - a.shape[1]), value=padding_action) for a, _, _ in parts])
+    actions = torch.cat(
+        [torch.nn.functional.pad(a, (0, width - a.shape[1]), value=padding_action) for a, _, _ in parts]
+    )
     features = torch.cat([torch.nn.functional.pad(f, (0, 0, 0, width - f.shape[1])) for _, f, _ in parts])
     return actions, features, torch.cat([p for _, _, p in parts])
 

@@ -85,7 +85,19 @@ def _reply_features(s, w, moves, rec, me):
 
 @njit(cache=True)
 def _position_features(
-    obs, template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, moves, replies, actions, features, position
+    obs,
+    template,
+    grid,
+    n_tiles,
+    engine_slot,
+    slot_of,
+    n_kinds,
+    w,
+    moves,
+    replies,
+    actions,
+    features,
+    position,
 ):
     """Features of one observation; returns its number of legal actions (see the module doc)."""
     s = template.copy()
@@ -137,7 +149,9 @@ def _position_features(
 
 
 @njit(cache=True)
-def _batch_features(obs, template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, actions, features, position, counts):
+def _batch_features(
+    obs, template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, actions, features, position, counts
+):
     moves = np.empty(MAX_MOVES, dtype=np.int32)
     replies = np.empty(MAX_MOVES, dtype=np.int32)
     for b in range(obs.shape[0]):

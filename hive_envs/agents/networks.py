@@ -240,7 +240,11 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
         )
     if kind == "hive_lookahead":
         return HiveLookaheadPolicy(
-            tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"]), dict(spec["rules"])
+            tuple(observation_shape),
+            num_actions,
+            int(spec["channels"]),
+            int(spec["blocks"]),
+            dict(spec["rules"]),
         )
     if kind == "hexconv":
         return HexConvPolicy(

@@ -31,7 +31,7 @@ def check_num_games(num_games) -> int:
 
 def check_parallel(parallel) -> bool:
     if not isinstance(parallel, (bool, np.bool_)):
-        raise ValueError(f"parallel must be True or False, got {parallel!r}")  # noqa: TRY004 (contract)
+        raise ValueError(f"parallel must be True or False, got {parallel!r}")
     return bool(parallel)
 
 

@@ -156,7 +156,7 @@ class raw_env(MaskedAECEnv):
     def uhp_to_action(self, move: str) -> int:
         """Action index of a UHP move string legal for the agent to move (ValueError otherwise)."""
         if not isinstance(move, str):
-            raise ValueError(f"move must be a UHP move string, got {move!r}")  # noqa: TRY004 (project convention)
+            raise ValueError(f"move must be a UHP move string, got {move!r}")
         g = self.game
         move_id = g.uhp_to_move_id(move)
         E.hive_frame(g.state, self._grid, self._frame)

@@ -14,7 +14,7 @@ STALL_PLIES_PER_HOLE = 50  #: default no_capture_limit is 50 x 2n plies
 
 def _positive_int(name: str, value, minimum: int) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")  # noqa: TRY004
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)

@@ -12,11 +12,20 @@ def tiny_hive_checkpoint(path, expansions: str = ""):
     enc = make_encoding(expansions)
     spec = {"kind": "hexconv", "channels": 4, "blocks": 1}
     network = build_network(spec, enc.obs_shape, enc.num_actions)
-    return save_checkpoint(path, {
-        "game": "hive", "game_options": {"expansions": expansions}, "encoding_version": "v0",
-        "observation_shape": enc.obs_shape, "num_actions": enc.num_actions, "network": spec,
-        "model": network.state_dict(), "global_step": 0, "update": 0,
-    })
+    return save_checkpoint(
+        path,
+        {
+            "game": "hive",
+            "game_options": {"expansions": expansions},
+            "encoding_version": "v0",
+            "observation_shape": enc.obs_shape,
+            "num_actions": enc.num_actions,
+            "network": spec,
+            "model": network.state_dict(),
+            "global_step": 0,
+            "update": 0,
+        },
+    )
 
 
 def tiny_hoyito_checkpoint(path, holes_per_row: int = 6):
@@ -25,8 +34,17 @@ def tiny_hoyito_checkpoint(path, holes_per_row: int = 6):
     shape = (observation_size(holes_per_row),)
     spec = {"kind": "mlp", "hidden_sizes": [8]}
     network = build_network(spec, shape, holes_per_row)
-    return save_checkpoint(path, {
-        "game": "hoyito", "game_options": {"holes_per_row": holes_per_row}, "encoding_version": "v0",
-        "observation_shape": shape, "num_actions": holes_per_row, "network": spec,
-        "model": network.state_dict(), "global_step": 0, "update": 0,
-    })
+    return save_checkpoint(
+        path,
+        {
+            "game": "hoyito",
+            "game_options": {"holes_per_row": holes_per_row},
+            "encoding_version": "v0",
+            "observation_shape": shape,
+            "num_actions": holes_per_row,
+            "network": spec,
+            "model": network.state_dict(),
+            "global_step": 0,
+            "update": 0,
+        },
+    )

@@ -19,8 +19,17 @@ OUR_ENGINE = f"{sys.executable} -m hive_envs.uhp"
 
 def test_evaluate_plays_two_of_our_engine_processes_with_correct_wdl(tmp_path, capsys):
     out = tmp_path / "uhp.json"
-    code = evaluate.main([f"uhp:{OUR_ENGINE} --player greedy --seed 1", "--opponent",
-                          f"uhp:{OUR_ENGINE} --player random --seed 2", "--games", "2", "--out", str(out)])
+    code = evaluate.main(
+        [
+            f"uhp:{OUR_ENGINE} --player greedy --seed 1",
+            "--opponent",
+            f"uhp:{OUR_ENGINE} --player random --seed 2",
+            "--games",
+            "2",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     assert "W/D/L as seat 0" in capsys.readouterr().out
     match = json.loads(out.read_text())["matches"][0]

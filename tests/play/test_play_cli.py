@@ -60,12 +60,22 @@ def test_hive_moves_in_uhp_notation_with_hints_and_reasons():
 
 
 def test_bad_options_are_reported_not_raised():
-    for args in (["hoyito", "--options", "holes=3"], ["hoyito", "--options", "holes_per_row=x"],
-                 ["hive", "--options", "expansions=Z"], ["hive", "--agent", "/nonexistent.pt"]):
+    for args in (
+        ["hoyito", "--options", "holes=3"],
+        ["hoyito", "--options", "holes_per_row=x"],
+        ["hive", "--options", "expansions=Z"],
+        ["hive", "--agent", "/nonexistent.pt"],
+    ):
         assert run_cli(args, "")[0] == 2
 
 
 def test_module_entry_point_runs():
-    run = subprocess.run([sys.executable, "-m", "hive_envs.play", "hoyito", "--opponent", "human"],
-                         input="0\n7\nquit\n", capture_output=True, text=True, timeout=300, check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "hive_envs.play", "hoyito", "--opponent", "human"],
+        input="0\n7\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 0 and "North to move> 7" in run.stdout

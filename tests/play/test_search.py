@@ -110,12 +110,15 @@ def test_depth_limit_scores_the_cut_node_with_the_value_head():
 
 def test_time_limit_stops_the_search():
     ticks = iter(range(1000))
-    _, visits, _ = search(Nim(30), uniform, SearchConfig(simulations=500, time_s=5), clock=lambda: next(ticks))
+    _, visits, _ = search(
+        Nim(30), uniform, SearchConfig(simulations=500, time_s=5), clock=lambda: next(ticks)
+    )
     assert 1 <= visits.sum() <= 6
 
 
-@pytest.mark.parametrize("bad", [{"simulations": -1}, {"simulations": 1.5}, {"c_puct": 0},
-                                 {"max_depth": -2}, {"time_s": -1.0}])
+@pytest.mark.parametrize(
+    "bad", [{"simulations": -1}, {"simulations": 1.5}, {"c_puct": 0}, {"max_depth": -2}, {"time_s": -1.0}]
+)
 def test_bad_search_settings_are_refused(bad):
     with pytest.raises(ValueError):
         SearchConfig(**bad)
@@ -152,8 +155,9 @@ def test_hive_search_finds_a_move_that_surrounds_the_queen():
         moves = g.valid_move_ids()
         return moves, np.full(len(moves), 1.0 / len(moves)), 0.0
 
-    moves, visits, priors = search(view.searchable(game), uniform_hive,
-                                   SearchConfig(simulations=3 * len(game.valid_move_ids())))
+    moves, visits, priors = search(
+        view.searchable(game), uniform_hive, SearchConfig(simulations=3 * len(game.valid_move_ids()))
+    )
     assert choose(moves, visits, priors) in winning
     assert game.gamestring == before
 

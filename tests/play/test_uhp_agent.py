@@ -27,10 +27,26 @@ def session(engine: UHPEngine, lines: list[str]) -> list[list[str]]:
 
 def test_scripted_session_with_a_tiny_checkpoint(hive_ckpt):
     engine = UHPEngine(AgentPlayer.load(hive_ckpt, simulations=8, seed=0))
-    lines = ["newgame", "bestmove", "play wS1", "validmoves", "bestmove", "bestmove depth 2",
-             "bestmove time 00:00:01", "undo", "bestmove depth 0", "", "   ", "bestmove sideways",
-             "play wZ7", "frobnicate", "undo 9", "options set Simulations -3", "options set Simulations 0",
-             "bestmove"]
+    lines = [
+        "newgame",
+        "bestmove",
+        "play wS1",
+        "validmoves",
+        "bestmove",
+        "bestmove depth 2",
+        "bestmove time 00:00:01",
+        "undo",
+        "bestmove depth 0",
+        "",
+        "   ",
+        "bestmove sideways",
+        "play wZ7",
+        "frobnicate",
+        "undo 9",
+        "options set Simulations -3",
+        "options set Simulations 0",
+        "bestmove",
+    ]
     answers = session(engine, lines)
     by = dict(zip(range(len(lines)), answers))
     assert by[1][:-1] == [by[1][0]] and by[1][0].startswith("w")  # one move for White
@@ -97,17 +113,27 @@ def test_loading_errors_become_err_answers(tmp_path):
 
 def test_command_line_engine_with_an_agent(hive_ckpt, tmp_path):
     script = "info\nnewgame\nbestmove\noptions\ngibberish\nplay wG1\nbestmove depth 1\n"
-    run = subprocess.run([sys.executable, "-m", "hive_envs.uhp", "--agent", hive_ckpt, "--simulations", "4"],
-                         input=script, capture_output=True, text=True, timeout=300,
-                         check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "hive_envs.uhp", "--agent", hive_ckpt, "--simulations", "4"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
     blocks = run.stdout.strip().split("\nok")
     assert run.stdout.strip().endswith("ok") and len(blocks) == 1 + 7 + 1  # info at start, 7 answers, tail
     assert "Simulations;int;4;64;0;100000" in run.stdout
     assert "err unknown command 'gibberish'" in run.stdout
-    bad = subprocess.run([sys.executable, "-m", "hive_envs.uhp", "--agent", str(tmp_path / "nope.pt")],
-                         input="newgame\nbestmove\n", capture_output=True, text=True, timeout=300,
-                         check=False)
+    bad = subprocess.run(
+        [sys.executable, "-m", "hive_envs.uhp", "--agent", str(tmp_path / "nope.pt")],
+        input="newgame\nbestmove\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert bad.returncode == 0
     assert "err no agent: cannot load" in bad.stdout and "does not exist" in bad.stderr
 

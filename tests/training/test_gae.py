@@ -90,12 +90,16 @@ def test_potential_shaping_credits_each_step_and_telescopes_to_nothing():
     rollout = one_game_rollout([0, 1, 0, 1], values, terminated_at=3, rewards_at_end=(1.0, -1.0))
     rollout.terminated[3, 0], rollout.terminated[2, 0] = False, True  # seat 0 wins on step 2
     rollout.rewards[3, 0], rollout.rewards[2, 0] = 0.0, (1.0, -1.0)
-    rollout.potentials = np.array([[[0.0, 0.0]], [[1 / 6, -1 / 6]], [[2 / 6, -2 / 6]], [[0.0, 0.0]]], np.float32)
+    rollout.potentials = np.array(
+        [[[0.0, 0.0]], [[1 / 6, -1 / 6]], [[2 / 6, -2 / 6]], [[0.0, 0.0]]], np.float32
+    )
     rollout.final_potentials = np.zeros((1, 2), np.float32)
     plain, _ = compute_gae(rollout, gamma=1.0, gae_lambda=0.0)
     shaped, _ = compute_gae(rollout, gamma=1.0, gae_lambda=0.0, shaping_coef=0.5)
     # seat 0: step 0 -> step 2 (margin 0 -> 2/6), step 2 -> end (Phi = 0); seat 1: step 1 -> end
-    np.testing.assert_allclose(shaped[:3, 0] - plain[:3, 0], [0.5 * 2 / 6, 0.5 * 1 / 6, -0.5 * 2 / 6], atol=1e-6)
+    np.testing.assert_allclose(
+        shaped[:3, 0] - plain[:3, 0], [0.5 * 2 / 6, 0.5 * 1 / 6, -0.5 * 2 / 6], atol=1e-6
+    )
     # Monte Carlo returns: from a decision on, the shaping terms telescope to -c * Phi(that position),
     # 0 from the start position (no Queen in play), so the game's objective is unchanged
     _, plain_ret = compute_gae(rollout, gamma=1.0, gae_lambda=1.0)

@@ -13,17 +13,18 @@ import numpy as np
 import pytest
 
 from hive_envs.agents.hive_features import ACTION_FEATURES, MOBILITY_SCALE, HiveRuleFeatures
-from hive_envs.hive.env import raw_env
 from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import PCELL
+from hive_envs.hive.env import raw_env
 from tests.hive.env.positions import random_positions
-
 
 MAX_TURNS = 200
 
 
 def _outcome_for(game, colour) -> int:
-    return {"Draw": 0, "WhiteWins": 1 if colour == 0 else -1, "BlackWins": 1 if colour == 1 else -1}[game.outcome]
+    return {"Draw": 0, "WhiteWins": 1 if colour == 0 else -1, "BlackWins": 1 if colour == 1 else -1}[
+        game.outcome
+    ]
 
 
 def reference_features(expansions: str, gamestring: str) -> dict[int, np.ndarray]:
@@ -102,7 +103,7 @@ def test_position_features_and_errors():
     extractor = HiveRuleFeatures("", tournament_opening=True, max_turns=300)
     env = next(iter(random_positions("", games=1, seed=3)))
     obs = env.observe(env.agent_selection)["observation"]
-    actions, features, position = extractor(obs[None])
+    actions, _, position = extractor(obs[None])
     assert actions.shape[1] == int(env._mask.sum()) and position.shape == (1, 5)
     assert position[0, 3] == position[0, 4] == 0.0, "no Queen in play on the first ply"
     empty_actions, _, _ = extractor(obs[None][:0])
