@@ -6,11 +6,14 @@ from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
 
 
-def tiny_hive_checkpoint(path, expansions: str = ""):
+def tiny_hive_checkpoint(path, expansions: str = "", kind: str = "hive_lookahead"):
+    """A random-weight Hive checkpoint; by default of the network the Hive configs train."""
     from hive_envs.hive.encoding import make_encoding
 
     enc = make_encoding(expansions)
-    spec = {"kind": "hexconv", "channels": 4, "blocks": 1}
+    spec = {"kind": kind, "channels": 4, "blocks": 1}
+    if kind == "hive_lookahead":
+        spec["rules"] = {"expansions": expansions, "tournament_opening": True, "max_turns": 300}
     network = build_network(spec, enc.obs_shape, enc.num_actions)
     return save_checkpoint(
         path,
