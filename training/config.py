@@ -113,6 +113,13 @@ class TrainConfig:
     eval_games: int = field(
         default=100, metadata={"doc": "games per periodic evaluation (half in each seat)"}
     )
+    eval_sample: bool = field(
+        default=False,
+        metadata={
+            "doc": "evaluations sample moves from the policy (as in training) instead of playing argmax; "
+            "a deterministic Hive policy can shuffle into 300-ply draws (docs/training.md)"
+        },
+    )
     final_eval_games: int = field(
         default=400, metadata={"doc": "games per opponent in the evaluation printed at the end; 0 = none"}
     )

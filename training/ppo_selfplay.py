@@ -73,10 +73,10 @@ def run_dir_of(config: TrainConfig) -> Path:
 
 
 def evaluate_now(config: TrainConfig, network, device, games: int, seed: int, with_greedy: bool) -> list:
-    """Matches of the current network (argmax play) vs random and vs greedy."""
+    """Matches of the current network (argmax play, or sampled with `eval_sample`) vs random and greedy."""
     was_training = network.training
     network.eval()
-    me = NetworkPlayer(network, "current", greedy=True, device=device, seed=seed)
+    me = NetworkPlayer(network, "current", greedy=not config.eval_sample, device=device, seed=seed)
     opponents = [RandomPlayer(seed + 1)] + ([GreedyPlayer(seed + 2)] if with_greedy else [])
     results = [play_match(config.game, config.game_options, me, opp, games, seed) for opp in opponents]
     network.train(was_training)
@@ -229,7 +229,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
         summary["final_eval"] = [r.to_dict() for r in results]
         print(
             f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min. "
-            f"Evaluation of the final policy (argmax play):"
+            f"Evaluation of the final policy ({'sampled' if config.eval_sample else 'argmax'} play):"
         )
         print(format_table(results))
         (run_dir / "final_eval.json").write_text(json.dumps(summary, indent=2))

@@ -21,7 +21,7 @@ OPTIONS = {"expansions": "", "max_turns": 16}
     [
         ("hexconv", {"conv_channels": 4, "conv_blocks": 1}),
         ("mlp", {"hidden_sizes": [8]}),
-        ("hive_lookahead", {"conv_channels": 4, "conv_blocks": 0, "shaping_coef": 1.0}),
+        ("hive_lookahead", {"conv_channels": 4, "conv_blocks": 0, "shaping_coef": 1.0, "eval_sample": True}),
     ],
 )
 def test_tiny_hive_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path, network, sizes):
