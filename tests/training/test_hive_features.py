@@ -110,3 +110,13 @@ def test_position_features_and_errors():
     assert empty_actions.shape == (0, 1)
     with pytest.raises(ValueError, match="expected Hive observations"):
         extractor(np.zeros((1, 3, 24, 24), np.uint8))
+
+
+def test_a_batch_wider_than_the_buffer_is_redone_with_room_for_it():
+    observations = np.stack([obs for obs, _ in sampled_positions("", seed=6)][:20])
+    wide = HiveRuleFeatures("", tournament_opening=True, max_turns=MAX_TURNS)
+    narrow = HiveRuleFeatures("", tournament_opening=True, max_turns=MAX_TURNS)
+    narrow.capacity = 3
+    for got, want in zip(narrow(observations), wide(observations)):
+        np.testing.assert_array_equal(got, want)
+    assert narrow.capacity == wide(observations)[0].shape[1] > 3
