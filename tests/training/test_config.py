@@ -33,6 +33,8 @@ def test_unknown_key_is_refused_with_a_suggestion():
         ("anneal_lr", 1),
         ("learning_rate", "fast"),
         ("hidden_sizes", 64),
+        ("eval_sample", "yes"),
+        ("shaping_coef", "strong"),
     ],
 )
 def test_ill_typed_value_is_refused_naming_the_key(key, value):
@@ -40,9 +42,19 @@ def test_ill_typed_value_is_refused_naming_the_key(key, value):
         config_from_dict({key: value})
 
 
-def test_out_of_range_value_is_refused_naming_the_key():
-    with pytest.raises(ValueError, match="config key 'pool_share' has an invalid value"):
-        config_from_dict({"pool_share": 1.5})
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("pool_share", 1.5),
+        ("shaping_coef", -0.5),
+        ("conv_blocks", -1),
+        ("conv_channels", 0),
+        ("network", "resnet"),
+    ],
+)
+def test_out_of_range_value_is_refused_naming_the_key(key, value):
+    with pytest.raises(ValueError, match=f"config key '{key}' has an invalid value"):
+        config_from_dict({key: value})
 
 
 def test_int_is_accepted_for_a_float_key():

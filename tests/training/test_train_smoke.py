@@ -140,3 +140,9 @@ def test_script_runs_from_the_command_line(tmp_path, monkeypatch):
         == 0
     )
     assert (tmp_path / "run" / "checkpoints" / "latest.pt").is_file()
+
+
+def test_shaping_on_a_game_without_potentials_is_refused_before_anything_is_written(tmp_path):
+    with pytest.raises(ValueError, match="reports potentials"):
+        ppo_selfplay.train(tiny_config(tmp_path, shaping_coef=1.0))
+    assert not (tmp_path / "tiny").exists()
