@@ -7,19 +7,7 @@ import torch
 from torch import nn
 
 from hive_envs.agents.distributions import MaskedCategorical
-from training.selfplay import Rollout
-
-
-def policy_over_legal(network, obs, features, rows, actions):
-    """(distribution over each row's legal actions, value, index of `actions` in that list).
-
-    The same probabilities as the dense masked distribution (illegal actions have none), with
-    ~100 entries per row instead of the whole action layout; the entropy is the same too.
-    """
-    row_features = tuple(x[rows] for x in features)
-    logits, value = network.legal_policy(obs, row_features)
-    choice = (row_features[0] == actions.unsqueeze(1)).long().argmax(dim=1)
-    return MaskedCategorical(logits, network.legal_mask(row_features)), value, choice
+from training.selfplay import Rollout, legal_distribution
 
 
 def ppo_update(
@@ -61,10 +49,10 @@ def ppo_update(
                 dist = MaskedCategorical(logits, data["mask"][mb])
                 new_log_prob = dist.log_prob(data["actions"][mb])
             else:
-                dist, new_value, choice = policy_over_legal(
-                    network, data["obs"][mb], features, mb, data["actions"][mb]
-                )
-                new_log_prob = dist.log_prob(choice)
+                mb_features = tuple(x[mb] for x in features)
+                dist, new_value = legal_distribution(network, data["obs"][mb], mb_features)
+                taken = mb_features[0] == data["actions"][mb].unsqueeze(1)  # the action's place in the list
+                new_log_prob = dist.log_prob(taken.long().argmax(dim=1))
             entropy = dist.entropy().mean()
             log_ratio = new_log_prob - data["log_probs"][mb]
             ratio = log_ratio.exp()

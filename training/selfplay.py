@@ -10,16 +10,17 @@ seat may decide several times in a row (Hoyito: a capture gives another move; au
 passes), so "the next step" of a transition is found per (game, seat), not per game.
 
 GAE runs backwards over the rollout keeping, per (game, seat), the value and advantage of that
-seat's next decision (or the terminal reward).
+seat's next decision (or the terminal reward). At the end of the rollout an unfinished
+transition is bootstrapped with the value of the current position: V(obs) for the seat to
+move, -V(obs) for the other seat (zero-sum, and the observation is always the mover's view).
 
 Optional potential-based reward shaping (Ng, Harada & Russell 1999): with a game that reports a
 per-seat potential Phi (`batch.potentials()`, Hive's Queen margin), a transition of seat p from
 position s to its next decision s' gets the extra reward c * (gamma * Phi_p(s') - Phi_p(s)), with
-Phi = 0 once the game is over. Summed over a game this telescopes to -c * Phi_p(start) = 0, so the
-objective (and the best policy) is unchanged; what changes is that progress towards the Queen is
-credited when it happens, not 100 plies later when the game ends. At the end of the rollout an unfinished
-transition is bootstrapped with the value of the current position: V(obs) for the seat to
-move, -V(obs) for the other seat (zero-sum, and the observation is always the mover's view).
+Phi = 0 once the game is over. The best policy is unchanged for any gamma (that paper's result);
+with gamma = 1 the extra rewards of a whole game even sum to -c * Phi_p(start) = 0 (no Queen is in
+play at the start). What changes is that progress towards the Queen is credited when it
+happens, not 100 plies later when the game ends.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ class Rollout:
     rewards: np.ndarray  # (T, N, 2)
     final_values: np.ndarray  # (N, 2): bootstrap value of the position after the rollout, per seat
     potentials: np.ndarray | None = None  # (T, N, 2) shaping potential of each seat before step t
-    rule_features: tuple | None = None  # a lookahead network's rule features of the trained decisions
     final_potentials: np.ndarray | None = None  # (N, 2) the same after the rollout
+    rule_features: tuple | None = None  # a lookahead network's rule features of the trained decisions
     advantages: np.ndarray | None = None
     returns: np.ndarray | None = None
 
@@ -108,6 +109,16 @@ def concat_rule_features(
     return actions, features, torch.cat([p for _, _, p in parts])
 
 
+def legal_distribution(network, obs: torch.Tensor, features: tuple) -> tuple[MaskedCategorical, torch.Tensor]:
+    """A legal-action network's policy over each row's legal actions (in `features`' order) and value.
+
+    The same probabilities as the dense masked distribution (illegal actions have none) with
+    ~100 entries per row instead of the whole action layout, so the entropy is the same too.
+    """
+    logits, value = network.legal_policy(obs, features)
+    return MaskedCategorical(logits, network.legal_mask(features)), value
+
+
 class SelfPlayCollector:
     """Steps a batch with the learner (and optionally a pool opponent) and records rollouts."""
 
@@ -133,10 +144,9 @@ class SelfPlayCollector:
     @torch.no_grad()
     def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
         """(actions, log-probabilities, values, rule features or None) for the given rows."""
-        if hasattr(network, "legal_policy"):  # scores the legal actions only (see ppo.policy_over_legal)
+        if hasattr(network, "legal_policy"):  # scores the legal actions only
             features = network.rule_features(obs[rows])
-            logits, value = network.legal_policy(obs[rows], features)
-            dist = MaskedCategorical(logits, network.legal_mask(features))
+            dist, value = legal_distribution(network, obs[rows], features)
             choice = dist.sample(self.generator)
             action = features[0].gather(1, choice.unsqueeze(1)).squeeze(1)
             return action, dist.log_prob(choice), value, features
