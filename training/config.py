@@ -10,7 +10,7 @@ field's meaning is in its `doc` metadata and its allowed values in `allowed` (bo
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from training.config_keys import (
     at_least,
     between,
     check_fields,
+    key,
     one_of,
     reject,
     zero_or_at_least,
@@ -34,169 +35,79 @@ NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 @dataclass
 class TrainConfig:
     # --- run ---
-    name: str = field(
-        default="run", metadata={"allowed": FOLDER_NAME, "doc": "run name; outputs go to <runs_dir>/<name>/"}
+    name: str = key("run", "run name; outputs go to <runs_dir>/<name>/", FOLDER_NAME)
+    runs_dir: str = key("runs", "directory holding one folder per run", NOT_EMPTY)
+    seed: int = key(
+        1, "seed of torch, numpy and the games (reproducible on one device and thread count)", SEED
     )
-    runs_dir: str = field(
-        default="runs", metadata={"allowed": NOT_EMPTY, "doc": "directory holding one folder per run"}
+    device: str = key(
+        "auto", "'cpu', 'cuda', or 'auto' (cuda when available, else cpu)", one_of("auto", "cpu", "cuda")
     )
-    seed: int = field(
-        default=1,
-        metadata={
-            "allowed": SEED,
-            "doc": "seed of torch, numpy and the games (reproducible on one device and thread count)",
-        },
-    )
-    device: str = field(
-        default="auto",
-        metadata={
-            "allowed": one_of("auto", "cpu", "cuda"),
-            "doc": "'cpu', 'cuda', or 'auto' (cuda when available, else cpu)",
-        },
-    )
-    num_threads: int = field(
-        default=0, metadata={"allowed": at_least(0), "doc": "torch CPU threads; 0 = leave torch's default"}
-    )
+    num_threads: int = key(0, "torch CPU threads; 0 = leave torch's default", at_least(0))
     # --- game ---
-    game: str = field(
-        default="hoyito",
-        metadata={"doc": "'hoyito', 'hive', or 'module:Class' of any class with the batch API"},
-    )
-    game_options: dict = field(
-        default_factory=dict,
-        metadata={"doc": "options of the game (e.g. holes_per_row: 6), as the env takes them"},
-    )
+    game: str = key("hoyito", "'hoyito', 'hive', or 'module:Class' of any class with the batch API")
+    game_options: dict = key({}, "options of the game (e.g. holes_per_row: 6), as the env takes them")
     # --- network ---
-    network: str = field(
-        default="mlp",
-        metadata={
-            "allowed": one_of(*NETWORKS),
-            "doc": "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
-            "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
-            "(hexconv + two-ply rule features per action, Hive only)",
-        },
+    network: str = key(
+        "mlp",
+        "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
+        "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
+        "(hexconv + two-ply rule features per action, Hive only)",
+        one_of(*NETWORKS),
     )
-    hidden_sizes: list[int] = field(
-        default_factory=lambda: [256, 256],
-        metadata={"allowed": at_least(1), "doc": "mlp: widths of the hidden layers"},
-    )
-    conv_channels: int = field(
-        default=64, metadata={"allowed": at_least(1), "doc": "hexconv, hive_lookahead: channels of the trunk"}
-    )
-    conv_blocks: int = field(
-        default=4,
-        metadata={
-            "allowed": at_least(0),
-            "doc": "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)",
-        },
+    hidden_sizes: list[int] = key([256, 256], "mlp: widths of the hidden layers", at_least(1))
+    conv_channels: int = key(64, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
+    conv_blocks: int = key(
+        4, "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)", at_least(0)
     )
     # --- budget ---
-    total_steps: int = field(
-        default=1_000_000,
-        metadata={"allowed": at_least(1), "doc": "stop after this many env steps (plies over all games)"},
-    )
-    time_limit_minutes: float = field(
-        default=0.0,
-        metadata={
-            "allowed": at_least(0),
-            "doc": "also stop after this much training wall time; 0 = no limit",
-        },
+    total_steps: int = key(1_000_000, "stop after this many env steps (plies over all games)", at_least(1))
+    time_limit_minutes: float = key(
+        0.0, "also stop after this much training wall time; 0 = no limit", at_least(0)
     )
     # --- rollouts ---
-    num_games: int = field(
-        default=128, metadata={"allowed": at_least(1), "doc": "games played at once in the batch"}
-    )
-    rollout_steps: int = field(
-        default=64,
-        metadata={"allowed": at_least(1), "doc": "batch steps per rollout (one ply in every game each)"},
-    )
+    num_games: int = key(128, "games played at once in the batch", at_least(1))
+    rollout_steps: int = key(64, "batch steps per rollout (one ply in every game each)", at_least(1))
     # --- PPO ---
-    learning_rate: float = field(default=3e-4, metadata={"allowed": above(0), "doc": "Adam learning rate"})
-    anneal_lr: bool = field(
-        default=True, metadata={"doc": "decay the learning rate linearly to 0 over total_steps"}
+    learning_rate: float = key(3e-4, "Adam learning rate", above(0))
+    anneal_lr: bool = key(True, "decay the learning rate linearly to 0 over total_steps")
+    gamma: float = key(1.0, "discount per own decision (final reward only, so 1.0 is natural)", between(0, 1))
+    gae_lambda: float = key(0.95, "GAE lambda along each seat's own decisions", between(0, 1))
+    shaping_coef: float = key(
+        0.0,
+        "potential-based reward shaping weight (0 = off); the potential is the game's "
+        "progress measure (Hive: Queen margin); leaves the objective unchanged (training/selfplay.py)",
+        at_least(0),
     )
-    gamma: float = field(
-        default=1.0,
-        metadata={
-            "allowed": between(0, 1),
-            "doc": "discount per own decision (final reward only, so 1.0 is natural)",
-        },
-    )
-    gae_lambda: float = field(
-        default=0.95, metadata={"allowed": between(0, 1), "doc": "GAE lambda along each seat's own decisions"}
-    )
-    shaping_coef: float = field(
-        default=0.0,
-        metadata={
-            "allowed": at_least(0),
-            "doc": "potential-based reward shaping weight (0 = off); the potential is the game's "
-            "progress measure (Hive: Queen margin); leaves the objective unchanged (training/selfplay.py)",
-        },
-    )
-    update_epochs: int = field(
-        default=4, metadata={"allowed": at_least(1), "doc": "passes over each rollout"}
-    )
-    num_minibatches: int = field(default=4, metadata={"allowed": at_least(1), "doc": "minibatches per pass"})
-    clip_coef: float = field(default=0.2, metadata={"allowed": above(0), "doc": "PPO ratio clip"})
-    clip_value: bool = field(default=True, metadata={"doc": "clip the value update as PPO2 does"})
-    vf_coef: float = field(default=0.5, metadata={"allowed": at_least(0), "doc": "value loss weight"})
-    ent_coef: float = field(
-        default=0.01,
-        metadata={"allowed": at_least(0), "doc": "entropy bonus weight (entropy over legal actions)"},
-    )
-    max_grad_norm: float = field(default=0.5, metadata={"allowed": above(0), "doc": "gradient norm clip"})
-    norm_adv: bool = field(default=True, metadata={"doc": "normalise advantages per minibatch"})
+    update_epochs: int = key(4, "passes over each rollout", at_least(1))
+    num_minibatches: int = key(4, "minibatches per pass", at_least(1))
+    clip_coef: float = key(0.2, "PPO ratio clip", above(0))
+    clip_value: bool = key(True, "clip the value update as PPO2 does")
+    vf_coef: float = key(0.5, "value loss weight", at_least(0))
+    ent_coef: float = key(0.01, "entropy bonus weight (entropy over legal actions)", at_least(0))
+    max_grad_norm: float = key(0.5, "gradient norm clip", above(0))
+    norm_adv: bool = key(True, "normalise advantages per minibatch")
     # --- opponents ---
-    pool_share: float = field(
-        default=0.2,
-        metadata={
-            "allowed": between(0, 1, high_open=True),
-            "doc": "share of games played against a past checkpoint (rest: self-play)",
-        },
+    pool_share: float = key(
+        0.2,
+        "share of games played against a past checkpoint (rest: self-play)",
+        between(0, 1, high_open=True),
     )
-    pool_size: int = field(
-        default=10,
-        metadata={"allowed": at_least(0), "doc": "past policies kept in the opponent pool (oldest dropped)"},
-    )
-    pool_add_every: int = field(
-        default=10,
-        metadata={
-            "allowed": at_least(1),
-            "doc": "add the current policy to the pool every this many updates",
-        },
-    )
+    pool_size: int = key(10, "past policies kept in the opponent pool (oldest dropped)", at_least(0))
+    pool_add_every: int = key(10, "add the current policy to the pool every this many updates", at_least(1))
     # --- outputs ---
-    checkpoint_every: int = field(
-        default=50,
-        metadata={
-            "allowed": at_least(1),
-            "doc": "write a checkpoint every this many updates (and at the end)",
-        },
+    checkpoint_every: int = key(
+        50, "write a checkpoint every this many updates (and at the end)", at_least(1)
     )
-    eval_every: int = field(
-        default=25,
-        metadata={
-            "allowed": at_least(0),
-            "doc": "evaluate vs random and greedy every this many updates; 0 = never",
-        },
+    eval_every: int = key(25, "evaluate vs random and greedy every this many updates; 0 = never", at_least(0))
+    eval_games: int = key(100, "games per periodic evaluation (half in each seat)", at_least(2))
+    eval_sample: bool = key(
+        False,
+        "evaluations sample moves from the policy (as in training) instead of playing argmax; "
+        "a deterministic Hive policy can shuffle into 300-ply draws (docs/training.md)",
     )
-    eval_games: int = field(
-        default=100,
-        metadata={"allowed": at_least(2), "doc": "games per periodic evaluation (half in each seat)"},
-    )
-    eval_sample: bool = field(
-        default=False,
-        metadata={
-            "doc": "evaluations sample moves from the policy (as in training) instead of playing argmax; "
-            "a deterministic Hive policy can shuffle into 300-ply draws (docs/training.md)"
-        },
-    )
-    final_eval_games: int = field(
-        default=400,
-        metadata={
-            "allowed": zero_or_at_least(2),
-            "doc": "games per opponent in the evaluation printed at the end; 0 = none",
-        },
+    final_eval_games: int = key(
+        400, "games per opponent in the evaluation printed at the end; 0 = none", zero_or_at_least(2)
     )
 
     def __post_init__(self) -> None:

@@ -1,8 +1,9 @@
 """The YAML-key machinery of a config dataclass: types, allowed values, unknown keys, loading, help.
 
 Serves `TrainConfig` (training/config.py) and `RLlibConfig` (training/rllib/config.py). Each
-dataclass field is a YAML key; its metadata holds `doc` (its meaning, printed by `--help`) and
-optionally `allowed`, a `Rule` its value (each item, for a list) must satisfy. The dataclass's
+dataclass field, declared with `key(default, doc, allowed)`, is a YAML key; its metadata holds
+`doc` (its meaning, printed by `--help`) and optionally `allowed`, a `Rule` its value (each
+item, for a list) must satisfy. The dataclass's
 `__post_init__` calls `check_fields(self)`, so a config is valid however it was built, then
 checks the rules that tie several keys together with `reject`. Every error is a ValueError
 naming the key, the value and what is allowed.
@@ -15,6 +16,7 @@ compiled dependency (today pydantic comes only with Ray).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import math
@@ -39,6 +41,15 @@ class Rule:
 
     def __str__(self) -> str:
         return self.text
+
+
+def key(default: Any, doc: str, allowed: Rule | None = None) -> Any:
+    """A config field: its default (a list or dict default is copied for each config), its
+    meaning `doc`, and the `allowed` rule of its values (of each item, for a list)."""
+    metadata = {"doc": doc} if allowed is None else {"doc": doc, "allowed": allowed}
+    if isinstance(default, (list, dict)):
+        return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 def at_least(low: float) -> Rule:
