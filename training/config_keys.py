@@ -173,7 +173,7 @@ class ConfigKeys:
         """One line per key: name, type, default, allowed values, doc (for --help)."""
         lines = []
         for name, f in self.fields.items():
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
             allowed = f.metadata.get("allowed")
             if allowed is not None and typing.get_origin(self.types[name]) is list:
                 allowed = f"each {allowed}"

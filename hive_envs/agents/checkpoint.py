@@ -53,7 +53,7 @@ from torch.torch_version import TorchVersion
 
 from hive_envs.agents.networks import build_network
 
-if TorchVersion(torch.__version__) < (2, 6):  # weights_only=True could run code before 2.6 (CVE-2025-32434)
+if TorchVersion(torch.__version__) < "2.6":  # weights_only=True could run code before 2.6 (CVE-2025-32434)
     raise ImportError(
         f"hive_envs.agents needs torch >= 2.6 to load checkpoints safely; found {torch.__version__}"
     )
