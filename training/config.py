@@ -1,155 +1,135 @@
 """Training options: one typed dataclass whose fields are the YAML keys.
 
 `load_config(path, overrides)` reads a YAML file, applies `--key value` overrides from the
-command line, and rejects unknown keys and values of the wrong type with a message naming
-the key. Every field's meaning is in its `doc` metadata (printed by `--help`).
+command line, and rejects unknown keys, values of the wrong type and values outside a key's
+allowed range with a ValueError naming the key (machinery: training/config_keys.py). Every
+field's meaning is in its `doc` metadata and its allowed values in `allowed` (both printed by
+`--help`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+from training.config_keys import (
+    FOLDER_NAME,
+    NOT_EMPTY,
+    SEED,
+    ConfigKeys,
+    above,
+    at_least,
+    between,
+    check_fields,
+    key,
+    one_of,
+    reject,
+    zero_or_at_least,
+)
+
+NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 
 
 @dataclass
 class TrainConfig:
     # --- run ---
-    name: str = field(default="run", metadata={"doc": "run name; outputs go to <runs_dir>/<name>/"})
-    runs_dir: str = field(default="runs", metadata={"doc": "directory holding one folder per run"})
-    seed: int = field(
-        default=1,
-        metadata={"doc": "seed of torch, numpy and the games (reproducible on one device and thread count)"},
+    name: str = key("run", "run name; outputs go to <runs_dir>/<name>/", FOLDER_NAME)
+    runs_dir: str = key("runs", "directory holding one folder per run", NOT_EMPTY)
+    seed: int = key(
+        1, "seed of torch, numpy and the games (reproducible on one device and thread count)", SEED
     )
-    device: str = field(
-        default="auto", metadata={"doc": "'cpu', 'cuda', or 'auto' (cuda when available, else cpu)"}
+    device: str = key(
+        "auto", "'cpu', 'cuda', or 'auto' (cuda when available, else cpu)", one_of("auto", "cpu", "cuda")
     )
-    num_threads: int = field(default=0, metadata={"doc": "torch CPU threads; 0 = leave torch's default"})
+    num_threads: int = key(0, "torch CPU threads; 0 = leave torch's default", at_least(0))
     # --- game ---
-    game: str = field(
-        default="hoyito",
-        metadata={"doc": "'hoyito', 'hive', or 'module:Class' of any class with the batch API"},
-    )
-    game_options: dict = field(
-        default_factory=dict,
-        metadata={"doc": "options of the game (e.g. holes_per_row: 6), as the env takes them"},
-    )
+    game: str = key("hoyito", "'hoyito', 'hive', or 'module:Class' of any class with the batch API")
+    game_options: dict = key({}, "options of the game (e.g. holes_per_row: 6), as the env takes them")
     # --- network ---
-    network: str = field(
-        default="mlp",
-        metadata={
-            "doc": "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
-            "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
-            "(hexconv + two-ply rule features per action, Hive only)"
-        },
+    network: str = key(
+        "mlp",
+        "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
+        "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
+        "(hexconv + two-ply rule features per action, Hive only)",
+        one_of(*NETWORKS),
     )
-    hidden_sizes: list = field(
-        default_factory=lambda: [256, 256], metadata={"doc": "mlp: widths of the hidden layers"}
-    )
-    conv_channels: int = field(default=64, metadata={"doc": "hexconv, hive_lookahead: channels of the trunk"})
-    conv_blocks: int = field(
-        default=4, metadata={"doc": "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)"}
+    hidden_sizes: list[int] = key([256, 256], "mlp: widths of the hidden layers", at_least(1))
+    conv_channels: int = key(64, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
+    conv_blocks: int = key(
+        4, "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)", at_least(0)
     )
     # --- budget ---
-    total_steps: int = field(
-        default=1_000_000, metadata={"doc": "stop after this many env steps (plies over all games)"}
-    )
-    time_limit_minutes: float = field(
-        default=0.0, metadata={"doc": "also stop after this much training wall time; 0 = no limit"}
+    total_steps: int = key(1_000_000, "stop after this many env steps (plies over all games)", at_least(1))
+    time_limit_minutes: float = key(
+        0.0, "also stop after this much training wall time; 0 = no limit", at_least(0)
     )
     # --- rollouts ---
-    num_games: int = field(default=128, metadata={"doc": "games played at once in the batch"})
-    rollout_steps: int = field(
-        default=64, metadata={"doc": "batch steps per rollout (one ply in every game each)"}
-    )
+    num_games: int = key(128, "games played at once in the batch", at_least(1))
+    rollout_steps: int = key(64, "batch steps per rollout (one ply in every game each)", at_least(1))
     # --- PPO ---
-    learning_rate: float = field(default=3e-4, metadata={"doc": "Adam learning rate"})
-    anneal_lr: bool = field(
-        default=True, metadata={"doc": "decay the learning rate linearly to 0 over total_steps"}
+    learning_rate: float = key(3e-4, "Adam learning rate", above(0))
+    anneal_lr: bool = key(True, "decay the learning rate linearly to 0 over total_steps")
+    gamma: float = key(1.0, "discount per own decision (final reward only, so 1.0 is natural)", between(0, 1))
+    gae_lambda: float = key(0.95, "GAE lambda along each seat's own decisions", between(0, 1))
+    shaping_coef: float = key(
+        0.0,
+        "potential-based reward shaping weight (0 = off); the potential is the game's "
+        "progress measure (Hive: Queen margin); leaves the objective unchanged (training/selfplay.py)",
+        at_least(0),
     )
-    gamma: float = field(
-        default=1.0, metadata={"doc": "discount per own decision (final reward only, so 1.0 is natural)"}
-    )
-    gae_lambda: float = field(default=0.95, metadata={"doc": "GAE lambda along each seat's own decisions"})
-    shaping_coef: float = field(
-        default=0.0,
-        metadata={
-            "doc": "potential-based reward shaping weight (0 = off); the potential is the game's "
-            "progress measure (Hive: Queen margin); leaves the objective unchanged (training/selfplay.py)"
-        },
-    )
-    update_epochs: int = field(default=4, metadata={"doc": "passes over each rollout"})
-    num_minibatches: int = field(default=4, metadata={"doc": "minibatches per pass"})
-    clip_coef: float = field(default=0.2, metadata={"doc": "PPO ratio clip"})
-    clip_value: bool = field(default=True, metadata={"doc": "clip the value update as PPO2 does"})
-    vf_coef: float = field(default=0.5, metadata={"doc": "value loss weight"})
-    ent_coef: float = field(
-        default=0.01, metadata={"doc": "entropy bonus weight (entropy over legal actions)"}
-    )
-    max_grad_norm: float = field(default=0.5, metadata={"doc": "gradient norm clip"})
-    norm_adv: bool = field(default=True, metadata={"doc": "normalise advantages per minibatch"})
+    update_epochs: int = key(4, "passes over each rollout", at_least(1))
+    num_minibatches: int = key(4, "minibatches per pass", at_least(1))
+    clip_coef: float = key(0.2, "PPO ratio clip", above(0))
+    clip_value: bool = key(True, "clip the value update as PPO2 does")
+    vf_coef: float = key(0.5, "value loss weight", at_least(0))
+    ent_coef: float = key(0.01, "entropy bonus weight (entropy over legal actions)", at_least(0))
+    max_grad_norm: float = key(0.5, "gradient norm clip", above(0))
+    norm_adv: bool = key(True, "normalise advantages per minibatch")
     # --- opponents ---
-    pool_share: float = field(
-        default=0.2, metadata={"doc": "share of games played against a past checkpoint (rest: self-play)"}
+    pool_share: float = key(
+        0.2,
+        "share of games played against a past checkpoint (rest: self-play)",
+        between(0, 1, high_open=True),
     )
-    pool_size: int = field(
-        default=10, metadata={"doc": "past policies kept in the opponent pool (oldest dropped)"}
-    )
-    pool_add_every: int = field(
-        default=10, metadata={"doc": "add the current policy to the pool every this many updates"}
-    )
+    pool_size: int = key(10, "past policies kept in the opponent pool (oldest dropped)", at_least(0))
+    pool_add_every: int = key(10, "add the current policy to the pool every this many updates", at_least(1))
     # --- outputs ---
-    checkpoint_every: int = field(
-        default=50, metadata={"doc": "write a checkpoint every this many updates (and at the end)"}
+    checkpoint_every: int = key(
+        50, "write a checkpoint every this many updates (and at the end)", at_least(1)
     )
-    eval_every: int = field(
-        default=25, metadata={"doc": "evaluate vs random and greedy every this many updates; 0 = never"}
+    eval_every: int = key(25, "evaluate vs random and greedy every this many updates; 0 = never", at_least(0))
+    eval_games: int = key(100, "games per periodic evaluation (half in each seat)", at_least(2))
+    eval_sample: bool = key(
+        False,
+        "evaluations sample moves from the policy (as in training) instead of playing argmax; "
+        "a deterministic Hive policy can shuffle into 300-ply draws (docs/training.md)",
     )
-    eval_games: int = field(
-        default=100, metadata={"doc": "games per periodic evaluation (half in each seat)"}
-    )
-    eval_sample: bool = field(
-        default=False,
-        metadata={
-            "doc": "evaluations sample moves from the policy (as in training) instead of playing argmax; "
-            "a deterministic Hive policy can shuffle into 300-ply draws (docs/training.md)"
-        },
-    )
-    final_eval_games: int = field(
-        default=400, metadata={"doc": "games per opponent in the evaluation printed at the end; 0 = none"}
+    final_eval_games: int = key(
+        400, "games per opponent in the evaluation printed at the end; 0 = none", zero_or_at_least(2)
     )
 
     def __post_init__(self) -> None:
-        checks = {
-            "device": self.device in ("auto", "cpu", "cuda"),
-            "network": self.network in ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead"),
-            "conv_channels": self.conv_channels >= 1,
-            "conv_blocks": self.conv_blocks >= 0,
-            "num_games": self.num_games >= 1,
-            "rollout_steps": self.rollout_steps >= 1,
-            "total_steps": self.total_steps >= 1,
-            "num_minibatches": self.num_minibatches >= 1,
-            "update_epochs": self.update_epochs >= 1,
-            "pool_share": 0.0 <= self.pool_share < 1.0,
-            "pool_size": self.pool_size >= 0,
-            "pool_add_every": self.pool_add_every >= 1,
-            "checkpoint_every": self.checkpoint_every >= 1,
-            "eval_every": self.eval_every >= 0,
-            "eval_games": self.eval_games >= 2,
-            "final_eval_games": self.final_eval_games >= 0,
-            "gamma": 0.0 <= self.gamma <= 1.0,
-            "gae_lambda": 0.0 <= self.gae_lambda <= 1.0,
-            "shaping_coef": self.shaping_coef >= 0.0,
-            "time_limit_minutes": self.time_limit_minutes >= 0,
-            "num_threads": self.num_threads >= 0,
-            "hidden_sizes": all(isinstance(h, int) and h > 0 for h in self.hidden_sizes),
-        }
-        reject_invalid(self, checks)
+        check_fields(self)
+        if self.num_minibatches > self.min_trained_decisions:
+            reject(
+                self,
+                "num_minibatches",
+                self.num_minibatches,
+                f"<= {self.min_trained_decisions}, the fewest decisions an update trains on: "
+                f"{self.num_games - self.pool_games} self-play games x rollout_steps {self.rollout_steps}",
+            )
+
+    @property
+    def pool_games(self) -> int:
+        """Games of each rollout played against a past policy from the pool (when it has one)."""
+        return round(self.pool_share * self.num_games)
+
+    @property
+    def min_trained_decisions(self) -> int:
+        """Every decision of a self-play game is trained (pool games add the learner's only)."""
+        return (self.num_games - self.pool_games) * self.rollout_steps
 
     def network_spec(self) -> dict[str, Any]:
         if self.network == "mlp":
@@ -163,108 +143,11 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-class ConfigKeys:
-    """The YAML machinery of one config dataclass: type checks, unknown-key messages, loading, help.
-
-    Serves `TrainConfig` here and `RLlibConfig` (training/rllib/config.py); each field of the
-    dataclass is a YAML key with its meaning in the `doc` metadata.
-    """
-
-    def __init__(self, cls: type) -> None:
-        self.cls = cls
-        self.fields = {f.name: f for f in dataclasses.fields(cls)}
-        self.types = typing.get_type_hints(cls)
-
-    def doc_of(self, key: str) -> str:
-        return self.fields[key].metadata["doc"]
-
-    def check_type(self, key: str, value: Any) -> Any:
-        """Return `value` as the field's type, or raise ValueError naming the key."""
-        expected = self.types[key]
-        ok = (
-            (expected is bool and isinstance(value, bool))
-            or (expected is int and isinstance(value, int) and not isinstance(value, bool))
-            or (expected is float and isinstance(value, (int, float)) and not isinstance(value, bool))
-            or (expected in (str, list, dict) and isinstance(value, expected))
-        )
-        if not ok:
-            raise ValueError(
-                f"config key {key!r} must be of type {expected.__name__}, got {value!r} ({type(value).__name__})"
-            )
-        return float(value) if expected is float else value
-
-    def from_dict(self, values: dict[str, Any]) -> Any:
-        """Build a config from a dict of YAML keys; unknown keys and wrong types raise ValueError."""
-        if not isinstance(values, dict):
-            raise ValueError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
-        unknown = [key for key in values if key not in self.fields]
-        if unknown:
-            key = unknown[0]
-            close = difflib.get_close_matches(str(key), self.fields, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(self.fields)}")
-        return self.cls(**{key: self.check_type(key, value) for key, value in values.items()})
-
-    def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> Any:
-        """The YAML file at `path` (if any) with `overrides` on top, as a checked config."""
-        values: dict[str, Any] = {}
-        if path is not None:
-            path = Path(path)
-            if not path.is_file():
-                raise ValueError(f"config file {str(path)!r} does not exist")
-            try:
-                loaded = yaml.safe_load(path.read_text())
-            except yaml.YAMLError as error:
-                raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
-            if loaded is not None and not isinstance(loaded, dict):
-                raise ValueError(f"config file {str(path)!r} must hold a mapping of keys to values")
-            values.update(loaded or {})
-        values.update(overrides or {})
-        return self.from_dict(values)
-
-    def describe(self) -> str:
-        """One line per key: name, type, default, doc (for --help)."""
-        lines = []
-        for name, f in self.fields.items():
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
-            lines.append(f"  {name} ({self.types[name].__name__}, default {default!r}): {f.metadata['doc']}")
-        return "\n".join(lines)
-
-
-def reject_invalid(config: Any, checks: dict[str, bool]) -> None:
-    """Raise ValueError naming the first key whose check failed (called from `__post_init__`)."""
-    bad = [key for key, ok in checks.items() if not ok]
-    if bad:
-        key = bad[0]
-        doc = ConfigKeys(type(config)).doc_of(key)
-        raise ValueError(f"config key {key!r} has an invalid value {getattr(config, key)!r}: {doc}")
-
-
-def parse_overrides(args: list[str]) -> dict[str, Any]:
-    """`['--key', 'value', ...]` -> {key: value}, each value parsed as YAML (so 3 is an int)."""
-    overrides: dict[str, Any] = {}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if not arg.startswith("--") or i + 1 >= len(args):
-            raise ValueError(f"expected '--key value' pairs, got {' '.join(args[i:])!r}")
-        key = arg[2:].replace("-", "_")
-        try:
-            overrides[key] = yaml.safe_load(args[i + 1])
-        except yaml.YAMLError as error:
-            raise ValueError(f"cannot parse the value of --{key}: {error}") from None
-        i += 2
-    return overrides
-
-
 KEYS = ConfigKeys(TrainConfig)
-FIELDS = KEYS.fields
-TYPES = KEYS.types
-doc_of = KEYS.doc_of
 
 
 def config_from_dict(values: dict[str, Any]) -> TrainConfig:
-    """Build a config from a dict of YAML keys; unknown keys and wrong types raise ValueError."""
+    """Build a config from a dict of YAML keys; unknown keys and bad values raise ValueError."""
     return KEYS.from_dict(values)
 
 
@@ -273,5 +156,5 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
 
 
 def describe_keys() -> str:
-    """One line per key: name, type, default, doc (for --help)."""
+    """One line per key: name, type, default, allowed values, doc (for --help)."""
     return KEYS.describe()

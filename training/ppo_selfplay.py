@@ -1,6 +1,6 @@
 """Self-play PPO for the games of hive_envs.
 
-    python training/ppo_selfplay.py --config configs/hoyito_2x6.yaml [--key value ...] [--resume]
+    python training/ppo_selfplay.py --config configs/hoyito_2x6.yaml [--key value ...] [--resume | --overwrite]
 
 Read top to bottom:
   1. options: a YAML config (training/config.py lists every key), `--key value` overrides;
@@ -9,7 +9,8 @@ Read top to bottom:
      of games against a past policy from the opponent pool), GAE along each seat's own
      decisions, then PPO epochs over the learner's decisions;
   4. TensorBoard scalars, periodic evaluation vs random and greedy, checkpoints every
-     `checkpoint_every` updates and at the end (runs/<name>/checkpoints/), resumable;
+     `checkpoint_every` updates and at the end (runs/<name>/checkpoints/), resumable; a run
+     folder that already holds a run is refused without --resume or --overwrite;
   5. at the end: a match vs random and vs greedy, printed as a table and saved as JSON.
 """
 
@@ -31,14 +32,16 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
+from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from training.cli import config_parser, exit_code
-from training.config import TrainConfig, describe_keys, load_config, parse_overrides
+from training.config import TrainConfig, describe_keys, load_config
+from training.config_keys import parse_overrides
 from training.games import encoding_version, make_batch
 from training.match import format_table, play_match
 from training.players import GreedyPlayer, NetworkPlayer, RandomPlayer
 from training.ppo import ppo_update
+from training.run_dir import check_run_dir, prepare_run_dir
 from training.selfplay import SelfPlayCollector, compute_gae
 
 
@@ -99,10 +102,41 @@ def checkpoint_payload(config, batch, network, optimizer, global_step, update, p
     }
 
 
-def train(config: TrainConfig, resume: bool = False) -> dict:
-    """Run (or resume) training; returns a summary with the final evaluation."""
+def resume_from(path: Path, data: dict, network, optimizer) -> tuple[list, float]:
+    """Load a checkpoint's weights and train_state into `network` and `optimizer`; returns
+    (opponent pool, elapsed seconds). ValueError naming `path` for a checkpoint that cannot."""
+    state = data.get("train_state")
+    if state is None:
+        raise ValueError(
+            f"cannot resume {str(path)!r}: it has no train_state (optimizer state and opponent pool; "
+            f"checkpoints exported by rllib_selfplay.py have none); start a new run instead "
+            f"(another --name, or --overwrite)"
+        )
+    missing = [key for key in ("optimizer", "pool", "elapsed_s") if key not in state]
+    if missing:
+        raise ValueError(f"cannot resume {str(path)!r}: its train_state lacks {missing}")
+    load_weights(network, data)
+    opponent = copy.deepcopy(network)
+    try:
+        optimizer.load_state_dict(state["optimizer"])
+        for snapshot in state["pool"]:
+            opponent.load_state_dict(snapshot)
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise ValueError(
+            f"cannot resume {str(path)!r}: its train_state does not fit the network: {error}"
+        ) from None
+    return list(state["pool"]), float(state["elapsed_s"])
+
+
+def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) -> dict:
+    """Run (or resume) training; returns a summary with the final evaluation.
+
+    A run folder that already holds a run is refused unless `resume` (continue it) or
+    `overwrite` (delete its checkpoints and logs first) is given; every check runs before
+    anything is written or deleted."""
     run_dir = run_dir_of(config)
     checkpoint_dir = run_dir / "checkpoints"
+    check_run_dir(run_dir, resume=resume, overwrite=overwrite)
     if config.num_threads:
         torch.set_num_threads(config.num_threads)
     device = pick_device(config.device)
@@ -134,18 +168,17 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
                 f"network={data['network']}, the config asks for game_options={config.game_options} "
                 f"network={network_spec(config, batch)}"
             )
-        network.load_state_dict(data["model"])
-        optimizer.load_state_dict(data["train_state"]["optimizer"])
+        pool, elapsed = resume_from(latest, data, network, optimizer)
         global_step, update = data["global_step"], data["update"]
-        pool, elapsed = data["train_state"]["pool"], data["train_state"]["elapsed_s"]
 
     has_greedy = hasattr(batch, "greedy_actions")
     opponent = copy.deepcopy(network).eval()
-    pool_games = round(config.pool_share * config.num_games)
+    pool_games = config.pool_games
     collector = SelfPlayCollector(
         batch, network, device, seed=config.seed + 7919 * update, potentials=config.shaping_coef > 0
     )
     shuffle_rng = np.random.default_rng(config.seed + 104729 * update)
+    prepare_run_dir(run_dir, overwrite=overwrite)
     writer = SummaryWriter(str(run_dir))
     steps_per_update = config.num_games * config.rollout_steps
     time_limit = config.time_limit_minutes * 60.0
@@ -239,8 +272,17 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
     parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
+    )
     args, rest = parser.parse_known_args(argv)
-    return exit_code(lambda: train(load_config(args.config, parse_overrides(rest)), resume=args.resume))
+    return exit_code(
+        lambda: train(
+            load_config(args.config, parse_overrides(rest)), resume=args.resume, overwrite=args.overwrite
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ Read top to bottom:
      parallel, learner(s) per `num_learners`;
   4. every `export_every` iterations and at the end: `main` exported to our checkpoint format,
      runs/<name>/checkpoints/{step_N.pt, latest.pt}; one JSON line of metrics per iteration
-     in runs/<name>/progress.jsonl;
+     in runs/<name>/progress.jsonl (a folder that already holds a run is refused without
+     --overwrite);
   5. at the end: `training/evaluate.py` plays the exported checkpoint vs random (and greedy).
 """
 
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import sys
 import time
@@ -33,9 +33,10 @@ if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from training.cli import config_parser, exit_code
-from training.config import parse_overrides
+from training.config_keys import parse_overrides
 from training.rllib import RAY_HINT, require_ray
 from training.rllib.config import RLlibConfig, describe_keys, load_config
+from training.run_dir import check_run_dir, prepare_run_dir
 
 SAMPLED = "num_env_steps_sampled_lifetime"
 SAMPLING_TIMER = "env_runner_sampling_timer"
@@ -60,7 +61,6 @@ def build_algorithm(config: RLlibConfig):
         config.self_play_share,
         config.seed,
     )
-    learners = max(1, config.num_learners)
     ppo = (
         PPOConfig()
         .environment(env=ENV_NAMES[config.game], env_config=dict(config.game_options))
@@ -72,7 +72,7 @@ def build_algorithm(config: RLlibConfig):
         )
         .learners(num_learners=config.num_learners, num_gpus_per_learner=config.num_gpus_per_learner)
         .training(
-            train_batch_size_per_learner=math.ceil(config.train_batch_size / learners),
+            train_batch_size_per_learner=config.train_batch_size_per_learner,
             minibatch_size=config.minibatch_size,
             num_epochs=config.num_epochs,
             lr=config.lr,
@@ -109,8 +109,11 @@ def _callback_from(league):
     return league
 
 
-def train(config: RLlibConfig, address: str | None = None) -> dict:
-    """Start Ray, train for `iterations` (or the time limit), export, evaluate; returns a summary."""
+def train(config: RLlibConfig, address: str | None = None, overwrite: bool = False) -> dict:
+    """Start Ray, train for `iterations` (or the time limit), export, evaluate; returns a summary.
+
+    A run folder that already holds a run is refused unless `overwrite` (its checkpoints and
+    logs are deleted first, once every check passed)."""
     import ray
 
     from training.rllib.cluster import init_ray
@@ -118,10 +121,10 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
     from training.rllib.export import export_module
     from training.rllib.league import MAIN
 
-    make_aec(config.game, dict(config.game_options)).close()  # bad options fail here, before Ray starts
     run_dir = Path(config.runs_dir) / config.name
+    check_run_dir(run_dir, resume=False, overwrite=overwrite)
+    make_aec(config.game, dict(config.game_options)).close()  # bad options fail here, before Ray starts
     checkpoint_dir = run_dir / "checkpoints"
-    run_dir.mkdir(parents=True, exist_ok=True)
     started_ray = not ray.is_initialized()
     if started_ray:
         try:
@@ -132,6 +135,7 @@ def train(config: RLlibConfig, address: str | None = None) -> dict:
     summary: dict = {"run_dir": str(run_dir), "iterations": []}
     try:
         algorithm = build_algorithm(config)
+        prepare_run_dir(run_dir, overwrite=overwrite)  # only now that Ray and the algorithm are up
         started = time.time()
         global_step, latest = 0, None
         with open(run_dir / "progress.jsonl", "a") as progress:
@@ -201,13 +205,20 @@ def main(argv: list[str] | None = None) -> int:
         "--address",
         help="Ray cluster to join (host:port, ray://host:port or 'auto'); default: start Ray locally",
     )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
+    )
     args, rest = parser.parse_known_args(argv)
     try:
         require_ray()
     except ImportError:
         print(f"error: {RAY_HINT}", file=sys.stderr)
         return 2
-    return exit_code(lambda: train(load_config(args.config, parse_overrides(rest)), args.address))
+    return exit_code(
+        lambda: train(load_config(args.config, parse_overrides(rest)), args.address, overwrite=args.overwrite)
+    )
 
 
 if __name__ == "__main__":

@@ -1,80 +1,205 @@
 """Checkpoint files: network weights plus everything needed to rebuild and check them.
 
-A checkpoint is a `torch.save`d dict (keys below). It is written atomically: to a temporary
-file in the same directory, flushed to disk, then renamed over the target, so a crash never
-leaves a half-written checkpoint under the final name.
+Safety. A checkpoint is a `torch.save`d dict that holds only tensors and plain values (dict,
+list, tuple, str, int, float, bool, None). It is read with `torch.load(weights_only=True)`:
+PyTorch's restricted unpickler, which builds tensors and those containers and refuses every
+other Python object, so a crafted file cannot run code when it is loaded; it is refused with a
+ValueError instead. `save_checkpoint` refuses a payload holding anything else, so every file it
+writes can be read that way.
 
-Keys:
+Integrity. Format 2 records `sha256`, a digest of the whole payload except itself (every key,
+value and tensor byte; `payload_digest`), computed at save and checked at load: a flipped byte
+in the weights or anywhere else is reported, not played. The file is written atomically: to a
+temporary file in the same directory (created with the user's umask), flushed to disk, then
+renamed over the target, so a crash never leaves a half-written checkpoint under the final name;
+`remove_stale_temporaries` deletes what a killed writer left.
+
+Format 1 (no `sha256`) is still read, through the same safe loader, with a warning that
+corruption cannot be detected; re-saving it writes format 2:
+`save_checkpoint(path, load_checkpoint(path))`.
+
+Keys (format 2):
   format        "hive_envs.checkpoint" (tells our files from any other .pt)
-  format_version  int, bumped when this layout changes
+  format_version  2
   package_version  hive_envs.__version__ that wrote it
-  game          game name ("hoyito", "hive", ...)
+  game          str, game name ("hoyito", "hive", ...)
   game_options  dict of the game's options (holes_per_row, expansions, ...)
-  encoding_version  the observation/action encoding version of the game's env ("v0")
-  observation_shape, num_actions   the spaces the network was built for
-  network       NetworkSpec (see networks.py)
-  model         state_dict of the network
-  config        the training config as a plain dict
-  global_step   env steps (plies, all games) played by training so far
-  update        PPO updates done so far
-  train_state   optional: optimizer state, RNG states, opponent pool (for --resume)
+  encoding_version  str, the observation/action encoding version of the game's env ("v0")
+  observation_shape  tuple of int; num_actions  int: the spaces the network was built for
+  network       dict, the NetworkSpec (see networks.py)
+  model         dict of parameter name -> tensor (the network's state_dict)
+  config        optional: the training config as a plain dict
+  global_step   int, env steps (plies, all games) played by training so far
+  update        int, PPO updates done so far
+  train_state   optional dict (for --resume): optimizer state dict, opponent pool (list of
+                state dicts), elapsed training seconds
+  sha256        str, hex digest of all the keys above, in order
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
-import tempfile
+import pickle
+import re
+import secrets
+import warnings
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 import torch
+from torch.torch_version import TorchVersion
 
 from hive_envs.agents.networks import build_network
 
+if TorchVersion(torch.__version__) < "2.6":  # weights_only=True could run code before 2.6 (CVE-2025-32434)
+    raise ImportError(
+        f"hive_envs.agents needs torch >= 2.6 to load checkpoints safely; found {torch.__version__}"
+    )
+
 CHECKPOINT_FORMAT = "hive_envs.checkpoint"
-CHECKPOINT_FORMAT_VERSION = 1
-REQUIRED_KEYS = (
-    "format",
-    "format_version",
-    "game",
-    "game_options",
-    "encoding_version",
-    "observation_shape",
-    "num_actions",
-    "network",
-    "model",
-    "global_step",
-    "update",
-)
+CHECKPOINT_FORMAT_VERSION = 2
+READABLE_FORMAT_VERSIONS = (1, 2)
+CHECKSUM_KEY = "sha256"
+REQUIRED_KEYS = {  # key -> the types its value may have
+    "format": (str,),
+    "format_version": (int,),
+    "game": (str,),
+    "game_options": (dict,),
+    "encoding_version": (str,),
+    "observation_shape": (tuple, list),
+    "num_actions": (int,),
+    "network": (dict,),
+    "model": (dict,),
+    "global_step": (int,),
+    "update": (int,),
+}
+OPTIONAL_KEYS = {"package_version": (str,), "config": (dict,), "train_state": (dict,)}
+PLAIN_TYPES = "tensors, dict, list, tuple, str, int, float, bool and None"
+TEMPORARY_SUFFIX = ".tmp"
+
+
+def payload_digest(data: dict[str, Any]) -> str:
+    """sha256 (hex) of a payload, excluding its own `sha256` key.
+
+    Walks the payload in order and hashes, with a type tag and length before each item, every
+    key and value: tensors as dtype, shape and raw bytes; dicts in insertion order (a state
+    dict's `_metadata` included); lists, tuples, str, int, float, bool, None. Raises ValueError
+    naming the place of any other object (a checkpoint holds only these).
+    """
+    digest = hashlib.sha256()
+    _feed(digest, {key: value for key, value in data.items() if key != CHECKSUM_KEY}, "payload")
+    return digest.hexdigest()
+
+
+def _feed(digest, value: Any, where: str) -> None:
+    kind = type(value)
+    if kind is bool or value is None:
+        digest.update(b"B1" if value is True else b"B0" if value is False else b"N")
+    elif kind is int:
+        _feed_bytes(digest, b"I", str(value).encode())
+    elif kind is float:
+        _feed_bytes(digest, b"F", value.hex().encode())
+    elif kind is str:
+        _feed_bytes(digest, b"S", value.encode("utf-8", "surrogatepass"))
+    elif kind in (torch.Tensor, torch.nn.Parameter) and value.layout == torch.strided:
+        flat = torch.empty(value.numel(), dtype=value.dtype).copy_(value.detach().reshape(-1))  # stride 1
+        _feed_bytes(digest, b"T", f"{value.dtype}{tuple(value.shape)}".encode())
+        digest.update(flat.view(torch.uint8).numpy())
+    elif kind in (list, tuple):
+        digest.update(b"L" if kind is list else b"U")
+        digest.update(str(len(value)).encode() + b":")
+        for i, item in enumerate(value):
+            _feed(digest, item, f"{where}[{i}]")
+    elif kind in (dict, OrderedDict):
+        digest.update(str(len(value)).encode() + (b"D:" if kind is dict else b"O:"))
+        for key, item in value.items():
+            _feed(digest, key, f"{where} key {key!r}")
+            _feed(digest, item, f"{where}[{key!r}]")
+        metadata = getattr(value, "_metadata", None)  # torch state dicts carry module versions here
+        if metadata is not None:
+            _feed(digest, metadata, f"{where}._metadata")
+    else:
+        raise ValueError(
+            f"{where} is a {kind.__module__}.{kind.__qualname__}; a checkpoint holds only {PLAIN_TYPES}"
+        )
+
+
+def _feed_bytes(digest, tag: bytes, payload: bytes) -> None:
+    digest.update(tag + str(len(payload)).encode() + b":" + payload)
 
 
 def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
-    """Write `payload` (plus the format tags) to `path` atomically; returns the path."""
+    """Write `payload` (plus the format tags and its sha256) to `path` atomically; returns the path.
+
+    A payload read by `load_checkpoint` may be saved again (its tags and checksum are replaced):
+    that is how a format-1 file is upgraded. Raises ValueError, before writing anything, for a
+    payload that lacks a required key or holds anything but tensors and plain values.
+    """
     import hive_envs
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = {
+    tags = {
         "format": CHECKPOINT_FORMAT,
         "format_version": CHECKPOINT_FORMAT_VERSION,
         "package_version": hive_envs.__version__,
-        **payload,
     }
-    missing = [key for key in REQUIRED_KEYS if key not in data]
-    if missing:
-        raise ValueError(f"checkpoint payload lacks {missing}")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    data = {**tags, **{key: value for key, value in payload.items() if key not in (*tags, CHECKSUM_KEY)}}
+    _check_keys(data, "payload")
+    data[CHECKSUM_KEY] = payload_digest(data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_path = _create_temporary(path)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with handle:
             torch.save(data, handle)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
+        os.replace(tmp_path, path)
     except BaseException:
-        if os.path.exists(tmp_name):
-            os.unlink(tmp_name)
+        tmp_path.unlink(missing_ok=True)
         raise
+    _sync_directory(path.parent)
     return path
+
+
+def _create_temporary(path: Path):
+    """A new hidden file `.<name>.<random>.tmp` beside `path`, opened for writing. Made with
+    os.open's mode 0o666, so the user's umask sets its permissions (mkstemp would force 0600)."""
+    while True:
+        tmp_path = path.with_name(f".{path.name}.{secrets.token_hex(6)}{TEMPORARY_SUFFIX}")
+        try:
+            fd = os.open(tmp_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        except FileExistsError:
+            continue
+        return os.fdopen(fd, "wb"), tmp_path
+
+
+def _sync_directory(directory: Path) -> None:
+    """Flush the rename to disk too (POSIX; elsewhere a directory cannot be opened)."""
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(directory: str | os.PathLike) -> list[Path]:
+    """Delete the temporary files a killed `save_checkpoint` left in `directory`; returns them.
+
+    Only names of the form `save_checkpoint` gives them (`.<name>.<hex>.tmp`) are touched; call
+    it when no other process is writing checkpoints there (a training run's start).
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        return []
+    pattern = re.compile(r"\..+\.[0-9a-z_]{6,}" + re.escape(TEMPORARY_SUFFIX))
+    stale = [p for p in directory.iterdir() if pattern.fullmatch(p.name) and p.is_file()]
+    for p in stale:
+        p.unlink(missing_ok=True)
+    return stale
 
 
 def load_checkpoint(
@@ -85,29 +210,45 @@ def load_checkpoint(
     observation_shape: tuple[int, ...] | None = None,
     num_actions: int | None = None,
 ) -> dict[str, Any]:
-    """Read and validate a checkpoint; each given expectation is checked against it.
+    """Read, verify and validate a checkpoint; each given expectation is checked against it.
 
-    Raises ValueError with the path and the reason for a missing file, a file that is not
-    one of our checkpoints (corrupt, truncated, foreign), or a mismatch of game, encoding
-    version or spaces.
+    Never runs code from the file (module docstring). Raises ValueError with the path and the
+    reason for a missing file; a file that is corrupt, truncated, not ours, or holds anything
+    but tensors and plain values; a checksum mismatch; missing or ill-typed keys; weights that
+    are not finite; a mismatch of game, encoding version or spaces. Returns the stored dict.
     """
     path = Path(path)
+    name = repr(str(path))
     if not path.is_file():
-        raise ValueError(f"checkpoint {str(path)!r} does not exist")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as error:  # noqa: BLE001 (torch raises many types for a damaged file)
-        raise ValueError(f"checkpoint {str(path)!r} is corrupt or not a torch file: {error}") from None
+        raise ValueError(f"checkpoint {name} does not exist")
+    data = _safe_torch_load(path, name)
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"{str(path)!r} is not a hive_envs checkpoint")
-    if data.get("format_version") != CHECKPOINT_FORMAT_VERSION:
+        raise ValueError(f"{name} is not a hive_envs checkpoint")
+    version = data.get("format_version")
+    if type(version) is not int or version not in READABLE_FORMAT_VERSIONS:
         raise ValueError(
-            f"checkpoint {str(path)!r} has format version {data.get('format_version')}; "
-            f"this code reads version {CHECKPOINT_FORMAT_VERSION}"
+            f"checkpoint {name} has format version {version!r}; this hive_envs reads versions "
+            f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))} (a newer hive_envs wrote it?)"
         )
-    missing = [key for key in REQUIRED_KEYS if key not in data]
-    if missing:
-        raise ValueError(f"checkpoint {str(path)!r} is incomplete: missing {missing}")
+    try:
+        digest = payload_digest(data)
+    except (ValueError, RuntimeError) as error:  # RuntimeError: a tensor torch cannot read back
+        raise ValueError(f"checkpoint {name} is not a valid hive_envs checkpoint: {error}") from None
+    if version == 1:
+        warnings.warn(
+            f"checkpoint {name} has format version 1, without a checksum: corruption cannot be detected. "
+            f"Re-save it as version {CHECKPOINT_FORMAT_VERSION}: from hive_envs.agents import "
+            f"load_checkpoint, save_checkpoint; save_checkpoint(path, load_checkpoint(path))",
+            UserWarning,
+            stacklevel=2,
+        )
+    elif data.get(CHECKSUM_KEY) != digest:
+        raise ValueError(
+            f"checkpoint {name} is corrupt: its contents do not match the sha256 recorded when it was "
+            f"saved (recorded {data.get(CHECKSUM_KEY)!r}, computed {digest!r})"
+        )
+    _check_keys(data, name)
+    _check_finite(data, name)
     expectations = {
         "game": game,
         "encoding_version": encoding_version,
@@ -117,17 +258,61 @@ def load_checkpoint(
     for key, expected in expectations.items():
         found = tuple(data[key]) if key == "observation_shape" else data[key]
         if expected is not None and found != expected:
-            raise ValueError(
-                f"checkpoint {str(path)!r} is for {key}={found!r}, but {key}={expected!r} is needed"
-            )
+            raise ValueError(f"checkpoint {name} is for {key}={found!r}, but {key}={expected!r} is needed")
     return data
+
+
+def _safe_torch_load(path: Path, name: str) -> Any:
+    """`torch.load(weights_only=True)`, every failure a ValueError naming the file."""
+    try:
+        with warnings.catch_warnings():  # torch's notes on unusual pickle protocols: our error says enough
+            warnings.simplefilter("ignore", UserWarning)
+            return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # noqa: BLE001 (torch raises many types for a damaged file)
+        message = str(error)
+        found = re.search(r"GLOBAL (\S+)", message)
+        if isinstance(error, pickle.UnpicklingError) and found:
+            raise ValueError(
+                f"checkpoint {name} was refused: it holds the Python object {found.group(1)}, and loading "
+                f"that could run code (a hive_envs checkpoint holds only {PLAIN_TYPES}). Nothing from the "
+                f"file was run; load only checkpoints written by hive_envs"
+            ) from None
+        unpickler = re.search(r"WeightsUnpickler error:\s*(\S[^\n]*)", message)
+        detail = unpickler.group(1) if unpickler else " ".join(message.split())[:200]
+        raise ValueError(f"checkpoint {name} is corrupt or not a torch file: {detail}") from None
+
+
+def _check_keys(data: dict[str, Any], name: str) -> None:
+    """The required keys are there, and every key has a value of its type."""
+    missing = [key for key in REQUIRED_KEYS if key not in data]
+    if missing:
+        raise ValueError(f"checkpoint {name} is incomplete: missing {missing}")
+    for key, types in {**REQUIRED_KEYS, **OPTIONAL_KEYS}.items():
+        if key in data and not isinstance(data[key], types):
+            raise ValueError(f"checkpoint {name}: {key!r} is a {type(data[key]).__name__}")
+    dims = (*data["observation_shape"], data["num_actions"])
+    if not all(type(n) is int and n >= 1 for n in dims):
+        raise ValueError(f"checkpoint {name}: bad spaces {data['observation_shape']} / {data['num_actions']}")
+    if not all(isinstance(tensor, torch.Tensor) for tensor in data["model"].values()):
+        raise ValueError(f"checkpoint {name}: 'model' holds something other than tensors")
+
+
+def _check_finite(data: dict[str, Any], name: str) -> None:
+    for key, tensor in data["model"].items():
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise ValueError(f"checkpoint {name}: weight {key!r} holds NaN or infinite values")
 
 
 def network_from_checkpoint(data: dict[str, Any]) -> torch.nn.Module:
     """Rebuild the checkpoint's network with its weights, in eval mode, on the CPU."""
     network = build_network(data["network"], tuple(data["observation_shape"]), int(data["num_actions"]))
+    load_weights(network, data)
+    return network.eval()
+
+
+def load_weights(network: torch.nn.Module, data: dict[str, Any]) -> None:
+    """Copy the checkpoint's weights into `network` (ValueError when they do not fit it)."""
     try:
         network.load_state_dict(data["model"])
     except RuntimeError as error:
         raise ValueError(f"checkpoint weights do not fit network {data['network']}: {error}") from None
-    return network.eval()

@@ -1,11 +1,16 @@
 """Config loading: every key documented, unknown and ill-typed keys refused with the key's name."""
 
 import dataclasses
+import math
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from training.config import TrainConfig, config_from_dict, load_config, parse_overrides
+from training.config import TrainConfig, config_from_dict, describe_keys, load_config
+from training.config_keys import parse_overrides
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,6 +40,10 @@ def test_unknown_key_is_refused_with_a_suggestion():
         ("hidden_sizes", 64),
         ("eval_sample", "yes"),
         ("shaping_coef", "strong"),
+        ("hidden_sizes", [64, True]),
+        ("hidden_sizes", [64, 1.5]),
+        ("seed", None),
+        ("name", 7),
     ],
 )
 def test_ill_typed_value_is_refused_naming_the_key(key, value):
@@ -55,6 +64,155 @@ def test_ill_typed_value_is_refused_naming_the_key(key, value):
 def test_out_of_range_value_is_refused_naming_the_key(key, value):
     with pytest.raises(ValueError, match=f"config key '{key}' has an invalid value"):
         config_from_dict({key: value})
+
+
+RANGE_TABLE = [  # (key, bad value, the allowed range the message must state)
+    ("max_grad_norm", -1, "> 0"),
+    ("max_grad_norm", 0, "> 0"),
+    ("clip_coef", -0.2, "> 0"),
+    ("clip_coef", 0.0, "> 0"),
+    ("learning_rate", 0, "> 0"),
+    ("learning_rate", -3e-4, "> 0"),
+    ("vf_coef", -0.5, ">= 0"),
+    ("ent_coef", -0.01, ">= 0"),
+    ("gamma", 1.01, "0 <= value <= 1"),
+    ("gamma", -0.1, "0 <= value <= 1"),
+    ("gae_lambda", 2, "0 <= value <= 1"),
+    ("pool_share", 1.0, "0 <= value < 1"),
+    ("pool_share", -0.1, "0 <= value < 1"),
+    ("num_threads", -1, ">= 0"),
+    ("seed", -1, "0 <= value <= 4294967295"),
+    ("seed", 2**32, "0 <= value <= 4294967295"),
+    ("update_epochs", 0, ">= 1"),
+    ("num_minibatches", 0, ">= 1"),
+    ("total_steps", 0, ">= 1"),
+    ("num_games", 0, ">= 1"),
+    ("rollout_steps", -5, ">= 1"),
+    ("time_limit_minutes", -1, ">= 0"),
+    ("pool_size", -1, ">= 0"),
+    ("pool_add_every", 0, ">= 1"),
+    ("checkpoint_every", 0, ">= 1"),
+    ("eval_every", -1, ">= 0"),
+    ("eval_games", 1, ">= 2"),
+    ("final_eval_games", 1, "0 or >= 2"),
+    ("final_eval_games", -2, "0 or >= 2"),
+    ("hidden_sizes", [64, 0], "each >= 1"),
+    ("conv_channels", 0, ">= 1"),
+    ("conv_blocks", -1, ">= 0"),
+    ("name", "", "a folder name"),
+    ("name", "..", "a folder name"),
+    ("name", "a/b", "a folder name"),
+    ("runs_dir", "", "not empty"),
+    ("device", "tpu", "'auto', 'cpu', 'cuda'"),
+    ("learning_rate", float("nan"), "a finite number"),
+    ("time_limit_minutes", float("inf"), "a finite number"),
+    ("shaping_coef", float("-inf"), "a finite number"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "allowed"), RANGE_TABLE)
+def test_each_numeric_key_has_a_range_stated_in_the_error(key, value, allowed):
+    message = f"config key '{key}' has an invalid value {value!r}; allowed: {allowed} ("
+    with pytest.raises(ValueError, match=re.escape(message)):
+        config_from_dict({key: value})
+    with pytest.raises(ValueError, match=re.escape(message)):  # however the config is built
+        TrainConfig(**{key: value})
+
+
+def test_more_minibatches_than_decisions_per_update_is_refused():
+    values = {"num_games": 4, "rollout_steps": 8, "pool_share": 0.5}
+    assert config_from_dict({**values, "num_minibatches": 16}).num_minibatches == 16
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "config key 'num_minibatches' has an invalid value 17; allowed: <= 16, the fewest decisions "
+            "an update trains on: 2 self-play games x rollout_steps 8"
+        ),
+    ):
+        config_from_dict({**values, "num_minibatches": 17})
+
+
+def test_help_lists_each_keys_allowed_values():
+    help_text = describe_keys()
+    assert "max_grad_norm (float, default 0.5, allowed > 0): gradient norm clip" in help_text
+    assert "hidden_sizes (list[int], default [256, 256], allowed each >= 1)" in help_text
+
+
+FINITE_BOUNDS = {  # written out again here, independently of training/config.py
+    "max_grad_norm": lambda v: v > 0,
+    "clip_coef": lambda v: v > 0,
+    "learning_rate": lambda v: v > 0,
+    "vf_coef": lambda v: v >= 0,
+    "ent_coef": lambda v: v >= 0,
+    "gamma": lambda v: 0 <= v <= 1,
+    "gae_lambda": lambda v: 0 <= v <= 1,
+    "pool_share": lambda v: 0 <= v < 1,
+    "num_threads": lambda v: v >= 0,
+    "num_minibatches": lambda v: v >= 1,
+    "update_epochs": lambda v: v >= 1,
+    "num_games": lambda v: v >= 1,
+    "rollout_steps": lambda v: v >= 1,
+    "final_eval_games": lambda v: v == 0 or v >= 2,
+    "seed": lambda v: 0 <= v < 2**32,
+}
+ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=4),
+    st.lists(st.integers(-2, 300), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@given(
+    st.dictionaries(st.sampled_from(sorted(FINITE_BOUNDS) + ["name", "hidden_sizes"]), ANY_VALUE, max_size=4)
+)
+@settings(max_examples=300, deadline=None)
+def test_random_values_are_refused_naming_the_key_or_accepted_within_bounds(values):
+    try:
+        config = config_from_dict(values)
+    except ValueError as error:
+        assert re.match(r"config key '(\w+)' (has an invalid value|must be of type)", str(error))
+        assert re.match(r"config key '(\w+)'", str(error)).group(1) in values
+        return
+    for key, holds in FINITE_BOUNDS.items():
+        value = getattr(config, key)
+        assert not isinstance(value, bool) and math.isfinite(value) and holds(value), key
+    assert config.num_minibatches <= config.num_games * config.rollout_steps
+
+
+RLLIB_TABLE = [
+    ({"entropy_coeff": -0.1}, "config key 'entropy_coeff' has an invalid value -0.1; allowed: >= 0"),
+    ({"vf_loss_coeff": -1}, "config key 'vf_loss_coeff' has an invalid value -1; allowed: >= 0"),
+    ({"clip_param": -0.2}, "config key 'clip_param' has an invalid value -0.2; allowed: > 0"),
+    ({"lr": 0}, "config key 'lr' has an invalid value 0; allowed: > 0"),
+    ({"seed": -1}, "config key 'seed' has an invalid value -1; allowed: 0 <= value <= 4294967295"),
+    ({"eval_games": 1}, "config key 'eval_games' has an invalid value 1; allowed: 0 or >= 2"),
+    (
+        {"win_rate_threshold": 0},
+        "config key 'win_rate_threshold' has an invalid value 0; allowed: 0 < value <= 1",
+    ),
+    ({"num_gpus_per_learner": float("nan")}, "config key 'num_gpus_per_learner' has an invalid value nan"),
+    ({"name": "../x"}, "config key 'name' has an invalid value '../x'; allowed: a folder name"),
+    (
+        {"network": "hexconv", "game": "hoyito"},
+        "config key 'network' has an invalid value 'hexconv'; allowed: 'mlp' or a network for game 'hoyito'",
+    ),
+    (
+        {"train_batch_size": 1000, "minibatch_size": 600, "num_learners": 2},
+        "config key 'minibatch_size' has an invalid value 600; allowed: <= 500, the env steps each learner",
+    ),
+]
+
+
+@pytest.mark.parametrize(("values", "message"), RLLIB_TABLE)
+def test_rllib_config_ranges(values, message):
+    from training.rllib.config import config_from_dict as rllib_config
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        rllib_config(values)
 
 
 def test_int_is_accepted_for_a_float_key():

@@ -1,18 +1,35 @@
 """Options of RLlib self-play: one typed dataclass whose fields are the YAML keys.
 
-Same conventions and machinery (`ConfigKeys`) as `training/config.py` (native PPO): `load_config(path, overrides)` reads a
-YAML file plus `--key value` overrides and rejects unknown keys, wrong types and bad values with
-a ValueError naming the key. Every field's meaning is in its `doc` metadata (`--help` prints it).
+Same conventions and machinery (training/config_keys.py) as `training/config.py` (native PPO):
+`load_config(path, overrides)` reads a YAML file plus `--key value` overrides and rejects unknown
+keys, wrong types and values outside a key's allowed range with a ValueError naming the key.
+Every field's meaning is in its `doc` metadata, its allowed values in `allowed` (`--help`
+prints both).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.config import ConfigKeys, reject_invalid
+from training.config_keys import (
+    FOLDER_NAME,
+    NOT_EMPTY,
+    SEED,
+    ConfigKeys,
+    Rule,
+    above,
+    at_least,
+    between,
+    check_fields,
+    key,
+    one_of,
+    reject,
+    zero_or_at_least,
+)
 
 GAMES = ("hoyito", "hive")
 
@@ -20,105 +37,93 @@ GAMES = ("hoyito", "hive")
 @dataclass
 class RLlibConfig:
     # --- run ---
-    name: str = field(default="rllib_run", metadata={"doc": "run name; outputs go to <runs_dir>/<name>/"})
-    runs_dir: str = field(default="runs", metadata={"doc": "directory holding one folder per run"})
-    seed: int = field(default=1, metadata={"doc": "seed of RLlib (env runners, modules) and the league"})
+    name: str = key("rllib_run", "run name; outputs go to <runs_dir>/<name>/", FOLDER_NAME)
+    runs_dir: str = key("runs", "directory holding one folder per run", NOT_EMPTY)
+    seed: int = key(1, "seed of RLlib (env runners, modules) and the league", SEED)
     # --- game ---
-    game: str = field(default="hoyito", metadata={"doc": "'hoyito' or 'hive'"})
-    game_options: dict = field(
-        default_factory=dict, metadata={"doc": "options of the game's env (e.g. holes_per_row: 6)"}
-    )
+    game: str = key("hoyito", "'hoyito' or 'hive'", one_of(*GAMES))
+    game_options: dict = key({}, "options of the game's env (e.g. holes_per_row: 6)")
     # --- network (the package's own classes; exported as a state-dict copy) ---
-    network: str = field(
-        default="mlp",
-        metadata={
-            "doc": "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only) "
-            "or 'hexconv' (Hive planes on the hex torus)"
-        },
+    network: str = key(
+        "mlp",
+        "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only) "
+        "or 'hexconv' (Hive planes on the hex torus)",
+        one_of("mlp", "hoyito_lookahead", "hexconv"),
     )
-    hidden_sizes: list = field(default_factory=lambda: [128, 128], metadata={"doc": "mlp: hidden widths"})
-    conv_channels: int = field(default=32, metadata={"doc": "hexconv: channels of the trunk"})
-    conv_blocks: int = field(default=2, metadata={"doc": "hexconv: residual blocks in the trunk"})
+    hidden_sizes: list[int] = key([128, 128], "mlp: hidden widths", at_least(1))
+    conv_channels: int = key(32, "hexconv: channels of the trunk", at_least(1))
+    conv_blocks: int = key(2, "hexconv: residual blocks in the trunk", at_least(0))
     # --- scale ---
-    num_env_runners: int = field(
-        default=2, metadata={"doc": "parallel env-runner actors (1 CPU each); 0 = sample in the driver"}
+    num_env_runners: int = key(
+        2, "parallel env-runner actors (1 CPU each); 0 = sample in the driver", at_least(0)
     )
-    num_envs_per_env_runner: int = field(default=1, metadata={"doc": "games stepped by each env runner"})
-    num_learners: int = field(
-        default=0, metadata={"doc": "learner actors (0 = learn in the driver; >1 = data-parallel DDP)"}
+    num_envs_per_env_runner: int = key(1, "games stepped by each env runner", at_least(1))
+    num_learners: int = key(
+        0, "learner actors (0 = learn in the driver; >1 = data-parallel DDP)", at_least(0)
     )
-    num_gpus_per_learner: float = field(default=0.0, metadata={"doc": "GPUs per learner (0 = CPU)"})
+    num_gpus_per_learner: float = key(0.0, "GPUs per learner (0 = CPU)", at_least(0))
     # --- budget ---
-    iterations: int = field(default=100, metadata={"doc": "stop after this many RLlib training iterations"})
-    time_limit_minutes: float = field(
-        default=0.0, metadata={"doc": "also stop after this much wall time (checked per iteration); 0 = none"}
+    iterations: int = key(100, "stop after this many RLlib training iterations", at_least(1))
+    time_limit_minutes: float = key(
+        0.0, "also stop after this much wall time (checked per iteration); 0 = none", at_least(0)
     )
     # --- PPO (RLlib's names) ---
-    train_batch_size: int = field(
-        default=4000, metadata={"doc": "env steps (both seats) sampled per training iteration"}
-    )
-    minibatch_size: int = field(default=500, metadata={"doc": "PPO minibatch size"})
-    num_epochs: int = field(default=4, metadata={"doc": "PPO passes over each train batch"})
-    lr: float = field(default=1e-3, metadata={"doc": "Adam learning rate"})
-    gamma: float = field(default=1.0, metadata={"doc": "discount per own decision (final reward only)"})
-    lambda_: float = field(default=0.95, metadata={"doc": "GAE lambda"})
-    clip_param: float = field(default=0.2, metadata={"doc": "PPO ratio clip"})
-    entropy_coeff: float = field(default=0.01, metadata={"doc": "entropy bonus weight"})
-    vf_loss_coeff: float = field(default=0.5, metadata={"doc": "value loss weight"})
+    train_batch_size: int = key(4000, "env steps (both seats) sampled per training iteration", at_least(1))
+    minibatch_size: int = key(500, "PPO minibatch size", at_least(1))
+    num_epochs: int = key(4, "PPO passes over each train batch", at_least(1))
+    lr: float = key(1e-3, "Adam learning rate", above(0))
+    gamma: float = key(1.0, "discount per own decision (final reward only)", between(0, 1))
+    lambda_: float = key(0.95, "GAE lambda", between(0, 1))
+    clip_param: float = key(0.2, "PPO ratio clip", above(0))
+    entropy_coeff: float = key(0.01, "entropy bonus weight", at_least(0))
+    vf_loss_coeff: float = key(0.5, "value loss weight", at_least(0))
     # --- league ---
-    self_play_share: float = field(
-        default=0.5,
-        metadata={"doc": "share of games main vs main (both seats learn); the rest main vs a league member"},
+    self_play_share: float = key(
+        0.5,
+        "share of games main vs main (both seats learn); the rest main vs a league member",
+        between(0, 1, high_open=True),
     )
-    win_rate_threshold: float = field(
-        default=0.8,
-        metadata={
-            "doc": "main's win rate vs the league (since the last snapshot) that freezes a new snapshot"
-        },
+    win_rate_threshold: float = key(
+        0.8,
+        "main's win rate vs the league (since the last snapshot) that freezes a new snapshot",
+        Rule("0 < value <= 1", lambda value: 0 < value <= 1),
     )
-    min_league_games: int = field(
-        default=200, metadata={"doc": "league games since the last snapshot before the threshold is checked"}
+    min_league_games: int = key(
+        200, "league games since the last snapshot before the threshold is checked", at_least(1)
     )
-    max_league_size: int = field(
-        default=8, metadata={"doc": "frozen snapshots kept (oldest dropped; 'random' always stays)"}
+    max_league_size: int = key(
+        8, "frozen snapshots kept (oldest dropped; 'random' always stays)", at_least(1)
     )
     # --- outputs ---
-    export_every: int = field(
-        default=10, metadata={"doc": "export main to our checkpoint format every this many iterations"}
+    export_every: int = key(
+        10, "export main to our checkpoint format every this many iterations", at_least(1)
     )
-    eval_games: int = field(
-        default=400, metadata={"doc": "final evaluate.py match per opponent (random, greedy); 0 = none"}
+    eval_games: int = key(
+        400, "final evaluate.py match per opponent (random, greedy); 0 = none", zero_or_at_least(2)
     )
 
     def __post_init__(self) -> None:
-        checks = {
-            "game": self.game in GAMES,
-            "network": self.network in ("mlp", "hoyito_lookahead", "hexconv")
-            and (self.network != "hoyito_lookahead" or self.game == "hoyito"),
-            "hidden_sizes": all(isinstance(h, int) and h > 0 for h in self.hidden_sizes),
-            "conv_channels": self.conv_channels >= 1,
-            "conv_blocks": self.conv_blocks >= 0,
-            "num_env_runners": self.num_env_runners >= 0,
-            "num_envs_per_env_runner": self.num_envs_per_env_runner >= 1,
-            "num_learners": self.num_learners >= 0,
-            "num_gpus_per_learner": self.num_gpus_per_learner >= 0,
-            "iterations": self.iterations >= 1,
-            "time_limit_minutes": self.time_limit_minutes >= 0,
-            "train_batch_size": self.train_batch_size >= 1,
-            "minibatch_size": 1 <= self.minibatch_size <= self.train_batch_size,
-            "num_epochs": self.num_epochs >= 1,
-            "lr": self.lr > 0,
-            "gamma": 0.0 <= self.gamma <= 1.0,
-            "lambda_": 0.0 <= self.lambda_ <= 1.0,
-            "clip_param": self.clip_param > 0,
-            "self_play_share": 0.0 <= self.self_play_share < 1.0,
-            "win_rate_threshold": 0.0 < self.win_rate_threshold <= 1.0,
-            "min_league_games": self.min_league_games >= 1,
-            "max_league_size": self.max_league_size >= 1,
-            "export_every": self.export_every >= 1,
-            "eval_games": self.eval_games == 0 or self.eval_games >= 2,
-        }
-        reject_invalid(self, checks)
+        check_fields(self)
+        needs = {"hoyito_lookahead": "hoyito", "hexconv": "hive"}.get(self.network, self.game)
+        if needs != self.game:
+            reject(
+                self,
+                "network",
+                self.network,
+                f"'mlp' or a network for game {self.game!r} (this one needs {needs!r})",
+            )
+        if self.minibatch_size > self.train_batch_size_per_learner:
+            reject(
+                self,
+                "minibatch_size",
+                self.minibatch_size,
+                f"<= {self.train_batch_size_per_learner}, the env steps each learner gets per iteration "
+                f"(train_batch_size {self.train_batch_size} / {max(1, self.num_learners)} learner(s))",
+            )
+
+    @property
+    def train_batch_size_per_learner(self) -> int:
+        return math.ceil(self.train_batch_size / max(1, self.num_learners))
 
     def network_spec(self) -> dict[str, Any]:
         """The NetworkSpec saved in checkpoints (`hoyito_lookahead` carries the resolved rules)."""
@@ -140,13 +145,10 @@ class RLlibConfig:
 
 
 KEYS = ConfigKeys(RLlibConfig)
-FIELDS = KEYS.fields
-TYPES = KEYS.types
-doc_of = KEYS.doc_of
 
 
 def config_from_dict(values: dict[str, Any]) -> RLlibConfig:
-    """A config from YAML keys; unknown keys and wrong types raise ValueError naming the key."""
+    """A config from YAML keys; unknown keys and bad values raise ValueError naming the key."""
     return KEYS.from_dict(values)
 
 

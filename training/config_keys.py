@@ -1,0 +1,201 @@
+"""The YAML-key machinery of a config dataclass: types, allowed values, unknown keys, loading, help.
+
+Serves `TrainConfig` (training/config.py) and `RLlibConfig` (training/rllib/config.py). Each
+dataclass field, declared with `key(default, doc, allowed)`, is a YAML key; its metadata holds
+`doc` (its meaning, printed by `--help`) and optionally `allowed`, a `Rule` its value (each
+item, for a list) must satisfy. The dataclass's
+`__post_init__` calls `check_fields(self)`, so a config is valid however it was built, then
+checks the rules that tie several keys together with `reject`. Every error is a ValueError
+naming the key, the value and what is allowed.
+
+Why not pydantic: its field constraints would replace only the type and range checks (~30
+lines here); the YAML file, `--key value` parsing, the did-you-mean hint, the `--help` listing,
+the cross-key rules and our one-line message format would stay ours, and `train` would gain a
+compiled dependency (today pydantic comes only with Ray).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import difflib
+import math
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Allowed values of a key: `text` says which (in messages and --help), `test` checks one."""
+
+    text: str
+    test: Callable[[Any], bool]
+
+    def __contains__(self, value: Any) -> bool:
+        return bool(self.test(value))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def key(default: Any, doc: str, allowed: Rule | None = None) -> Any:
+    """A config field: its default (a list or dict default is copied for each config), its
+    meaning `doc`, and the `allowed` rule of its values (of each item, for a list)."""
+    metadata = {"doc": doc} if allowed is None else {"doc": doc, "allowed": allowed}
+    if isinstance(default, (list, dict)):
+        return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def at_least(low: float) -> Rule:
+    return Rule(f">= {low}", lambda value: value >= low)
+
+
+def above(low: float) -> Rule:
+    return Rule(f"> {low}", lambda value: value > low)
+
+
+def between(low: float, high: float, high_open: bool = False) -> Rule:
+    if high_open:
+        return Rule(f"{low} <= value < {high}", lambda value: low <= value < high)
+    return Rule(f"{low} <= value <= {high}", lambda value: low <= value <= high)
+
+
+def zero_or_at_least(low: int) -> Rule:
+    return Rule(f"0 or >= {low}", lambda value: value == 0 or value >= low)
+
+
+def one_of(*values: Any) -> Rule:
+    return Rule(", ".join(map(repr, values)), lambda value: value in values)
+
+
+SEED = between(0, 2**32 - 1)  # numpy's seed range
+NOT_EMPTY = Rule("not empty", lambda value: value != "")
+FOLDER_NAME = Rule(
+    "a folder name (not empty, '.' or '..', no '/' or '\\')",
+    lambda value: value not in ("", ".", "..") and not any(c in value for c in "/\\"),
+)
+
+
+def reject(config: Any, key: str, value: Any, allowed: str) -> typing.NoReturn:
+    """Raise the ValueError for `value` of `key` in `config`: what is allowed, the key's doc."""
+    doc = next(f for f in dataclasses.fields(config) if f.name == key).metadata["doc"]
+    raise ValueError(f"config key {key!r} has an invalid value {value!r}; allowed: {allowed} ({doc})")
+
+
+def type_name(expected: Any) -> str:
+    return str(expected) if typing.get_origin(expected) else expected.__name__
+
+
+def _is_of_type(value: Any, expected: Any) -> bool:
+    """YAML-strict: a bool is not a number, an int is a float, a list[int] holds ints."""
+    if typing.get_origin(expected) is list:
+        (item,) = typing.get_args(expected)
+        return isinstance(value, list) and all(_is_of_type(v, item) for v in value)
+    if expected is bool:
+        return isinstance(value, bool)
+    if expected is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if expected is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, expected)
+
+
+def check_fields(config: Any) -> None:
+    """Check every field of `config` against its type and `allowed` rule (ints become floats for
+    float keys); raise ValueError for the first that fails."""
+    types = typing.get_type_hints(type(config))
+    for f in dataclasses.fields(config):
+        value, expected = getattr(config, f.name), types[f.name]
+        if not _is_of_type(value, expected):
+            raise ValueError(
+                f"config key {f.name!r} must be of type {type_name(expected)}, "
+                f"got {value!r} ({type(value).__name__})"
+            )
+        if expected is float:
+            if not math.isfinite(value):
+                reject(config, f.name, value, "a finite number")
+            setattr(config, f.name, float(value))
+        allowed = f.metadata.get("allowed")
+        if allowed is None:
+            continue
+        if typing.get_origin(expected) is list:
+            if not all(item in allowed for item in value):
+                reject(config, f.name, value, f"each {allowed}")
+        elif value not in allowed:
+            reject(config, f.name, value, str(allowed))
+
+
+class ConfigKeys:
+    """Unknown-key messages, loading from YAML plus overrides, and the --help listing of one
+    config dataclass."""
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.fields = {f.name: f for f in dataclasses.fields(cls)}
+        self.types = typing.get_type_hints(cls)
+
+    def from_dict(self, values: dict[str, Any]) -> Any:
+        """Build a config from a dict of YAML keys; unknown keys and bad values raise ValueError."""
+        if not isinstance(values, dict):
+            raise ValueError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
+        unknown = [key for key in values if key not in self.fields]
+        if unknown:
+            key = unknown[0]
+            close = difflib.get_close_matches(str(key), self.fields, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(self.fields)}")
+        return self.cls(**values)
+
+    def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> Any:
+        """The YAML file at `path` (if any) with `overrides` on top, as a checked config."""
+        values: dict[str, Any] = {}
+        if path is not None:
+            path = Path(path)
+            if not path.is_file():
+                raise ValueError(f"config file {str(path)!r} does not exist")
+            try:
+                loaded = yaml.safe_load(path.read_text())
+            except yaml.YAMLError as error:
+                raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
+            if loaded is not None and not isinstance(loaded, dict):
+                raise ValueError(f"config file {str(path)!r} must hold a mapping of keys to values")
+            values.update(loaded or {})
+        values.update(overrides or {})
+        return self.from_dict(values)
+
+    def describe(self) -> str:
+        """One line per key: name, type, default, allowed values, doc (for --help)."""
+        lines = []
+        for name, f in self.fields.items():
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
+            allowed = f.metadata.get("allowed")
+            if allowed is not None and typing.get_origin(self.types[name]) is list:
+                allowed = f"each {allowed}"
+            rule = "" if allowed is None else f", allowed {allowed}"
+            lines.append(
+                f"  {name} ({type_name(self.types[name])}, default {default!r}{rule}): {f.metadata['doc']}"
+            )
+        return "\n".join(lines)
+
+
+def parse_overrides(args: list[str]) -> dict[str, Any]:
+    """`['--key', 'value', ...]` -> {key: value}, each value parsed as YAML (so 3 is an int)."""
+    overrides: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or i + 1 >= len(args):
+            raise ValueError(f"expected '--key value' pairs, got {' '.join(args[i:])!r}")
+        key = arg[2:].replace("-", "_")
+        try:
+            overrides[key] = yaml.safe_load(args[i + 1])
+        except yaml.YAMLError as error:
+            raise ValueError(f"cannot parse the value of --{key}: {error}") from None
+        i += 2
+    return overrides
