@@ -35,8 +35,9 @@ from numba import njit
 
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import PASS_MOVE, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS, kinds_mask
-from hive_envs.hive.engine.rules import PASS_MOVE, UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     I_STATUS,
     I_TO_MOVE,
@@ -123,7 +124,7 @@ def _position_features(
         f = features[i]
         f[:] = 0.0
         f[0] = 1.0
-        if move != PASS_MOVE and s[PCELL + (move >> 10)] < 0:
+        if move != PASS_MOVE and s[PCELL + move_piece(move)] < 0:
             f[7] = 1.0
         apply_move(s, move, rec)
         own_after = queen_neighbours(s, me)

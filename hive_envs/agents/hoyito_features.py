@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hive_envs.hoyito.kernels import CASA, play
+from hive_envs.hoyito.engine.kernels import CAPTURED, CASA, OVER, PLY, STALL, TAIL, TURN, play
 
 FEATURES = 6
 SCALE = 8.0
@@ -34,11 +34,11 @@ SCALE = 8.0
 @njit(cache=True)
 def _best_capture(t, u, n, max_laps, limit):
     m = 2 * n
-    base = t[m + 2] * n
+    base = t[m + TURN] * n
     best = 0
     for k in range(n):
         if t[base + k] > 0:
-            for i in range(m + 6):
+            for i in range(m + TAIL):
                 u[i] = t[i]
             c = play(u, base + k, n, max_laps, limit)
             best = max(best, c)
@@ -50,34 +50,34 @@ def lookahead_features(obs, n, seeds, max_laps, limit, out):
     """Fill out[b, k, :] for each observation row b (float32 (B, 2n+4)) and action k."""
     m = 2 * n
     total = m * seeds
-    s = np.zeros(m + 6, np.int32)
-    t = np.zeros(m + 6, np.int32)
-    u = np.zeros(m + 6, np.int32)
+    s = np.zeros(m + TAIL, np.int32)
+    t = np.zeros(m + TAIL, np.int32)
+    u = np.zeros(m + TAIL, np.int32)
     for b in range(obs.shape[0]):
         for j in range(m):
             s[j] = int(np.rint(obs[b, j] * CASA))
-        s[m] = int(np.rint(obs[b, m] * total))
-        s[m + 1] = int(np.rint(obs[b, m + 1] * total))
-        s[m + 2] = 0
-        s[m + 3] = int(np.rint(obs[b, m + 2] * limit))
-        s[m + 4] = 0
-        s[m + 5] = 0
+        s[m + CAPTURED] = int(np.rint(obs[b, m] * total))
+        s[m + CAPTURED + 1] = int(np.rint(obs[b, m + 1] * total))
+        s[m + TURN] = 0
+        s[m + STALL] = int(np.rint(obs[b, m + 2] * limit))
+        s[m + OVER] = 0
+        s[m + PLY] = 0
         for k in range(n):
             for f in range(out.shape[2]):
                 out[b, k, f] = 0.0
             if s[k] == 0:
                 continue
-            for i in range(m + 6):
+            for i in range(m + TAIL):
                 t[i] = s[i]
             taken = play(t, k, n, max_laps, limit)
             out[b, k, 0] = 1.0
             out[b, k, 1] = taken / SCALE
-            out[b, k, 2] = (t[m] - t[m + 1]) / total
-            if t[m + 4] != 0:
+            out[b, k, 2] = (t[m + CAPTURED] - t[m + CAPTURED + 1]) / total
+            if t[m + OVER] != 0:
                 out[b, k, 3] = 1.0
                 continue
             best = _best_capture(t, u, n, max_laps, limit)
-            if t[m + 2] == 0:
+            if t[m + TURN] == 0:
                 out[b, k, 4] = best / SCALE
             else:
                 out[b, k, 5] = best / SCALE

@@ -160,7 +160,7 @@ class HoyitoView:
             )
 
     def encode(self, game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        from hive_envs.hoyito import kernels
+        from hive_envs.hoyito.engine import kernels
 
         o = self.options
         observation = np.zeros(self.observation_shape, dtype=self._dtype)

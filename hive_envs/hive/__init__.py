@@ -7,6 +7,7 @@ state array directly (for batched stepping) are in `hive_envs.hive.engine`.
 """
 
 from hive_envs.hive.batch import HiveBatch
+from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import (
     DIRECTION_NAMES,
     DIRECTIONS,
@@ -27,7 +28,6 @@ from hive_envs.hive.engine.pieces import (
     WHITE,
 )
 from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE
-from hive_envs.hive.game import HiveGame
 
 __all__ = [
     "BLACK",

@@ -42,6 +42,7 @@ from numba import njit, prange
 
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
 from hive_envs.hive.engine.repetition import position_key
@@ -55,7 +56,6 @@ from hive_envs.hive.engine.state import (
     STATUS_WHITE_WINS,
 )
 from hive_envs.hive.engine.workspace import new_workspace
-from hive_envs.hive.game import HiveGame
 
 GREEDY_WIN = 100
 """Greedy score of a move that wins at once (as `hive_envs.hive.players.WIN_SCORE`)."""

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
+from hive_envs.hive.engine.grid import GRID_SIZE
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.pieces import (
     BUG_LETTERS,
     KIND_COUNT,
@@ -56,7 +57,6 @@ from hive_envs.hive.engine.pieces import (
     SLOT_NAMES,
     kinds_mask,
 )
-from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import (
     I_LAST_MOVED,
     I_MAX_TURNS,
@@ -219,12 +219,12 @@ def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
     """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
     if move == PASS_MOVE:
         return 2 * n_tiles * grid * grid
-    piece = move >> 10
+    piece = move_piece(move)
     if piece < 0 or piece >= NUM_PIECES or slot_of[piece % NUM_PIECE_SLOTS] < 0:
         return -1
     rel = 0 if piece // NUM_PIECE_SLOTS == s[I_TO_MOVE] else 1
     slot = rel * n_tiles + slot_of[piece % NUM_PIECE_SLOTS]
-    return slot * grid * grid + cell_to_frame(move & (NUM_CELLS - 1), frame, grid)
+    return slot * grid * grid + cell_to_frame(move_cell(move), frame, grid)
 
 
 @njit(cache=True)
@@ -236,7 +236,7 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     rel_slot = action // area
     colour = s[I_TO_MOVE] if rel_slot < n_tiles else 1 - s[I_TO_MOVE]
     piece = colour * NUM_PIECE_SLOTS + engine_slot[rel_slot % n_tiles]
-    return (piece << 10) + frame_to_cell(action % area, frame, grid)
+    return pack_move(piece, frame_to_cell(action % area, frame, grid))
 
 
 @njit(cache=True)

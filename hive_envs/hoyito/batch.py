@@ -25,14 +25,14 @@ import numpy as np
 from numba import njit, prange
 
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
-from hive_envs.hoyito import kernels as K
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
-from hive_envs.hoyito.options import HoyitoOptions
+from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
 @njit(cache=True)
 def _publish(s, n, limit, total, obs, mask, to_move):
-    seat = s[2 * n + 2]
+    seat = s[2 * n + K.TURN]
     K.encode(s, seat, n, limit, total, obs)
     K.legal_mask(s, n, mask)
     to_move[0] = seat
@@ -42,12 +42,12 @@ def _publish(s, n, limit, total, obs, mask, to_move):
 def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_move, rewards, final_obs):
     """Step one game; on its end write the final view and restart it. Return the finished length or 0."""
     m = 2 * n
-    mover = s[m + 2]
+    mover = s[m + K.TURN]
     K.play(s, mover * n + action, n, max_laps, limit)
     length = 0
     rewards[0] = 0.0
     rewards[1] = 0.0
-    if s[m + 4] != 0:
+    if s[m + K.OVER] != 0:
         K.encode(s, mover if view < 0 else view, n, limit, total, final_obs)
         w = K.winner(s, n)
         if w == 0:
@@ -56,7 +56,7 @@ def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_m
         elif w == 1:
             rewards[0] = -1.0
             rewards[1] = 1.0
-        length = s[m + 5]
+        length = s[m + K.PLY]
         K.init_state(s, n, seeds)
     _publish(s, n, limit, total, obs, mask, to_move)
     return length

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hive_envs.hoyito.kernels import CASA
-from hive_envs.hoyito.options import HoyitoOptions
+from hive_envs.hoyito.engine.kernels import CASA
+from hive_envs.hoyito.engine.options import HoyitoOptions
 
 OBS_DTYPE = np.float32
 

@@ -7,10 +7,10 @@ from typing import ClassVar
 import numpy as np
 
 from hive_envs.core.aec import MaskedAECEnv
-from hive_envs.hoyito import kernels as K
 from hive_envs.hoyito import render
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_bounds
-from hive_envs.hoyito.game import HoyitoGame
+from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.game import HoyitoGame
 
 
 class raw_env(MaskedAECEnv):
@@ -36,13 +36,13 @@ class raw_env(MaskedAECEnv):
     def _apply(self, action):
         s = self.game.state
         n, max_laps, limit = self._params
-        K.play(s, s[self._m + 2] * n + action, n, max_laps, limit)
+        K.play(s, s[self._m + K.TURN] * n + action, n, max_laps, limit)
 
     def _seat_to_move(self):
-        return int(self.game.state[self._m + 2])
+        return int(self.game.state[self._m + K.TURN])
 
     def _is_over(self):
-        return bool(self.game.state[self._m + 4])
+        return bool(self.game.state[self._m + K.OVER])
 
     def _write_mask(self, out):
         K.legal_mask(self.game.state, self._n, out)

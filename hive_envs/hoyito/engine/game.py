@@ -7,7 +7,7 @@ Interface (the contract of `shared/rules/hoyito_ii.md`)::
     game.is_terminal, game.winner, game.copy(),
     HoyitoGame.from_position(board, captured, to_move, **options)
 
-Holes are absolute indices (see `hive_envs.hoyito.kernels` for the layout).
+Holes are absolute indices (see `hive_envs.hoyito.engine.kernels` for the layout).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import operator
 
 import numpy as np
 
-from hive_envs.hoyito import kernels as K
-from hive_envs.hoyito.options import HoyitoOptions
+from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
 class HoyitoGame:
@@ -65,11 +65,12 @@ class HoyitoGame:
             )
         s = game.state
         s[:m] = board
-        s[m], s[m + 1], s[m + 2], s[m + 3] = captured[0], captured[1], to_move, plies_without_capture
+        s[m + K.CAPTURED], s[m + K.CAPTURED + 1] = captured
+        s[m + K.TURN], s[m + K.STALL] = to_move, plies_without_capture
         if K.row_sum(s, n, to_move) == 0:
-            s[m + 2] = 1 - to_move
+            s[m + K.TURN] = 1 - to_move
             if K.row_sum(s, n, 1 - to_move) == 0:
-                s[m + 4] = 1
+                s[m + K.OVER] = 1
         return game
 
     @property
@@ -82,24 +83,24 @@ class HoyitoGame:
 
     @property
     def captured(self) -> tuple[int, int]:
-        return int(self.state[self._m]), int(self.state[self._m + 1])
+        return int(self.state[self._m + K.CAPTURED]), int(self.state[self._m + K.CAPTURED + 1])
 
     @property
     def to_move(self) -> int:
-        return int(self.state[self._m + 2])
+        return int(self.state[self._m + K.TURN])
 
     @property
     def plies_without_capture(self) -> int:
-        return int(self.state[self._m + 3])
+        return int(self.state[self._m + K.STALL])
 
     @property
     def is_terminal(self) -> bool:
-        return bool(self.state[self._m + 4])
+        return bool(self.state[self._m + K.OVER])
 
     @property
     def ply(self) -> int:
         """Plies (moves) played so far; automatic passes are not counted."""
-        return int(self.state[self._m + 5])
+        return int(self.state[self._m + K.PLY])
 
     @property
     def winner(self) -> int | None:
@@ -109,9 +110,9 @@ class HoyitoGame:
 
     def legal_moves(self) -> list[int]:
         s, n = self.state, self._n
-        if s[self._m + 4]:
+        if s[self._m + K.OVER]:
             return []
-        base = int(s[self._m + 2]) * n
+        base = int(s[self._m + K.TURN]) * n
         row = s[base : base + n].tolist()
         return [base + k for k in range(n) if row[k]]
 

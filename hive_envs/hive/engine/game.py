@@ -23,8 +23,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from hive_envs.hive.engine.grid import DIRECTIONS, NUM_CELLS, cell_to_qr, hex_distance
+from hive_envs.hive.engine.grid import DIRECTIONS, GRID_SIZE, cell_to_qr, hex_distance, qr_to_cell
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.notation import (
+    format_move,
+    game_state_string,
+    parse_move,
+    split_gamestring,
+    turn_string,
+)
 from hive_envs.hive.engine.pieces import (
     KIND_FIRST_SLOT,
     NUM_PIECE_SLOTS,
@@ -37,8 +45,6 @@ from hive_envs.hive.engine.pieces import (
 )
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import (
-    NUM_MOVE_IDS,
-    PASS_MOVE,
     UNDO_SIZE,
     apply_if_listed,
     apply_move,
@@ -62,7 +68,6 @@ from hive_envs.hive.engine.state import (
     new_state,
 )
 from hive_envs.hive.engine.workspace import MARK, W_STAMP, new_workspace
-from hive_envs.hive.notation import format_move, game_state_string, parse_move, split_gamestring, turn_string
 
 COLOUR_NAMES = ("White", "Black")
 
@@ -338,9 +343,9 @@ class HiveGame:
         while queue:
             cell = queue.pop()
             q, r = coords[cell]
-            cq, cr = divmod(cell, 32)
+            cq, cr = divmod(cell, GRID_SIZE)
             for dq, dr in DIRECTIONS:
-                nb = ((cq + dq) % 32) * 32 + (cr + dr) % 32
+                nb = qr_to_cell(cq + dq, cr + dr)
                 if s[HEIGHT + nb] > 0 and nb not in coords:
                     coords[nb] = (q + dq, r + dr)
                     queue.append(nb)
@@ -383,8 +388,7 @@ class HiveGame:
             return "pass"
         if not 0 <= move_id < PASS_MOVE:
             return f"move id {move_id}"
-        piece, cell = divmod(move_id, NUM_CELLS)
-        return f"{PIECE_NAMES[piece]} to cell {cell_to_qr(cell)}"
+        return f"{PIECE_NAMES[move_piece(move_id)]} to cell {cell_to_qr(move_cell(move_id))}"
 
     def _why_illegal(self, move_id: int) -> str:
         """A human reason why ``move_id`` is not among the legal moves (best effort, never raises)."""
@@ -396,7 +400,7 @@ class HiveGame:
         if move_id == PASS_MOVE:
             return "passing is only allowed when no other move is"
         colour = int(s[I_TO_MOVE])
-        piece, cell = divmod(move_id, NUM_CELLS)
+        piece, cell = move_piece(move_id), move_cell(move_id)
         name, kind = PIECE_NAMES[piece], int(PIECE_KIND[piece])
         own_turns = int(s[I_PLY]) // 2
         queen_in = s[PCELL + colour * NUM_PIECE_SLOTS] >= 0
