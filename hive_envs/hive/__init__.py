@@ -17,9 +17,9 @@ from hive_envs.hive.engine.grid import (
     cell_to_qr,
     qr_to_cell,
 )
+from hive_envs.hive.engine.options import EXPANSION_SETS, GAME_TYPES, HiveOptions
 from hive_envs.hive.engine.pieces import (
     BLACK,
-    GAME_TYPES,
     NUM_PIECE_SLOTS,
     NUM_PIECES,
     PIECE_IDS,
@@ -33,6 +33,7 @@ __all__ = [
     "BLACK",
     "DIRECTIONS",
     "DIRECTION_NAMES",
+    "EXPANSION_SETS",
     "GAME_TYPES",
     "GRID_SIZE",
     "NUM_CELLS",
@@ -47,6 +48,7 @@ __all__ = [
     "WHITE",
     "HiveBatch",
     "HiveGame",
+    "HiveOptions",
     "cell_to_qr",
     "qr_to_cell",
 ]

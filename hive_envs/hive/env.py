@@ -10,9 +10,8 @@ import numpy as np
 from hive_envs.core.aec import MaskedAECEnv
 from hive_envs.hive import HiveGame, render
 from hive_envs.hive import encoding as E
-from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
+from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.state import I_STATUS, I_TO_MOVE
-from hive_envs.hive.players import greedy_scores
 
 _REWARDS = {"WhiteWins": (1.0, -1.0), "BlackWins": (-1.0, 1.0), "Draw": (0.0, 0.0)}
 
@@ -30,19 +29,9 @@ class raw_env(MaskedAECEnv):
         repetition_draw: bool = False,
         render_mode: str | None = None,
     ):
-        if not isinstance(expansions, str) or expansions not in EXPANSION_SETS:
-            raise ValueError(
-                f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
-                f"(letters in M, L, P order), got {expansions!r}"
-            )
-        self._game_args = {
-            "game_type": game_type_name(expansions),
-            "tournament_opening": tournament_opening,
-            "max_turns": max_turns,
-            "repetition_draw": repetition_draw,
-        }
-        self.game = HiveGame(**self._game_args)  # validates the other options
-        self.encoding = enc = E.make_encoding(expansions)
+        self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
+        self.game = HiveGame.from_options(options)
+        self.encoding = enc = E.make_encoding(options.expansions)
         super().__init__(
             enc.num_actions, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), np.uint8, render_mode
         )
@@ -63,20 +52,19 @@ class raw_env(MaskedAECEnv):
         """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position."""
         self._start = None
         if options and options.get("gamestring") is not None:
+            o = self.options
             game = HiveGame.from_gamestring(
-                options["gamestring"], **{k: v for k, v in self._game_args.items() if k != "game_type"}
+                options["gamestring"], o.tournament_opening, o.max_turns, o.repetition_draw
             )
-            if game.game_type != self._game_args["game_type"]:
-                raise ValueError(
-                    f"gamestring is a {game.game_type} game; this env plays {self._game_args['game_type']}"
-                )
+            if game.game_type != o.game_type:
+                raise ValueError(f"gamestring is a {game.game_type} game; this env plays {o.game_type}")
             if game.is_terminal:
                 raise ValueError(f"gamestring describes a finished game ({game.outcome}); nothing to play")
             self._start = game
         super().reset(seed=seed, options=options)
 
     def _new_game(self):
-        self.game = self._start if self._start is not None else HiveGame(**self._game_args)
+        self.game = self._start if self._start is not None else HiveGame.from_options(self.options)
         self._start = None
         self._s = self.game.state  # read-only view of the engine's state array, updated in place
         self._over = bool(self._s[I_STATUS] != 0)
@@ -181,7 +169,7 @@ class raw_env(MaskedAECEnv):
         (occupied neighbours of the opponent's Queen) - (occupied neighbours of the mover's Queen).
         """
         values = np.full(self.num_actions, -np.inf)
-        ids, scores = greedy_scores(self.game)
+        ids, scores = self.game.greedy_move_scores()
         actions = np.empty(len(ids), dtype=np.int64)
         E.hive_frame(self._s, self._grid, self._frame)
         E.actions_of_moves(self._s, ids, len(ids), self._frame, self._grid, self._n, self._slot_of, actions)

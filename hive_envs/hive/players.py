@@ -22,21 +22,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
-from numba import njit
 
 from hive_envs.hive import HiveGame
-from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
-from hive_envs.hive.engine.state import (
-    I_STATUS,
-    STATUS_BLACK_WINS,
-    STATUS_DRAW,
-    STATUS_IN_PROGRESS,
-    STATUS_WHITE_WINS,
-)
-
-WIN_SCORE = 100
-"""Score of a move that wins at once; a move that loses at once scores -WIN_SCORE, a draw 0.
-The Queen-neighbour difference lies in [-6, 6], so these dominate it."""
+from hive_envs.hive.engine.heuristics import WIN_SCORE  # noqa: F401  (imported from here by callers)
 
 
 @dataclass(frozen=True)
@@ -70,40 +58,9 @@ class RandomPlayer:
         return game.move_id_to_uhp(int(ids[self._rng.randrange(len(ids))]))
 
 
-@njit(cache=True)
-def _score_moves(s, moves, me, out):
-    """Kernel of `greedy_scores`: apply each move to ``s``, score it, undo it (``s`` ends unchanged)."""
-    rec = np.empty(UNDO_SIZE, dtype=np.int32)
-    win = STATUS_WHITE_WINS if me == 0 else STATUS_BLACK_WINS
-    for k in range(moves.shape[0]):
-        apply_move(s, moves[k], rec)
-        status = s[I_STATUS]
-        if status == STATUS_IN_PROGRESS:
-            out[k] = queen_neighbours(s, 1 - me) - queen_neighbours(s, me)
-        elif status == win:
-            out[k] = WIN_SCORE
-        elif status == STATUS_DRAW:
-            out[k] = 0
-        else:
-            out[k] = -WIN_SCORE
-        undo_move(s, rec)
-
-
 def greedy_scores(game: HiveGame) -> tuple[np.ndarray, np.ndarray]:
-    """Score every legal move of ``game`` for the player to move, 1 ply deep.
-
-    Returns ``(move_ids, scores)``: the int32 array ``game.valid_move_ids()`` and an int64 array of
-    the same length. Score = +WIN_SCORE for a move that ends the game in the mover's favour,
-    -WIN_SCORE for one that loses, 0 for one that draws, else (neighbours of the opponent's Queen)
-    - (neighbours of the mover's Queen) after the move. ``game`` is left unchanged (the moves are
-    tried on a copy of its state array by a compiled kernel).
-    """
-    if game.is_terminal:
-        raise ValueError(f"greedy_scores: the game is over ({game.gamestring})")
-    ids = game.valid_move_ids()
-    scores = np.empty(len(ids), dtype=np.int64)
-    _score_moves(game.state.copy(), ids, game.to_move, scores)
-    return ids, scores
+    """``game.greedy_move_scores()``."""
+    return game.greedy_move_scores()
 
 
 class GreedyPlayer:

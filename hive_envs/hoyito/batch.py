@@ -27,6 +27,7 @@ from numba import njit, prange
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
 from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
@@ -193,6 +194,16 @@ class HoyitoBatch(BatchGame):
         values = np.empty((rows.size, self.num_actions), dtype=np.int32)
         _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
         return (values + 0.5 * rng.random(values.shape)).argmax(axis=1)
+
+    def game(self, row: int) -> HoyitoGame:
+        """A `HoyitoGame` in game ``row``'s current position (a copy: playing on it leaves the batch
+        alone), for players that choose moves on a game (`hive_envs.players`)."""
+        return HoyitoGame.from_state(self.states[self._row(row)], self.options)
+
+    def move_to_action(self, row: int, move_id: int) -> int:
+        """The action (the mover's hole from their left) of absolute hole ``move_id`` in game ``row``."""
+        g = self._row(row)
+        return self._legal_action(g, int(move_id) - int(self.to_move[g]) * self.num_actions, move_id)
 
     # ------------------------------------------------------------------ BatchGame hooks
     def _reset_games(self) -> None:

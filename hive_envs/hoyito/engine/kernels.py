@@ -156,12 +156,17 @@ def play(s, hole, n, max_laps, no_capture_limit):
 
 
 @njit(cache=True)
-def play_checked(s, hole, n, max_laps, no_capture_limit):
-    """`play` if `hole` is a legal move now (return the counters captured), else -1 with `s` unchanged."""
+def play_checked(s, hole, n, max_laps, no_capture_limit, history, ply):
+    """`play` if `hole` is a legal move now, after saving `s` and then `hole` into ``history[ply]``
+    (one row of ``len(s) + 1`` entries, for undo and the game record); return the counters
+    captured, or -1 with `s` and `history` unchanged if the move is not legal."""
     m = 2 * n
     base = s[m + TURN] * n
     if s[m + OVER] != 0 or hole < base or hole >= base + n or s[hole] == 0:
         return -1
+    size = s.shape[0]
+    history[ply, :size] = s
+    history[ply, size] = hole
     return play(s, hole, n, max_laps, no_capture_limit)
 
 
