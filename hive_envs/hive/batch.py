@@ -215,6 +215,8 @@ def _potentials(states, out):
 class HiveBatch(BatchGame):
     """`num_games` independent Hive games with preallocated, in-place buffers. See the module doc."""
 
+    game_name = "hive"
+
     def __init__(
         self,
         num_games: int,

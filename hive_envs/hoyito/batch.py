@@ -161,8 +161,10 @@ class HoyitoBatch(BatchGame):
 
     `parallel=True` spreads the games over all cores (numba `prange`). It is off by default:
     on the 2-core development machine, shared with other processes, the threaded loop was
-    measured 3-10x SLOWER than the serial one at N = 64..1024 (see docs/notes/hoyito.md).
+    measured 3-10x SLOWER than the serial one at N = 64..1024 (see docs/hoyito.md).
     """
+
+    game_name = "hoyito"
 
     def __init__(
         self,

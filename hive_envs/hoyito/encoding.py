@@ -2,13 +2,18 @@
 
 Action k = the mover's k-th hole counted from their own left (absolute hole mover*n + k).
 Observation = float32 vector of length 2n + 4 written by `kernels.encode`.
+
+`HoyitoEncoding(options)` is the encoder of a `HoyitoGame` under those options (the interface the
+envs and the agents use, `hive_envs.core.game_env`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from hive_envs.hoyito.engine.kernels import CASA
+from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
 OBS_DTYPE = np.float32
@@ -23,5 +28,52 @@ def observation_bounds(options: HoyitoOptions) -> tuple[np.ndarray, np.ndarray]:
     size = observation_size(options.holes_per_row)
     low = np.zeros(size, dtype=OBS_DTYPE)
     high = np.ones(size, dtype=OBS_DTYPE)
-    high[: options.num_holes] = options.total_counters / CASA
+    high[: options.num_holes] = options.total_counters / K.CASA
     return low, high
+
+
+@dataclass(frozen=True)
+class HoyitoEncoding:
+    """The encoder of a `HoyitoGame` under ``options``."""
+
+    options: HoyitoOptions
+    observation_dtype = np.dtype(OBS_DTYPE)
+
+    @property
+    def num_actions(self) -> int:
+        return self.options.holes_per_row
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        return (observation_size(self.options.holes_per_row),)
+
+    @property
+    def label(self) -> str:
+        return f"Hoyito with {self.options}"
+
+    def describes(self, game) -> bool:
+        return getattr(game, "game_name", None) == "hoyito" and game.options == self.options
+
+    @staticmethod
+    def label_of(game) -> str:
+        return str(getattr(game, "options", getattr(game, "game_name", type(game).__name__)))
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return observation_bounds(self.options)
+
+    def observe(self, game, seat: int, out: np.ndarray) -> None:
+        o = self.options
+        K.encode(game.state, seat, o.holes_per_row, o.no_capture_limit, o.total_counters, out)
+
+    def write_mask(self, game, out: np.ndarray) -> None:
+        K.legal_mask(game.state, self.options.holes_per_row, out)
+
+    def legal_actions(self, game) -> tuple[np.ndarray, np.ndarray]:
+        moves = game.legal_move_ids()
+        return moves, moves - game.to_move * self.options.holes_per_row
+
+    def action_to_move(self, game, action: int) -> int:
+        return game.to_move * self.options.holes_per_row + int(action)
+
+    def move_to_action(self, game, move_id: int) -> int:
+        return int(move_id) - game.to_move * self.options.holes_per_row

@@ -107,7 +107,7 @@ class HiveGame:
         self._options = options
         self._s = options.new_state() if state is None else state
         self._w = new_workspace()
-        self._marks = self._w[MARK:]
+        self._views()
         self._moves = np.empty(MAX_MOVES, dtype=np.int32)
         self._count = -1  # moves cached in self._moves for the current position, -1 if none
         self._history = np.empty((64, UNDO_SIZE), dtype=np.int32)
@@ -179,7 +179,7 @@ class HiveGame:
         other.__dict__.update(self.__dict__)
         other._s = self._s.copy()
         other._w = new_workspace()
-        other._marks = other._w[MARK:]
+        other._views()
         other._moves = np.empty(MAX_MOVES, dtype=np.int32)
         other._count = -1
         other._history = self._history.copy()
@@ -188,15 +188,21 @@ class HiveGame:
         other._keys = list(self._keys)
         return other
 
+    def _views(self) -> None:
+        """The views into ``_w`` and ``_s`` (rebuilt, not copied, so that they alias again)."""
+        self._marks = self._w[MARK:]
+        self._state_view = self._s.view()
+        self._state_view.flags.writeable = False
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        del state["_marks"]  # a view into _w: rebuilt on unpickling so that it aliases again
+        del state["_marks"], state["_state_view"]
         state["_count"] = -1
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._marks = self._w[MARK:]
+        self._views()
 
     # ------------------------------------------------------------------ moves
     def legal_move_ids(self) -> np.ndarray:
@@ -322,9 +328,7 @@ class HiveGame:
     @property
     def state(self) -> np.ndarray:
         """Read-only view of the flat int32 state array (layout in `hive_envs.hive.engine.state`)."""
-        view = self._s.view()
-        view.flags.writeable = False
-        return view
+        return self._state_view
 
     @property
     def options(self) -> HiveOptions:

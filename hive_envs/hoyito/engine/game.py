@@ -50,6 +50,14 @@ class HoyitoGame:
         self._start: np.ndarray | None = None  # a start other than the options' start position
 
     @classmethod
+    def from_options(cls, options: HoyitoOptions) -> HoyitoGame:
+        """A new game under already validated options."""
+        game = cls.__new__(cls)
+        game._setup(options)
+        K.init_state(game.state, game._n, options.seeds_per_hole)
+        return game
+
+    @classmethod
     def from_position(cls, board, captured, to_move, plies_without_capture=0, **options) -> HoyitoGame:
         """A game at any position that conserves the counters of the options' start position.
 
