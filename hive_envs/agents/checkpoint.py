@@ -50,14 +50,14 @@ REQUIRED_KEYS = (
 
 def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
     """Write `payload` (plus the format tags) to `path` atomically; returns the path."""
-    import hive_envs
+    from hive_envs.version import __version__
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "format": CHECKPOINT_FORMAT,
         "format_version": CHECKPOINT_FORMAT_VERSION,
-        "package_version": hive_envs.__version__,
+        "package_version": __version__,
         **payload,
     }
     missing = [key for key in REQUIRED_KEYS if key not in data]

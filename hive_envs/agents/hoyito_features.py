@@ -25,24 +25,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hive_envs.hoyito.engine.kernels import CAPTURED, CASA, OVER, PLY, STALL, TAIL, TURN, play
+from hive_envs.hoyito.encoding import decode_observation
+from hive_envs.hoyito.engine.kernels import OVER, TAIL, TURN, capture_values, captured_margin, play
 
 FEATURES = 6
 SCALE = 8.0
-
-
-@njit(cache=True)
-def _best_capture(t, u, n, max_laps, limit):
-    m = 2 * n
-    base = t[m + TURN] * n
-    best = 0
-    for k in range(n):
-        if t[base + k] > 0:
-            for i in range(m + TAIL):
-                u[i] = t[i]
-            c = play(u, base + k, n, max_laps, limit)
-            best = max(best, c)
-    return best
 
 
 @njit(cache=True)
@@ -53,15 +40,9 @@ def lookahead_features(obs, n, seeds, max_laps, limit, out):
     s = np.zeros(m + TAIL, np.int32)
     t = np.zeros(m + TAIL, np.int32)
     u = np.zeros(m + TAIL, np.int32)
+    values = np.zeros(n, np.int32)
     for b in range(obs.shape[0]):
-        for j in range(m):
-            s[j] = int(np.rint(obs[b, j] * CASA))
-        s[m + CAPTURED] = int(np.rint(obs[b, m] * total))
-        s[m + CAPTURED + 1] = int(np.rint(obs[b, m + 1] * total))
-        s[m + TURN] = 0
-        s[m + STALL] = int(np.rint(obs[b, m + 2] * limit))
-        s[m + OVER] = 0
-        s[m + PLY] = 0
+        decode_observation(obs[b], n, seeds, limit, s)
         for k in range(n):
             for f in range(out.shape[2]):
                 out[b, k, f] = 0.0
@@ -72,11 +53,12 @@ def lookahead_features(obs, n, seeds, max_laps, limit, out):
             taken = play(t, k, n, max_laps, limit)
             out[b, k, 0] = 1.0
             out[b, k, 1] = taken / SCALE
-            out[b, k, 2] = (t[m + CAPTURED] - t[m + CAPTURED + 1]) / total
+            out[b, k, 2] = captured_margin(t, n, 0) / total
             if t[m + OVER] != 0:
                 out[b, k, 3] = 1.0
                 continue
-            best = _best_capture(t, u, n, max_laps, limit)
+            capture_values(t, n, max_laps, limit, u, values)  # the reply's (or extra turn's) captures
+            best = max(0, values.max())
             if t[m + TURN] == 0:
                 out[b, k, 4] = best / SCALE
             else:

@@ -37,8 +37,9 @@ from typing import TextIO
 from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.players import GreedyPlayer, Player, PlayerContext, PlayerFailure, SearchLimits, make_player
 from hive_envs.players.specs import describe_specs
+from hive_envs.version import __version__
 
-ENGINE_ID = "id hive_envs v0.1.0"
+ENGINE_ID = f"id hive_envs v{__version__}"
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 MAX_PERFT_DEPTH = 8
 """Refuse deeper perft requests: depth 9 of Base+MLP would run for days in a loop that cannot be

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
@@ -30,6 +31,22 @@ def observation_bounds(options: HoyitoOptions) -> tuple[np.ndarray, np.ndarray]:
     high = np.ones(size, dtype=OBS_DTYPE)
     high[: options.num_holes] = options.total_counters / K.CASA
     return low, high
+
+
+@njit(cache=True)
+def decode_observation(obs, n, seeds, limit, s_out):
+    """Write into ``s_out`` (a kernel state) the position an observation describes, with the observer
+    as South (seat 0) to move: the inverse of `kernels.encode` up to the seat names (the observation
+    holds the mover's view of every hole, both captured totals and the stall clock; it is Markov)."""
+    m = 2 * n
+    for j in range(m):
+        s_out[j] = int(np.rint(obs[j] * K.CASA))
+    s_out[m + K.CAPTURED] = int(np.rint(obs[m] * m * seeds))
+    s_out[m + K.CAPTURED + 1] = int(np.rint(obs[m + 1] * m * seeds))
+    s_out[m + K.TURN] = 0
+    s_out[m + K.STALL] = int(np.rint(obs[m + 2] * limit))
+    s_out[m + K.OVER] = 0
+    s_out[m + K.PLY] = 0
 
 
 @dataclass(frozen=True)

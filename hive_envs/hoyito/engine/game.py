@@ -233,9 +233,7 @@ class HoyitoGame:
 
     def potential(self, seat: int) -> float:
         """``seat``'s captured counters minus the opponent's, over all counters: in [-1, 1]."""
-        seat = check_seat(seat)
-        captured = self.captured
-        return (captured[seat] - captured[1 - seat]) / self.options.total_counters
+        return int(K.captured_margin(self.state, self._n, check_seat(seat))) / self.options.total_counters
 
     # ------------------------------------------------------------------ copies and records
     def copy(self) -> HoyitoGame:

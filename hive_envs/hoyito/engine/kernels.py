@@ -188,6 +188,13 @@ def capture_values(s, n, max_laps, no_capture_limit, scratch, out):
 
 
 @njit(cache=True)
+def captured_margin(s, n, seat):
+    """Counters ``seat`` has captured minus those the opponent has."""
+    m = 2 * n
+    return s[m + CAPTURED + seat] - s[m + CAPTURED + 1 - seat]
+
+
+@njit(cache=True)
 def winner(s, n):
     """0 or 1 for the player with more captured counters, -1 for equal totals (call when over)."""
     m = 2 * n
