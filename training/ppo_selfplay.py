@@ -55,17 +55,19 @@ def pick_device(name: str) -> torch.device:
 def network_spec(config: TrainConfig, batch) -> dict:
     """The config's network spec, plus the game's rule options for the network that simulates moves."""
     spec = config.network_spec()
+    game = getattr(batch, "game_name", None)
     if spec["kind"] == "hoyito_lookahead":
-        if not dataclasses.is_dataclass(getattr(batch, "options", None)):
+        if game != "hoyito":
             raise ValueError("network 'hoyito_lookahead' needs the hoyito game")
         spec["rules"] = {key: int(value) for key, value in dataclasses.asdict(batch.options).items()}
     if spec["kind"] == "hive_lookahead":
-        if not hasattr(batch, "expansions"):
+        if game != "hive":
             raise ValueError("network 'hive_lookahead' needs the hive game")
+        options = batch.options
         spec["rules"] = {
-            "expansions": batch.expansions,
-            "tournament_opening": bool(batch.tournament_opening),
-            "max_turns": batch.max_turns,
+            "expansions": options.expansions,
+            "tournament_opening": options.tournament_opening,
+            "max_turns": options.max_turns,
         }
     return spec
 

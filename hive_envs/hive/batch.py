@@ -15,6 +15,7 @@ Contract (shared with `HoyitoBatch`; the training code is written against it)::
     batch.observation (N, P, C, C) uint8, batch.action_mask (N, A) int8, batch.to_move (N,) int8,
     batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
     batch.episode_length (N,) int32           # all overwritten in place by reset/step
+    batch.options (HiveOptions), batch.game(row), batch.move_to_action(row, move_id)
 
 The observation, mask and action indices are those of `hive_envs.hive_v0` (documented there):
 row ``g`` of ``observation`` is the AEC env's ``observe(agent_to_move)["observation"]``. Pass is an
@@ -242,26 +243,10 @@ class HiveBatch(BatchGame):
         self.states = np.empty((N, self._template.size), dtype=np.int32)
         self._frames = np.zeros((N, 4), dtype=np.int32)
         # Position keys per ply (repetition draw only); grown when a game gets longer than it.
-        key_len = 1 if not self.repetition_draw else min(self.max_turns or 512, 512) + 1
+        key_len = 1 if not self.options.repetition_draw else min(self.options.max_turns or 512, 512) + 1
         self._keys = np.zeros((N, key_len), dtype=np.uint64)
         self._allocate(N)
         self.reset()
-
-    @property
-    def expansions(self) -> str:
-        return self.options.expansions
-
-    @property
-    def tournament_opening(self) -> bool:
-        return self.options.tournament_opening
-
-    @property
-    def max_turns(self) -> int | None:
-        return self.options.max_turns
-
-    @property
-    def repetition_draw(self) -> bool:
-        return self.options.repetition_draw
 
     @property
     def nbytes(self) -> int:
@@ -288,7 +273,7 @@ class HiveBatch(BatchGame):
         """A `HiveGame` in game ``row``'s current position (a copy: playing on it leaves the batch
         alone), for players that choose moves on a game (`hive_envs.players`). It knows no earlier
         moves (see `HiveGame.from_state`); the repetition draw's history is not carried over."""
-        return HiveGame.from_state(self.states[self._row(row)], self.repetition_draw)
+        return HiveGame.from_state(self.states[self._row(row)], self.options.repetition_draw)
 
     def move_to_action(self, row: int, move_id: int) -> int:
         """The action index of the legal engine move ``move_id`` in game ``row``; ValueError otherwise."""
@@ -332,7 +317,7 @@ class HiveBatch(BatchGame):
             self._frames,
             self._keys,
             self._template,
-            self.repetition_draw,
+            self.options.repetition_draw,
             enc.grid,
             enc.tiles_per_colour,
             enc.slot_of,
@@ -345,7 +330,7 @@ class HiveBatch(BatchGame):
         )
 
     def _step_games(self, actions, a, active, view) -> None:
-        if self.repetition_draw:
+        if self.options.repetition_draw:
             self._grow_keys()
         enc = self.encoding
         kernel = _step_parallel if self.parallel else _step_serial
@@ -360,7 +345,7 @@ class HiveBatch(BatchGame):
             a,
             active,
             view,
-            self.repetition_draw,
+            self.options.repetition_draw,
             enc.grid,
             enc.tiles_per_colour,
             enc.slot_of,

@@ -22,16 +22,6 @@ from hive_envs.hive.batch import HiveBatch
 class HiveVectorEnv(BatchVectorEnv):
     """`num_envs` learner seats of Hive stepped together by `HiveBatch`, opponents inside."""
 
-    def __init__(
-        self,
-        num_envs=1,
-        expansions="",
-        tournament_opening=True,
-        max_turns=300,
-        repetition_draw=False,
-        opponent="random",
-        learner_seat=0,
-        parallel=False,
-    ):
-        batch = HiveBatch(num_envs, expansions, tournament_opening, max_turns, repetition_draw, parallel)
+    def __init__(self, num_envs=1, opponent="random", learner_seat=0, parallel=False, **options):
+        batch = HiveBatch(num_envs, parallel=parallel, **options)
         super().__init__(batch, *batch.encoding.observation_bounds(), opponent, learner_seat)

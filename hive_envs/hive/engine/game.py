@@ -41,14 +41,13 @@ from hive_envs.hive.engine.notation import (
     split_gamestring,
     turn_string,
 )
-from hive_envs.hive.engine.options import EXPANSION_SETS, HiveOptions
+from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.pieces import (
     KIND_FIRST_SLOT,
     NUM_PIECE_SLOTS,
     PIECE_KIND,
     PIECE_NAMES,
     QUEEN,
-    kinds_mask,
 )
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import (
@@ -61,14 +60,11 @@ from hive_envs.hive.engine.rules import (
 from hive_envs.hive.engine.search import perft_kernel
 from hive_envs.hive.engine.state import (
     HEIGHT,
-    I_KINDS,
     I_LAST_MOVED,
-    I_MAX_TURNS,
     I_PASSES,
     I_PLY,
     I_STATUS,
     I_TO_MOVE,
-    I_TOURNAMENT,
     PCELL,
     PUNDER,
     STATE_SIZE,
@@ -161,15 +157,7 @@ class HiveGame:
         state = np.array(state, dtype=np.int32)
         if state.shape != (STATE_SIZE,):
             raise ValueError(f"state must be an engine state of {STATE_SIZE} int32, got shape {state.shape}")
-        letters = next((x for x in EXPANSION_SETS if kinds_mask(x) == int(state[I_KINDS])), None)
-        if letters is None:
-            raise ValueError(f"state has no valid game type (kinds mask {int(state[I_KINDS])})")
-        options = HiveOptions(
-            letters,
-            tournament_opening=bool(state[I_TOURNAMENT]),
-            max_turns=int(state[I_MAX_TURNS]) or None,
-            repetition_draw=repetition_draw,
-        )
+        options = HiveOptions.of_state(state, repetition_draw)
         game = cls.__new__(cls)
         game._setup(options, state)
         return game

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hive_envs.hive.engine.pieces import kinds_mask
-from hive_envs.hive.engine.state import new_state
+from hive_envs.hive.engine.state import I_KINDS, I_MAX_TURNS, I_TOURNAMENT, new_state
 
 EXPANSION_SETS = ("", "M", "L", "P", "ML", "MP", "LP", "MLP")
 """Expansion letters of the eight game types, in the UHP order M, L, P."""
@@ -84,3 +84,12 @@ class HiveOptions:
     def new_state(self) -> np.ndarray:
         """The engine state array of the empty start position under these options."""
         return new_state(self.kinds_mask, self.tournament_opening, self.max_turns or 0)
+
+    @classmethod
+    def of_state(cls, state: np.ndarray, repetition_draw: bool = False) -> HiveOptions:
+        """The options an engine state array was made under (the inverse of `new_state`; the
+        repetition draw is kept outside the state, so it is given)."""
+        letters = next((x for x in EXPANSION_SETS if kinds_mask(x) == int(state[I_KINDS])), None)
+        if letters is None:
+            raise ValueError(f"state has no valid game type (kinds mask {int(state[I_KINDS])})")
+        return cls(letters, bool(state[I_TOURNAMENT]), int(state[I_MAX_TURNS]) or None, repetition_draw)
