@@ -32,6 +32,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from hive_envs.hive import GAME_TYPES, PIECE_NAMES, HiveGame
 from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, hex_distance, qr_to_cell
+from hive_envs.hive.engine.moves import move_cell, move_piece, pack_move
 from hive_envs.hive.engine.rules import PASS_MOVE
 
 BOARD_RADIUS = 14
@@ -122,7 +123,9 @@ def _their_moves(state, game: HiveGame) -> dict[tuple[int, int], list[int]]:
 
 
 def _our_moves(game: HiveGame) -> set[tuple[int, int]]:
-    return {(-1, -1) if m == PASS_MOVE else (m // 1024, m % 1024) for m in map(int, game.valid_move_ids())}
+    return {
+        (-1, -1) if m == PASS_MOVE else (move_piece(m), move_cell(m)) for m in map(int, game.valid_move_ids())
+    }
 
 
 def _describe(keys) -> list[str]:
@@ -157,7 +160,7 @@ def _play_one_game(game_type: str, seed: int, max_plies: int) -> int:
         if piece < 0:
             ours.play_id(PASS_MOVE)
         else:
-            ours.play_id(piece * 1024 + cell)
+            ours.play_id(pack_move(piece, cell))
         their_actions = [
             a
             for a in their_moves[(piece, cell)]

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from hive_envs.hive import HiveBatch, HiveGame
+from hive_envs.hive.engine.moves import move_piece, pack_move
+from hive_envs.hive.engine.state import PCELL
 from hive_envs.hive.env import raw_env
 from tests.hive.batch.lockstep import play_lockstep
 
@@ -47,12 +49,12 @@ def _repeating_cycle():
         game.play(move)
     white_queen, black_queen = 0, 14  # piece ids
     back = [
-        (white_queen << 10) + int(game.state[2048 + white_queen]),
-        (black_queen << 10) + int(game.state[2048 + black_queen]),
+        pack_move(white_queen, int(game.state[PCELL + white_queen])),
+        pack_move(black_queen, int(game.state[PCELL + black_queen])),
     ]
-    for w_out in (int(m) for m in game.valid_move_ids() if m >> 10 == white_queen):
+    for w_out in (int(m) for m in game.valid_move_ids() if move_piece(m) == white_queen):
         game.play_id(w_out)
-        for b_out in (int(m) for m in game.valid_move_ids() if m >> 10 == black_queen):
+        for b_out in (int(m) for m in game.valid_move_ids() if move_piece(m) == black_queen):
             game.play_id(b_out)
             if game.is_legal_id(back[0]):
                 game.play_id(back[0])
