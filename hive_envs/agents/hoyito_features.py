@@ -3,7 +3,7 @@
 Hoyito's relay sowing makes the result of a move a chaotic function of the board: a network
 that sees only the counters has to learn to simulate sowing before it can see a capture (a
 plain MLP stalls near 70% vs random and 15% vs greedy after 5 minutes of training; see
-docs/notes/training.md). So the Hoyito network gets, for each action, what the rules say it
+docs/training.md). So the Hoyito network gets, for each action, what the rules say it
 does, and learns how to weigh it. These are inputs, not a search: the policy still picks
 moves by one forward pass.
 

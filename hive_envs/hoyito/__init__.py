@@ -1,6 +1,6 @@
 """Hoyito II, a Dominican two-row mancala: rules engine, environments and batched stepping.
 
-`HoyitoGame` is the rules engine (`shared/rules/hoyito_ii.md`), `HoyitoBatch` steps thousands
+`HoyitoGame` is the rules engine (`docs/rules/hoyito_ii.md`), `HoyitoBatch` steps thousands
 of games in one compiled call (the batched contract); both run the kernels of
 `hive_envs.hoyito.engine.kernels`. The PettingZoo env is `hive_envs.hoyito_v0`, the Gymnasium env
 `gym.make("hive_envs/Hoyito-v0")` (vector: `gym.make_vec`). This package imports no
