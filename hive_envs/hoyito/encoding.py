@@ -78,19 +78,23 @@ class HoyitoEncoding:
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return observation_bounds(self.options)
 
-    def observe(self, game, seat: int, out: np.ndarray) -> None:
+    def __post_init__(self):  # the kernels' arguments, read once per step: computed once here
         o = self.options
-        K.encode(game.state, seat, o.holes_per_row, o.no_capture_limit, o.total_counters, out)
+        object.__setattr__(self, "_kernel_args", (o.holes_per_row, o.no_capture_limit, o.total_counters))
+
+    def observe(self, game, seat: int, out: np.ndarray) -> None:
+        n, limit, total = self._kernel_args
+        K.encode(game.state, seat, n, limit, total, out)
 
     def write_mask(self, game, out: np.ndarray) -> None:
-        K.legal_mask(game.state, self.options.holes_per_row, out)
+        K.legal_mask(game.state, self._kernel_args[0], out)
 
     def legal_actions(self, game) -> tuple[np.ndarray, np.ndarray]:
         moves = game.legal_move_ids()
-        return moves, moves - game.to_move * self.options.holes_per_row
+        return moves, moves - game.to_move * self._kernel_args[0]
 
     def action_to_move(self, game, action: int) -> int:
-        return game.to_move * self.options.holes_per_row + int(action)
+        return game.to_move * self._kernel_args[0] + int(action)
 
     def move_to_action(self, game, move_id: int) -> int:
-        return int(move_id) - game.to_move * self.options.holes_per_row
+        return int(move_id) - game.to_move * self._kernel_args[0]

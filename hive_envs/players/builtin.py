@@ -26,7 +26,7 @@ class RandomPlayer(BasePlayer):
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         ids = game.legal_move_ids()
-        return int(ids[self.rng.integers(len(ids))])
+        return int(ids[int(self.rng.random() * len(ids))])  # random() is twice as fast as integers()
 
     def act(self, batch, rows: np.ndarray) -> np.ndarray:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
