@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import random
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -36,7 +35,14 @@ if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs
 
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
-from hive_envs.players import PlayerContext, PlayerFailure, SearchLimits, checkpoint_path, make_player
+from hive_envs.players import (
+    PlayerContext,
+    PlayerFailure,
+    RandomPlayer,
+    SearchLimits,
+    checkpoint_path,
+    make_player,
+)
 from training.cli import exit_code, write_report
 from training.match import MatchResult, format_table
 
@@ -108,15 +114,13 @@ def mean_ci95(values: list[float]) -> tuple[float, float, float]:
 
 
 def random_opening(new_game: Callable[[], Game], plies: int, seed: int) -> list[int]:
-    rng = random.Random(seed)
+    player = RandomPlayer(seed)
     game, moves = new_game(), []
     for _ in range(plies):
         if game.is_terminal:
             break
-        ids = game.legal_move_ids()
-        move = int(ids[rng.randrange(len(ids))])
-        game.play_id(move)
-        moves.append(move)
+        moves.append(player.choose(game))
+        game.play_id(moves[-1])
     return moves
 
 
