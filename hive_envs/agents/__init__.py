@@ -1,4 +1,4 @@
-"""Trained agents: policy-value networks, checkpoint files, and checkpoints as players.
+"""Trained agents: policy-value networks, checkpoint files, PUCT search, checkpoint views of games.
 
 This subpackage imports torch; `import hive_envs` never imports it (install the `train`
 extra to use it). A checkpoint plays as a player through `hive_envs.players` (spec ``PATH`` or
