@@ -28,7 +28,7 @@ except ImportError as error:  # connect_four imports pygame for its human render
 
 from hive_envs import hoyito_v0
 from hive_envs.hoyito import HoyitoBatch, HoyitoGame
-from hive_envs.hoyito import kernels as K
+from hive_envs.hoyito.engine import kernels as K
 
 
 class Clock:

@@ -129,7 +129,7 @@ def vector_loop(env_id: str, num_envs: int):
     import gymnasium as gym
 
     import hive_envs  # noqa: F401
-    from hive_envs.hive.vector_env import random_legal_actions
+    from hive_envs.core.choice import random_legal_actions
 
     vec = gym.make_vec(env_id, num_envs=num_envs)
     vec.reset(seed=0)
@@ -164,7 +164,7 @@ def hive_batch_loop(expansions: str, num_games: int, parallel=False):
 
 def batch_loop(batch):
     """Random play through any object with the batch API; the action draw is in the timing."""
-    from hive_envs.hive.vector_env import random_legal_actions
+    from hive_envs.core.choice import random_legal_actions
 
     num_games = batch.num_games
     batch.reset(seed=0)

@@ -3,10 +3,18 @@
 Importing the package registers every environment id with Gymnasium
 (`gym.make("hive_envs/Hoyito-v0")`) and PettingZoo (`pettingzoo.make("aec", "hive_envs/hoyito-v0")`).
 The PettingZoo modules are `hive_envs.hoyito_v0` and `hive_envs.hive_v0`.
+
+The layers below the envs (the engines, encoders, batches, players; docs/architecture.md) need
+neither Gymnasium nor PettingZoo: where those are not installed, the package still imports, only
+without the registered ids.
 """
 
-from hive_envs.registration import register_all
+from hive_envs.version import __version__ as __version__
 
-__version__ = "0.1.0"
-
-register_all()
+try:
+    from hive_envs.registration import register_all
+except ModuleNotFoundError as error:  # the engines and encoders work without the env libraries
+    if error.name not in ("gymnasium", "pettingzoo"):
+        raise
+else:
+    register_all()

@@ -1,7 +1,7 @@
 """Hive — PettingZoo AEC environment (version 0).
 
 Hive (base game with the optional Mosquito, Ladybug and Pillbug expansions, tournament opening
-by default) on an unbounded hex grid. Rules: `shared/rules/hive.md`; engine:
+by default) on an unbounded hex grid. Rules: `docs/rules/hive.md`; engine:
 `hive_envs.hive.HiveGame` (UHP notation); encoders: `hive_envs.hive.encoding`.
 
 Creating it::

@@ -2,7 +2,7 @@
 
 Hoyito II is a Dominican two-row mancala without stores: multi-lap relay sowing, captures
 of "casas" (holes of exactly four) made only by the last counter of a lap, backward chains
-of fours, an extra turn after every capture. Rules: `shared/rules/hoyito_ii.md`; engine:
+of fours, an extra turn after every capture. Rules: `docs/rules/hoyito_ii.md`; engine:
 `hive_envs.hoyito.HoyitoGame`.
 
 Creating it::

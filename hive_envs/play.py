@@ -19,148 +19,106 @@ A move that is malformed or illegal is refused with the reason, and you are aske
 from __future__ import annotations
 
 import argparse
-import random
+import dataclasses
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TextIO
+
+from hive_envs.core.game import Game
+from hive_envs.games import game_entry
+from hive_envs.players import Player, PlayerContext, make_player
+from hive_envs.players.specs import describe_specs
 
 HELP = __doc__.split("or:\n\n", 1)[1].split("\n\nA move")[0]
 
 
-class HiveRules:
-    """How the CLI talks about Hive: UHP move strings, the text board of `hive_envs.hive.render`."""
+def _draw_hive(game) -> str:
+    from hive_envs.hive.render import render_ansi
 
-    name = "hive"
-    sides = ("White", "Black")
+    return render_ansi(game).rstrip("\n")
 
-    def __init__(self, expansions: str = "", tournament_opening: bool = True, max_turns: int = 300):
-        from hive_envs.hive import HiveGame
 
-        game_type = "Base" + (f"+{expansions}" if expansions else "")
-        self.game = HiveGame(game_type, tournament_opening=tournament_opening, max_turns=max_turns)
+def _draw_hoyito(game) -> str:
+    """The two rows of `hive_envs.hoyito.render` with the absolute hole numbers printed around them."""
+    from hive_envs.hoyito.render import render_text
+
+    n = game.holes_per_row
+    lines = render_text(game).splitlines()
+    pad = " " * len("North captured   0 | ")
+    north = pad + " ".join(f"{h:>3d}" for h in range(2 * n - 1, n - 1, -1))
+    south = pad + " ".join(f"{h:>3d}" for h in range(n))
+    return "\n".join(
+        [north + "   <- North's hole numbers", *lines[:2], south + "   <- South's hole numbers", lines[2]]
+    )
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """How the terminal shows one game: the seats' names, the board, and the final score if any."""
+
+    sides: tuple[str, str]
+    draw: Callable[[Game], str]
+    score: Callable[[Game], str] = lambda game: ""
+
+
+FRONT_ENDS = {
+    "hive": FrontEnd(("White", "Black"), _draw_hive),
+    "hoyito": FrontEnd(("South", "North"), _draw_hoyito, lambda game: " ({}-{})".format(*game.captured)),
+}
+
+
+class Table:
+    """A game on the table: the protocol game, drawn and named by its front end."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.front = FRONT_ENDS[game.game_name]
+        self.sides = self.front.sides
 
     def draw(self) -> str:
-        from hive_envs.hive.render import render_ansi
-
-        return render_ansi(self.game).rstrip("\n")
+        return self.front.draw(self.game)
 
     def legal(self) -> list[str]:
-        return self.game.valid_moves()
+        return [self.game.move_name(m) for m in self.game.legal_move_ids().tolist()]
 
     def play(self, text: str) -> str:
-        """Play the typed move (ValueError with the reason, game unchanged); return its canonical form."""
-        move_id = self.game.uhp_to_move_id(text)
-        name = self.game.move_id_to_uhp(move_id)
-        self.game.play(name)
+        """Play the typed move (ValueError with the reason, game unchanged); return its canonical name."""
+        move = self.game.move_id(text)
+        name = self.game.move_name(move)
+        self.game.play_id(move)
         return name
 
-    def copy(self):
+    def copy(self) -> Game:
         return self.game.copy()
 
-    def restore(self, game) -> None:
+    def restore(self, game: Game) -> None:
         self.game = game
 
     def result(self) -> str:
-        return {"WhiteWins": "White wins", "BlackWins": "Black wins", "Draw": "draw"}[self.game.outcome]
-
-
-class HoyitoRules:
-    """Hoyito II: holes named by their absolute numbers (South 0..n-1 left to right, North n..2n-1)."""
-
-    name = "hoyito"
-    sides = ("South", "North")
-
-    def __init__(self, **options):
-        from hive_envs.hoyito import HoyitoGame
-
-        self.game = HoyitoGame(**options)
-
-    def draw(self) -> str:
-        from hive_envs.hoyito.render import render_text
-
-        n = self.game.holes_per_row
-        lines = render_text(self.game).splitlines()
-        pad = " " * len("North captured   0 | ")
-        north = pad + " ".join(f"{h:>3d}" for h in range(2 * n - 1, n - 1, -1))
-        south = pad + " ".join(f"{h:>3d}" for h in range(n))
-        return "\n".join(
-            [north + "   <- North's hole numbers", *lines[:2], south + "   <- South's hole numbers", lines[2]]
-        )
-
-    def legal(self) -> list[str]:
-        return [str(h) for h in self.game.legal_moves()]
-
-    def play(self, text: str) -> str:
-        try:
-            hole = int(text)
-        except ValueError:
-            raise ValueError(
-                f"{text!r} is not a hole number; legal holes: {' '.join(self.legal())}"
-            ) from None
-        self.game.play(hole)
-        return str(hole)
-
-    def copy(self):
-        return self.game.copy()
-
-    def restore(self, game) -> None:
-        self.game = game
-
-    def result(self) -> str:
-        winner = self.game.winner
-        c0, c1 = self.game.captured
-        return ("draw" if winner == -1 else f"{self.sides[winner]} wins") + f" ({c0}-{c1})"
-
-
-def make_rules(game: str, options: dict):
-    if game == "hive":
-        return HiveRules(**options)
-    return HoyitoRules(**options)
-
-
-def make_opponent(rules, agent: str | None, simulations: int, opponent: str, seed: int | None):
-    """A function ``(game) -> move text`` for the computer's side, or None for a human opponent."""
-    if agent is not None:
-        from hive_envs.agents.uhp_player import AgentPlayer
-
-        player = AgentPlayer.load(agent, simulations=simulations, seed=seed)
-        player.view.check_game(rules.game)
-        return lambda game: player.view.move_name(game, player.choose(game))
-    if opponent == "human":
-        return None
-    rng = random.Random(seed)
-    if rules.name == "hive":
-        from hive_envs.hive.players import GreedyPlayer, RandomPlayer
-
-        chooser = GreedyPlayer(seed) if opponent == "greedy" else RandomPlayer(seed)
-        return lambda game: chooser.choose_move(game, None)
-    if opponent == "random":
-        return lambda game: str(rng.choice(game.legal_moves()))
-
-    def greedy(game) -> str:
-        values, base = game.capture_values(), game.to_move * game.holes_per_row
-        best = max(values[h - base] for h in game.legal_moves())
-        return str(rng.choice([h for h in game.legal_moves() if values[h - base] == best]))
-
-    return greedy
+        result = self.game.result
+        winner = "draw" if result == 0 else f"{self.sides[0 if result > 0 else 1]} wins"
+        return winner + self.front.score(self.game)
 
 
 def parse_options(pairs: list[str], game: str) -> dict:
-    """``["holes_per_row=12", ...]`` -> keyword options of the game (ValueError for a bad one)."""
-    allowed = {
-        "hive": {"expansions": str, "tournament_opening": "bool", "max_turns": int},
-        "hoyito": {"holes_per_row": int, "seeds_per_hole": int, "max_laps": int, "no_capture_limit": int},
-    }[game]
+    """``["holes_per_row=12", ...]`` -> keyword options of the game (ValueError for a bad one).
+
+    The names are the fields of the game's options object (`hive_envs.games`); each value is read as
+    the type of the field's default (true/false, an integer, or text).
+    """
+    fields = {f.name: f.default for f in dataclasses.fields(game_entry(game).options)}
     options = {}
     for pair in pairs:
         key, eq, text = pair.partition("=")
-        if not eq or key not in allowed:
-            raise ValueError(f"option {pair!r}: expected NAME=VALUE with NAME one of {', '.join(allowed)}")
-        kind = allowed[key]
-        if kind == "bool":
+        if not eq or key not in fields:
+            raise ValueError(f"option {pair!r}: expected NAME=VALUE with NAME one of {', '.join(fields)}")
+        default = fields[key]
+        if isinstance(default, bool):
             if text.lower() not in ("true", "false"):
                 raise ValueError(f"option {key} takes true or false, got {text!r}")
             options[key] = text.lower() == "true"
-        elif kind is int:
+        elif default is None or isinstance(default, int):
             try:
                 options[key] = int(text)
             except ValueError:
@@ -173,7 +131,7 @@ def parse_options(pairs: list[str], game: str) -> dict:
 class Session:
     """The prompt loop: one human seat (or two), the computer answering on the other."""
 
-    def __init__(self, rules, computer, human_seat: int, stdin: TextIO, stdout: TextIO):
+    def __init__(self, rules: Table, computer: Player | None, human_seat: int, stdin: TextIO, stdout: TextIO):
         self.rules, self.computer, self.human_seat = rules, computer, human_seat
         self.stdin, self.stdout = stdin, stdout
         self.history: list = []  # positions before each human move, for undo
@@ -181,6 +139,11 @@ class Session:
     def say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+    def computer_move(self) -> str:
+        """The computer's move here, by name (chosen on a copy of the game)."""
+        game = self.rules.copy()
+        return game.move_name(self.computer.choose(game))
 
     def humans_turn(self) -> bool:
         return self.computer is None or self.rules.game.to_move == self.human_seat
@@ -190,7 +153,7 @@ class Session:
         self.say(rules.draw())
         while not rules.game.is_terminal:
             if not self.humans_turn():
-                move = self.computer(rules.copy())
+                move = self.computer_move()
                 self.say(f"{rules.sides[rules.game.to_move]} (computer) plays {rules.play(move)}")
                 self.say(rules.draw())
                 continue
@@ -226,7 +189,7 @@ class Session:
                 f"{len(moves)} legal move(s): " + ("; ".join(moves) if moves else "none with that prefix")
             )
             if self.computer is not None:
-                self.say(f"the computer would play: {self.computer(rules.copy())}")
+                self.say(f"the computer would play: {self.computer_move()}")
         elif word == "undo":
             if not self.history:
                 self.say("nothing to undo")
@@ -257,15 +220,18 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", choices=("hive", "hoyito"))
-    parser.add_argument("--agent", metavar="PATH", help="a checkpoint to play against (overrides --opponent)")
+    parser.add_argument(
+        "--agent", metavar="PATH", help="a checkpoint to play against (overrides --opponent; PATH@N)"
+    )
     parser.add_argument(
         "--simulations", type=int, default=64, help="agent's search simulations (0: raw policy)"
     )
     parser.add_argument(
         "--opponent",
-        choices=("greedy", "random", "human"),
         default="greedy",
-        help="built-in opponent when there is no --agent (human: two players at one keyboard)",
+        metavar="SPEC",
+        help=f"the computer's player when there is no --agent: {describe_specs()}, "
+        "or human (two players at one keyboard); default greedy",
     )
     parser.add_argument(
         "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 White/South (first)"
@@ -275,13 +241,19 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     args = parser.parse_args(argv)
     if args.simulations < 0:
         parser.error(f"--simulations must be >= 0, got {args.simulations}")
+    spec = args.opponent if args.agent is None else f"{args.agent}@{args.simulations}"
     try:
-        rules = make_rules(args.game, parse_options(args.options, args.game))
-        computer = make_opponent(rules, args.agent, args.simulations, args.opponent, args.seed)
+        table = Table(game_entry(args.game).game(parse_options(args.options, args.game)))
+        context = PlayerContext(game=args.game, seed=args.seed)
+        computer = None if spec == "human" else make_player(spec, context)
     except ValueError as error:
         print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
         return 2
-    return Session(rules, computer, args.seat, stdin, stdout).run()
+    try:
+        return Session(table, computer, args.seat, stdin, stdout).run()
+    finally:
+        if computer is not None:
+            computer.close()
 
 
 if __name__ == "__main__":

@@ -6,13 +6,14 @@
     python training/arena.py A.pt@64 A.pt --games 200 --workers 4
     # also reachable from evaluate.py:  python training/evaluate.py A.pt --opponent uhp:"COMMAND"
 
-Player specs: ``random``, ``greedy``, ``PATH`` (a checkpoint, raw policy) or ``PATH@N`` (PUCT search,
-N simulations per move, `hive_envs.agents.search`), ``uhp:COMMAND`` (a UHP engine process, Hive only;
-started once per worker and told ``newgame`` each game).
+Player specs are those of `hive_envs.players`: ``random``, ``greedy``, ``PATH`` (a checkpoint, raw
+policy) or ``PATH@N`` (PUCT search, N simulations per move), ``uhp:COMMAND`` (a UHP engine process,
+Hive only; started once per worker and kept in step with each game), and every kind registered there.
 
-Our engine is the referee: every move an engine sends is checked by `HiveGame` before it is passed to
-the other side. A player whose move is illegal, who errs, dies or exceeds ``--move-timeout`` loses
-that game (the reason is recorded); a dead or confused engine is restarted for the next game.
+Our engine is the referee: every move a player chooses is checked by the game (`hive_envs.core.game`)
+before the other side sees it. A player whose move is illegal, who errs, dies or exceeds
+``--move-timeout`` loses that game (the reason is recorded); a dead or confused engine is restarted
+for the next game.
 Deterministic players would repeat one game over and over, so each pair of games starts from the same
 ``--opening-plies`` uniformly random plies (a different opening for every pair while there are enough),
 once with each player as White (South) — as in engine tournaments' opening books. Results are counted from the first player's side.
@@ -21,8 +22,9 @@ once with each player as White (South) — as in engine tournaments' opening boo
 from __future__ import annotations
 
 import argparse
-import random
+import dataclasses
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -31,194 +33,18 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from hive_envs.core.game import Game
+from hive_envs.games import game_entry
+from hive_envs.players import (
+    PlayerContext,
+    PlayerFailure,
+    RandomPlayer,
+    SearchLimits,
+    checkpoint_path,
+    make_player,
+)
 from training.cli import exit_code, write_report
 from training.match import MatchResult, format_table
-
-UHP_PREFIX = "uhp:"
-
-
-# -- referees: the game rules on our side ---------------------------------------------------------
-class HiveReferee:
-    name = "hive"
-
-    def __init__(self, game_type: str = "Base", max_turns: int | None = 300):
-        self.game_type, self.max_turns = game_type, max_turns
-
-    def new(self):
-        from hive_envs.hive import HiveGame
-
-        return HiveGame(self.game_type, max_turns=self.max_turns)
-
-    @staticmethod
-    def legal(game) -> list:
-        return game.valid_moves()
-
-    @staticmethod
-    def play(game, move) -> None:
-        game.play(move)
-
-    @staticmethod
-    def result(game) -> float:
-        return {"WhiteWins": 1.0, "BlackWins": -1.0, "Draw": 0.0}[game.outcome]
-
-    @staticmethod
-    def plies(game) -> int:
-        return game.turn_number
-
-    @staticmethod
-    def record(game) -> str:
-        return game.gamestring
-
-
-class HoyitoReferee:
-    name = "hoyito"
-
-    def __init__(self, **options):
-        self.options = options
-
-    def new(self):
-        from hive_envs.hoyito import HoyitoGame
-
-        return HoyitoGame(**self.options)
-
-    @staticmethod
-    def legal(game) -> list:
-        return game.legal_moves()
-
-    @staticmethod
-    def play(game, move) -> None:
-        game.play(move)
-
-    @staticmethod
-    def result(game) -> float:
-        return {0: 1.0, 1: -1.0, -1: 0.0}[game.winner]
-
-    @staticmethod
-    def plies(game) -> int:
-        return game.ply
-
-    @staticmethod
-    def record(game) -> str:
-        return repr(game)
-
-
-# -- players --------------------------------------------------------------------------------------
-class Forfeit(Exception):
-    """The player to move loses the game (illegal move, engine error, timeout)."""
-
-
-class LocalPlayer:
-    """An in-process chooser ``choose(game, limits) -> move`` (random, greedy, a checkpoint)."""
-
-    def __init__(self, name: str, choose):
-        self.name, self._choose = name, choose
-
-    def start(self, game_type: str, opening: list) -> None:
-        pass
-
-    def observe(self, move) -> None:
-        pass
-
-    def choose(self, game, limits):
-        return self._choose(game, limits)
-
-    def close(self) -> None:
-        pass
-
-
-class EnginePlayer:
-    """A UHP engine process kept in step with the referee by ``play`` after every move."""
-
-    def __init__(self, command: str, timeout_s: float):
-        self.name = UHP_PREFIX + command
-        self.command, self.timeout_s = command, timeout_s
-        self._client = None
-
-    def start(self, game_type: str, opening: list) -> None:
-        from hive_envs.uhp_client import UHPClient, UHPEngineError
-
-        try:
-            if self._client is None:
-                self._client = UHPClient(self.command, timeout_s=self.timeout_s)
-            self._client.newgame(game_type)
-            for move in opening:
-                self._client.play(move)
-        except UHPEngineError as error:
-            self._fail(error)
-
-    def observe(self, move) -> None:
-        """Play ``move`` (either side's) on the engine."""
-        from hive_envs.uhp_client import UHPEngineError
-
-        try:
-            self._client.play(move)
-        except UHPEngineError as error:
-            self._fail(error)
-
-    def choose(self, game, limits):
-        from hive_envs.uhp_client import UHPEngineError
-
-        try:
-            return self._client.bestmove(depth=limits.depth, time_s=limits.time_s)
-        except UHPEngineError as error:
-            self._fail(error)
-
-    def _fail(self, error: Exception):
-        self.close(grace_s=1.0)  # restart it for the next game
-        raise Forfeit(str(error))
-
-    def close(self, grace_s: float = 5.0) -> None:
-        if self._client is not None:
-            self._client.close(grace_s)
-            self._client = None
-
-
-def make_player(spec: str, game: str, sample: bool, seed: int, timeout_s: float):
-    """A player from its spec (see the module docstring)."""
-    from hive_envs.hive.players import GreedyPlayer, RandomPlayer
-
-    rng = random.Random(seed)
-    if spec.startswith(UHP_PREFIX):
-        if game != "hive":
-            raise ValueError(f"UHP engines play Hive; this match is {game}")
-        command = spec[len(UHP_PREFIX) :].strip()
-        if not command:
-            raise ValueError('uhp: needs a command, e.g. uhp:"python -m hive_envs.uhp"')
-        return EnginePlayer(command, timeout_s)
-    if spec == "random":
-        if game == "hive":
-            return LocalPlayer("random", RandomPlayer(seed).choose_move)
-        return LocalPlayer("random", lambda g, limits: rng.choice(g.legal_moves()))
-    if spec == "greedy":
-        if game == "hive":
-            return LocalPlayer("greedy", GreedyPlayer(seed).choose_move)
-        return LocalPlayer("greedy", lambda g, limits: _hoyito_greedy(g, rng))
-    from hive_envs.agents.uhp_player import AgentPlayer
-
-    path, simulations = split_agent_spec(spec)
-    agent = AgentPlayer.load(path, simulations=simulations, sample=sample, seed=seed)
-    if agent.view.game_name != game:
-        raise ValueError(f"{path!r} is a {agent.view.game_name} agent; this match is {game}")
-    choose = agent.choose_move if game == "hive" else agent.choose
-    return LocalPlayer(spec, choose)
-
-
-def split_agent_spec(spec: str) -> tuple[str, int]:
-    """'PATH@N' -> (PATH, N); 'PATH' -> (PATH, 0)."""
-    path, at, count = spec.rpartition("@")
-    if not at:
-        return spec, 0
-    if not count.isdigit():
-        raise ValueError(f"player {spec!r}: the number of simulations after '@' must be an integer >= 0")
-    return path, int(count)
-
-
-def _hoyito_greedy(game, rng: random.Random) -> int:
-    values = game.capture_values()
-    moves = game.legal_moves()
-    base = game.to_move * game.holes_per_row
-    best = max(values[m - base] for m in moves)
-    return rng.choice([m for m in moves if values[m - base] == best])
 
 
 def game_of(specs: list[str]) -> tuple[str, dict]:
@@ -226,10 +52,10 @@ def game_of(specs: list[str]) -> tuple[str, dict]:
     from hive_envs.agents.checkpoint import load_checkpoint
 
     for spec in specs:
-        if spec in ("random", "greedy") or spec.startswith(UHP_PREFIX):
-            continue
-        data = load_checkpoint(split_agent_spec(spec)[0])
-        return str(data["game"]), dict(data["game_options"])
+        path = checkpoint_path(spec)
+        if path is not None:
+            data = load_checkpoint(path)
+            return str(data["game"]), dict(data["game_options"])
     return "hive", {}
 
 
@@ -241,19 +67,22 @@ class Settings:
     opening_plies: int = 2
     move_time_s: float | None = None
     move_timeout_s: float = 60.0
-    max_turns: int | None = 300
+    max_turns: int | None = 300  # for games with a turn cap (Hive)
     sample: bool = False
     seed: int = 0
     threads: int = 1  # torch threads per worker
     log_games: bool = False
 
-    def referee(self):
-        if self.game == "hive":
-            expansions = str(self.game_options.get("expansions", ""))
-            return HiveReferee("Base" + (f"+{expansions}" if expansions else ""), self.max_turns)
-        if self.game == "hoyito":
-            return HoyitoReferee(**self.game_options)
-        raise ValueError(f"the arena plays 'hive' and 'hoyito', not {self.game!r}")
+    def new_game(self) -> Game:
+        """A game at the start under the match's options (``max_turns`` where the game has a cap)."""
+        entry = game_entry(self.game)
+        options = dict(self.game_options)
+        if "max_turns" in {f.name for f in dataclasses.fields(entry.options)}:
+            options["max_turns"] = self.max_turns
+        return entry.game(options)
+
+    def player(self, spec: str, seed: int):
+        return make_player(spec, PlayerContext(self.game, seed, self.sample, self.move_timeout_s))
 
 
 @dataclass
@@ -262,7 +91,7 @@ class GameRecord:
     result_for_a: float  # +1 / 0 / -1
     plies: int
     reason: str  # "" for a game played to its end by the rules
-    record: str  # final GameString (Hive) or position (Hoyito)
+    record: str  # the game's record (`Game.record`: Hive's GameString, Hoyito's move list)
 
 
 def queen_margins(records: list[GameRecord], max_turns: int | None = 300) -> list[int]:
@@ -270,12 +99,9 @@ def queen_margins(records: list[GameRecord], max_turns: int | None = 300) -> lis
     in the final position (a finer measure than W/D/L when weak players draw at the turn limit)."""
     from hive_envs.hive import HiveGame
 
-    margins = []
-    for r in records:
-        game = HiveGame.from_gamestring(r.record, max_turns=max_turns)
-        own, other = game.queen_neighbours(r.seat_of_a), game.queen_neighbours(1 - r.seat_of_a)
-        margins.append(other - own)
-    return margins
+    return [
+        HiveGame.from_gamestring(r.record, max_turns=max_turns).queen_margin(r.seat_of_a) for r in records
+    ]
 
 
 def mean_ci95(values: list[float]) -> tuple[float, float, float]:
@@ -287,24 +113,23 @@ def mean_ci95(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def random_opening(referee, plies: int, seed: int) -> list:
-    rng = random.Random(seed)
-    game, moves = referee.new(), []
+def random_opening(new_game: Callable[[], Game], plies: int, seed: int) -> list[int]:
+    player = RandomPlayer(seed)
+    game, moves = new_game(), []
     for _ in range(plies):
         if game.is_terminal:
             break
-        move = rng.choice(referee.legal(game))
-        referee.play(game, move)
-        moves.append(move)
+        moves.append(player.choose(game))
+        game.play_id(moves[-1])
     return moves
 
 
-def distinct_openings(referee, plies: int, count: int, seed: int) -> list[list]:
+def distinct_openings(new_game: Callable[[], Game], plies: int, count: int, seed: int) -> list[list[int]]:
     """``count`` random openings, all different while the game has that many (deterministic players
     would otherwise replay the same game, and the games would not be independent samples)."""
     openings, seen = [], set()
     for k in range(100 * count):
-        opening = random_opening(referee, plies, seed * 1_000_003 + k)
+        opening = random_opening(new_game, plies, seed * 1_000_003 + k)
         if tuple(opening) not in seen:
             seen.add(tuple(opening))
             openings.append(opening)
@@ -313,62 +138,42 @@ def distinct_openings(referee, plies: int, count: int, seed: int) -> list[list]:
     return [openings[k % len(openings)] for k in range(count)]
 
 
-def play_game(referee, players: tuple, opening: list, limits) -> tuple[float, int, str, str]:
-    """One game, ``players[0]`` as White/South. Returns (result for seat 0, plies, reason, record)."""
-    game = referee.new()
-    for move in opening:
-        referee.play(game, move)
-    for seat, player in enumerate(players):
-        try:
-            player.start(getattr(referee, "game_type", ""), opening)
-        except Forfeit as error:
-            return (
-                (-1.0 if seat == 0 else 1.0),
-                referee.plies(game),
-                f"seat {seat} forfeits: {error}",
-                referee.record(game),
-            )
+def play_game(game: Game, players: tuple, limits: SearchLimits) -> tuple[float, int, str, str]:
+    """Play ``game`` (after its opening) to the end, ``players[0]`` as White/South.
+
+    Returns (result for seat 0, plies, reason, record); a player that fails to move or moves
+    illegally loses at once (the reason says why).
+    """
     while not game.is_terminal:
         seat = game.to_move
-        loser, why = seat, ""
         try:
             move = players[seat].choose(game.copy(), limits)
             try:
-                referee.play(game, move)
+                game.play_id(move)
             except ValueError as error:
-                raise Forfeit(f"illegal move {move!r}: {error}") from None
-            players[seat].observe(move)  # an engine's bestmove is not played until it is told
-            loser = 1 - seat
-            players[1 - seat].observe(move)
-        except Forfeit as error:
-            why = str(error)
-        if why:
-            return (
-                (-1.0 if loser == 0 else 1.0),
-                referee.plies(game),
-                f"seat {loser} forfeits: {why}",
-                referee.record(game),
-            )
-    return referee.result(game), referee.plies(game), "", referee.record(game)
+                raise PlayerFailure(f"illegal move {move!r}: {error}") from None
+        except PlayerFailure as error:
+            return (-1.0 if seat == 0 else 1.0), game.ply, f"seat {seat} forfeits: {error}", game.record()
+    return game.result, game.ply, "", game.record()
 
 
-def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list]) -> list[GameRecord]:
+def play_pairs(spec_a: str, spec_b: str, settings: Settings, openings: list[list[int]]) -> list[GameRecord]:
     """Two games from each opening: A as seat 0, then as seat 1."""
     import torch
 
-    from hive_envs.hive.players import SearchLimits
-
     torch.set_num_threads(settings.threads)  # small networks: threads only fight the other workers
-    referee = settings.referee()
     limits = SearchLimits(time_s=settings.move_time_s)
-    a = make_player(spec_a, settings.game, settings.sample, settings.seed * 7919 + 1, settings.move_timeout_s)
-    b = make_player(spec_b, settings.game, settings.sample, settings.seed * 7919 + 2, settings.move_timeout_s)
+    a = settings.player(spec_a, settings.seed * 7919 + 1)
+    b = settings.player(spec_b, settings.seed * 7919 + 2)
     records = []
     try:
         for opening in openings:
             for seat_of_a in (0, 1):
+                game = settings.new_game()
+                for move in opening:
+                    game.play_id(move)
                 seats = (a, b) if seat_of_a == 0 else (b, a)
-                result0, plies, reason, record = play_game(referee, seats, opening, limits)
+                result0, plies, reason, record = play_game(game, seats, limits)
                 result_a = (result0 if seat_of_a == 0 else -result0) + 0.0  # no -0.0 for a draw
                 records.append(GameRecord(seat_of_a, result_a, plies, reason, record))
                 if settings.log_games:  # one line per game on stderr: partial results of a long match
@@ -398,7 +203,7 @@ def play_match(
         )
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    pairs = distinct_openings(settings.referee(), settings.opening_plies, games // 2, settings.seed)
+    pairs = distinct_openings(settings.new_game, settings.opening_plies, games // 2, settings.seed)
     chunks = [pairs[i::workers] for i in range(min(workers, len(pairs)))]
     if len(chunks) == 1:
         records = play_pairs(spec_a, spec_b, settings, pairs)

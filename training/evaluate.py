@@ -2,16 +2,18 @@
 
     # one checkpoint vs random and greedy (default opponents), 400 games each, both seats
     python training/evaluate.py runs/hoyito_2x6/checkpoints/latest.pt --games 400
-    # vs another checkpoint
-    python training/evaluate.py A.pt --opponents B.pt
+    # vs another checkpoint, or the same one with 32 PUCT simulations per move
+    python training/evaluate.py A.pt --opponents B.pt A.pt@32
     # vs any UHP engine process (Hive; games one by one, see training/arena.py for time limits etc.)
     python training/evaluate.py A.pt --opponent uhp:"nokamute uhp" --games 20
     # a list: every pair plays (plus random and greedy), Elo fit with random at 0, Elo-vs-step plot
     python training/evaluate.py runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
 
-Prints a table (W/D/L per seat, win rate with a 95% Wilson interval, score, mean game length)
-and writes everything as JSON (`--out`, default evaluation.json next to the first checkpoint).
-Checkpoints play argmax moves by default; `--sample` samples from the policy instead.
+Players and opponents are player specs (`hive_envs.players`: random, greedy, PATH, PATH@N,
+uhp:COMMAND and every kind registered there). Prints a table (W/D/L per seat, win rate with a 95%
+Wilson interval, score, mean game length) and writes everything as JSON (`--out`, default
+evaluation.json next to the first checkpoint). Checkpoints play argmax moves by default; `--sample`
+samples from the policy instead.
 """
 
 from __future__ import annotations
@@ -26,19 +28,24 @@ if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs
 
 import torch
 
-from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
+from hive_envs.agents.checkpoint import load_checkpoint
+from hive_envs.players import PlayerContext, checkpoint_path, make_player
 from training.cli import exit_code, write_report
 from training.elo import fit_elo
 from training.games import make_batch
 from training.match import MatchResult, format_table, play_match
-from training.players import GreedyPlayer, NetworkPlayer, RandomPlayer
 
 BUILTIN = ("random", "greedy")
 
 
-def short_name(path: Path) -> str:
-    """'run/step_0000123456' style: enough to tell checkpoints of different runs apart."""
-    return f"{path.resolve().parent.parent.name}/{path.stem}"
+def short_name(spec: str) -> str:
+    """'run/step_0000123456' style for a checkpoint spec (enough to tell checkpoints of different runs
+    apart; a '@N' search suffix is kept); other specs as they are."""
+    path = checkpoint_path(spec)
+    if path is None:
+        return spec
+    resolved = Path(path).resolve()
+    return f"{resolved.parent.parent.name}/{resolved.stem}{spec.strip()[len(path) :]}"
 
 
 class Setup:
@@ -67,19 +74,11 @@ class Setup:
         return data
 
 
-def make_player(spec: str, setup: Setup, greedy_play: bool, seed: int, cache: dict):
-    """A player from 'random', 'greedy' or a checkpoint path."""
-    if spec == "random":
-        return RandomPlayer(seed)
-    if spec == "greedy":
-        return GreedyPlayer(seed)
-    path = Path(spec)
-    if spec not in cache:
-        cache[spec] = setup.load(path)
-    data = cache[spec]
-    return NetworkPlayer(
-        network_from_checkpoint(data), short_name(path), greedy_play, torch.device("cpu"), seed
-    )
+def match_player(spec: str, greedy_play: bool, seed: int):
+    """The player of a spec, named as the tables show it."""
+    player = make_player(spec, PlayerContext(seed=seed, sample=not greedy_play))
+    player.name = short_name(spec)
+    return player
 
 
 def has_greedy(setup: Setup) -> bool:
@@ -98,12 +97,15 @@ def evaluate(
     """Run the matches, print the table (and Elo table for a list), write JSON (and the plot)."""
     if not checkpoints:
         raise ValueError("give at least one checkpoint")
-    cache: dict[str, dict] = {}
-    first = load_checkpoint(checkpoints[0])
-    cache[checkpoints[0]] = first
-    setup = Setup(first)
-    for path in checkpoints[1:] + [o for o in opponents if o not in BUILTIN]:
-        cache[path] = setup.load(Path(path))
+    cache: dict[str, dict] = {}  # every checkpoint spec's data, checked against the first checkpoint's
+    first_path = checkpoint_path(checkpoints[0])
+    if first_path is None:
+        raise ValueError(f"{checkpoints[0]!r} is not a checkpoint; the first player must be one")
+    setup = Setup(load_checkpoint(first_path))
+    for spec in checkpoints + opponents:
+        path = checkpoint_path(spec)
+        if path is not None:
+            cache[spec] = setup.load(Path(path))
     if "greedy" in opponents and not has_greedy(setup):
         print(f"note: game {setup.game!r} has no greedy player; skipping it", file=sys.stderr)
         opponents = [o for o in opponents if o != "greedy"]
@@ -114,9 +116,13 @@ def evaluate(
     results: list[MatchResult] = []
     for number, (a, b) in enumerate(pairs):
         match_seed = seed + 1000 * number
-        player_a = make_player(a, setup, greedy_play, match_seed + 1, cache)
-        player_b = make_player(b, setup, greedy_play, match_seed + 2, cache)
-        results.append(play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed))
+        player_a = match_player(a, greedy_play, match_seed + 1)
+        player_b = match_player(b, greedy_play, match_seed + 2)
+        try:
+            results.append(play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed))
+        finally:
+            player_a.close()
+            player_b.close()
     print(format_table(results))
     report: dict = {
         "game": setup.game,
@@ -126,7 +132,7 @@ def evaluate(
     }
 
     if len(checkpoints) > 1:
-        names = {c: short_name(Path(c)) for c in checkpoints}
+        names = {c: short_name(c) for c in checkpoints}
         players = ["random"] + [o for o in opponents if o == "greedy"] + list(names.values())
         if "random" not in opponents:
             raise ValueError(
@@ -180,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         "--opponents",
         nargs="+",
         default=list(BUILTIN),
-        help="'random', 'greedy', checkpoint paths and/or uhp:COMMAND (a UHP engine; see training/arena.py)",
+        help="player specs: 'random', 'greedy', checkpoint paths PATH[@N] and/or uhp:COMMAND "
+        "(a UHP engine; see training/arena.py)",
     )
     parser.add_argument("--games", type=int, default=400, help="games per match, half in each seat")
     parser.add_argument(

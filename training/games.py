@@ -1,8 +1,9 @@
 """Which batch class plays which game, and the facts a checkpoint records about it.
 
-A game is named in configs and checkpoints as 'hoyito', 'hive', or 'module:Class' for any
-class implementing the batch API (see DESIGN/the issue: `Batch(num_games, **options)`,
-`reset`, `step`, in-place buffers). Tests use the last form for a toy game.
+A game is named in configs and checkpoints as 'hoyito', 'hive' (the games of `hive_envs.games`),
+or 'module:Class' for any class implementing the batched contract of `hive_envs.core.batch`
+(`Batch(num_games, **options)`, `reset`, `step`, in-place buffers). Tests use the last form for a
+toy game.
 """
 
 from __future__ import annotations
@@ -10,14 +11,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-GAMES = {
-    "hoyito": "hive_envs.hoyito:HoyitoBatch",
-    "hive": "hive_envs.hive:HiveBatch",
-}
+from hive_envs.games import GAMES
 
 
 def batch_class(game: str) -> type:
-    target = GAMES.get(game, game)
+    target = GAMES[game].batch if game in GAMES else game
     if ":" not in target:
         raise ValueError(f"unknown game {game!r}; use one of {sorted(GAMES)} or 'module:Class'")
     module_name, _, class_name = target.partition(":")

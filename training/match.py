@@ -1,8 +1,10 @@
-"""Play a match between two batch players and summarise it.
+"""Play a match between two players in one batch of games and summarise it.
 
 `num_games` games run at once in one batch: in the first half player A holds seat 0, in the
 second half seat 1. Each game slot counts only its first finished game; a slot that is done
-keeps being stepped with random moves (cheap) until every slot has finished.
+keeps being stepped with random moves (cheap) until every slot has finished. Players are those of
+`hive_envs.players`: their batched ``act`` when they have one (one network forward pass for all the
+rows a network moves in), else ``choose`` on each row's game.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from hive_envs.players import RandomPlayer, batch_actions
 from training.games import make_batch
-from training.players import random_legal
 
 
 @dataclass
@@ -81,7 +83,7 @@ def play_match(game: str, game_options: dict, player_a, player_b, num_games: int
         raise ValueError(f"a match needs at least 2 games (one per seat), got {num_games}")
     batch = make_batch(game, num_games, game_options)
     batch.reset(seed=seed)
-    rng = np.random.default_rng(seed)
+    filler = RandomPlayer(seed)  # moves in the slots whose first game is over
     seat_of_a = (np.arange(num_games) >= num_games // 2).astype(np.int8)
     outcome = np.zeros(num_games, dtype=np.float32)  # A's reward in the slot's first game
     length = np.zeros(num_games, dtype=np.int64)
@@ -93,10 +95,10 @@ def play_match(game: str, game_options: dict, player_a, player_b, num_games: int
         for player, rows_mask in ((player_a, a_moves), (player_b, b_moves)):
             rows = np.flatnonzero(rows_mask)
             if rows.size:
-                actions[rows] = player.act(batch, rows)
+                actions[rows] = batch_actions(player, batch, rows)
         idle = np.flatnonzero(done)
         if idle.size:
-            actions[idle] = random_legal(batch.action_mask[idle], rng)
+            actions[idle] = filler.act(batch, idle)
         batch.step(actions)
         finished = batch.terminated & ~done
         rows = np.flatnonzero(finished)

@@ -34,12 +34,14 @@ from tqdm import tqdm
 
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
+from hive_envs.agents.search import SearchConfig
+from hive_envs.players import GreedyPlayer, RandomPlayer
+from hive_envs.players.checkpoint import AgentPlayer
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
 from training.games import encoding_version, make_batch
 from training.match import format_table, play_match
-from training.players import GreedyPlayer, NetworkPlayer, RandomPlayer
 from training.ppo import ppo_update
 from training.run_dir import check_run_dir, prepare_run_dir
 from training.selfplay import SelfPlayCollector, compute_gae
@@ -56,17 +58,19 @@ def pick_device(name: str) -> torch.device:
 def network_spec(config: TrainConfig, batch) -> dict:
     """The config's network spec, plus the game's rule options for the network that simulates moves."""
     spec = config.network_spec()
+    game = getattr(batch, "game_name", None)
     if spec["kind"] == "hoyito_lookahead":
-        if not dataclasses.is_dataclass(getattr(batch, "options", None)):
+        if game != "hoyito":
             raise ValueError("network 'hoyito_lookahead' needs the hoyito game")
         spec["rules"] = {key: int(value) for key, value in dataclasses.asdict(batch.options).items()}
     if spec["kind"] == "hive_lookahead":
-        if not hasattr(batch, "expansions"):
+        if game != "hive":
             raise ValueError("network 'hive_lookahead' needs the hive game")
+        options = batch.options
         spec["rules"] = {
-            "expansions": batch.expansions,
-            "tournament_opening": bool(batch.tournament_opening),
-            "max_turns": batch.max_turns,
+            "expansions": options.expansions,
+            "tournament_opening": options.tournament_opening,
+            "max_turns": options.max_turns,
         }
     return spec
 
@@ -75,11 +79,11 @@ def run_dir_of(config: TrainConfig) -> Path:
     return Path(config.runs_dir) / config.name
 
 
-def evaluate_now(config: TrainConfig, network, device, games: int, seed: int, with_greedy: bool) -> list:
+def evaluate_now(config: TrainConfig, network, games: int, seed: int, with_greedy: bool) -> list:
     """Matches of the current network (argmax play, or sampled with `eval_sample`) vs random and greedy."""
     was_training = network.training
     network.eval()
-    me = NetworkPlayer(network, "current", greedy=not config.eval_sample, device=device, seed=seed)
+    me = AgentPlayer(network, None, SearchConfig(simulations=0), config.eval_sample, seed, "current")
     opponents = [RandomPlayer(seed + 1)] + ([GreedyPlayer(seed + 2)] if with_greedy else [])
     results = [play_match(config.game, config.game_options, me, opp, games, seed) for opp in opponents]
     network.train(was_training)
@@ -230,9 +234,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             pool.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
             pool = pool[-config.pool_size :]
         if config.eval_every and update % config.eval_every == 0:
-            for result in evaluate_now(
-                config, network, device, config.eval_games, config.seed + update, has_greedy
-            ):
+            for result in evaluate_now(config, network, config.eval_games, config.seed + update, has_greedy):
                 latest_eval[result.opponent] = result.win_rate
                 writer.add_scalar(f"eval/vs_{result.opponent}/win_rate", result.win_rate, global_step)
                 writer.add_scalar(f"eval/vs_{result.opponent}/score", result.score, global_step)
@@ -256,9 +258,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         "train_seconds": elapsed,
     }
     if config.final_eval_games:
-        results = evaluate_now(
-            config, network, device, config.final_eval_games, config.seed + 1_000_003, has_greedy
-        )
+        results = evaluate_now(config, network, config.final_eval_games, config.seed + 1_000_003, has_greedy)
         summary["final_eval"] = [r.to_dict() for r in results]
         print(
             f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min. "

@@ -1,17 +1,14 @@
-"""Trained agents: policy-value networks, checkpoint files, and checkpoints as players.
+"""Trained agents: policy-value networks, checkpoint files, PUCT search, checkpoint views of games.
 
 This subpackage imports torch; `import hive_envs` never imports it (install the `train`
-extra to use it). Importing it registers checkpoint paths ('....pt') as env opponents:
-`gym.make("hive_envs/Hoyito-v0", opponent="runs/x/checkpoints/latest.pt")`.
+extra to use it). A checkpoint plays as a player through `hive_envs.players` (spec ``PATH`` or
+``PATH@N``), e.g. `gym.make("hive_envs/Hoyito-v0", opponent="runs/x/checkpoints/latest.pt")`.
 """
 
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, save_checkpoint
 from hive_envs.agents.distributions import MaskedCategorical, mask_logits
 from hive_envs.agents.networks import build_network
-from hive_envs.agents.policy import checkpoint_opponent_loader, load_policy
-from hive_envs.core.opponents import register_opponent_loader
-
-register_opponent_loader(checkpoint_opponent_loader)
+from hive_envs.agents.policy import load_policy, policy_actions
 
 __all__ = [
     "MaskedCategorical",
@@ -20,5 +17,6 @@ __all__ = [
     "load_policy",
     "mask_logits",
     "network_from_checkpoint",
+    "policy_actions",
     "save_checkpoint",
 ]

@@ -137,13 +137,13 @@ def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
     that is how a format-1 file is upgraded. Raises ValueError, before writing anything, for a
     payload that lacks a required key or holds anything but tensors and plain values.
     """
-    import hive_envs
+    from hive_envs.version import __version__
 
     path = Path(path)
     tags = {
         "format": CHECKPOINT_FORMAT,
         "format_version": CHECKPOINT_FORMAT_VERSION,
-        "package_version": hive_envs.__version__,
+        "package_version": __version__,
     }
     data = {**tags, **{key: value for key, value in payload.items() if key not in (*tags, CHECKSUM_KEY)}}
     _check_keys(data, "payload")

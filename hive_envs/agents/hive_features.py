@@ -34,9 +34,12 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.heuristics import queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
-from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS, kinds_mask
-from hive_envs.hive.engine.rules import PASS_MOVE, UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.moves import PASS_MOVE, move_piece
+from hive_envs.hive.engine.options import HiveOptions
+from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     I_STATUS,
     I_TO_MOVE,
@@ -44,7 +47,6 @@ from hive_envs.hive.engine.state import (
     STATUS_DRAW,
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
-    new_state,
 )
 from hive_envs.hive.engine.workspace import new_workspace
 
@@ -72,7 +74,7 @@ def _reply_features(s, w, moves, rec, me):
     for j in range(count):
         apply_move(s, moves[j], rec)
         if s[I_STATUS] == STATUS_IN_PROGRESS:
-            score = float(queen_neighbours(s, 1 - me) - queen_neighbours(s, me))
+            score = float(queen_margin(s, me))
         else:
             outcome = _outcome_for(s, me)
             score = 6.0 * outcome
@@ -123,7 +125,7 @@ def _position_features(
         f = features[i]
         f[:] = 0.0
         f[0] = 1.0
-        if move != PASS_MOVE and s[PCELL + (move >> 10)] < 0:
+        if move != PASS_MOVE and s[PCELL + move_piece(move)] < 0:
             f[7] = 1.0
         apply_move(s, move, rec)
         own_after = queen_neighbours(s, me)
@@ -172,7 +174,7 @@ class HiveRuleFeatures:
 
     def __init__(self, expansions: str, tournament_opening: bool, max_turns: int | None):
         self.encoding = E.make_encoding(expansions)
-        self.template = new_state(kinds_mask(expansions), bool(tournament_opening), int(max_turns or 0))
+        self.template = HiveOptions(expansions, bool(tournament_opening), max_turns or None).new_state()
         self.workspace = new_workspace()
         self.capacity = 256
 

@@ -3,7 +3,7 @@
 Hoyito's relay sowing makes the result of a move a chaotic function of the board: a network
 that sees only the counters has to learn to simulate sowing before it can see a capture (a
 plain MLP stalls near 70% vs random and 15% vs greedy after 5 minutes of training; see
-docs/notes/training.md). So the Hoyito network gets, for each action, what the rules say it
+docs/training.md). So the Hoyito network gets, for each action, what the rules say it
 does, and learns how to weigh it. These are inputs, not a search: the policy still picks
 moves by one forward pass.
 
@@ -25,24 +25,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hive_envs.hoyito.kernels import CASA, play
+from hive_envs.hoyito.encoding import decode_observation
+from hive_envs.hoyito.engine.kernels import OVER, TAIL, TURN, capture_values, captured_margin, play
 
 FEATURES = 6
 SCALE = 8.0
-
-
-@njit(cache=True)
-def _best_capture(t, u, n, max_laps, limit):
-    m = 2 * n
-    base = t[m + 2] * n
-    best = 0
-    for k in range(n):
-        if t[base + k] > 0:
-            for i in range(m + 6):
-                u[i] = t[i]
-            c = play(u, base + k, n, max_laps, limit)
-            best = max(best, c)
-    return best
 
 
 @njit(cache=True)
@@ -50,34 +37,29 @@ def lookahead_features(obs, n, seeds, max_laps, limit, out):
     """Fill out[b, k, :] for each observation row b (float32 (B, 2n+4)) and action k."""
     m = 2 * n
     total = m * seeds
-    s = np.zeros(m + 6, np.int32)
-    t = np.zeros(m + 6, np.int32)
-    u = np.zeros(m + 6, np.int32)
+    s = np.zeros(m + TAIL, np.int32)
+    t = np.zeros(m + TAIL, np.int32)
+    u = np.zeros(m + TAIL, np.int32)
+    values = np.zeros(n, np.int32)
     for b in range(obs.shape[0]):
-        for j in range(m):
-            s[j] = int(np.rint(obs[b, j] * CASA))
-        s[m] = int(np.rint(obs[b, m] * total))
-        s[m + 1] = int(np.rint(obs[b, m + 1] * total))
-        s[m + 2] = 0
-        s[m + 3] = int(np.rint(obs[b, m + 2] * limit))
-        s[m + 4] = 0
-        s[m + 5] = 0
+        decode_observation(obs[b], n, seeds, limit, s)
         for k in range(n):
             for f in range(out.shape[2]):
                 out[b, k, f] = 0.0
             if s[k] == 0:
                 continue
-            for i in range(m + 6):
+            for i in range(m + TAIL):
                 t[i] = s[i]
             taken = play(t, k, n, max_laps, limit)
             out[b, k, 0] = 1.0
             out[b, k, 1] = taken / SCALE
-            out[b, k, 2] = (t[m] - t[m + 1]) / total
-            if t[m + 4] != 0:
+            out[b, k, 2] = captured_margin(t, n, 0) / total
+            if t[m + OVER] != 0:
                 out[b, k, 3] = 1.0
                 continue
-            best = _best_capture(t, u, n, max_laps, limit)
-            if t[m + 2] == 0:
+            capture_values(t, n, max_laps, limit, u, values)  # the reply's (or extra turn's) captures
+            best = max(0, values.max())
+            if t[m + TURN] == 0:
                 out[b, k, 4] = best / SCALE
             else:
                 out[b, k, 5] = best / SCALE

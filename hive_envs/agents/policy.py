@@ -1,8 +1,8 @@
-"""A checkpoint as a plain player: `load_policy(path)(observation, action_mask) -> action`.
+"""A network's masked policy as actions: `policy_actions` for a batch of rows, and `load_policy(path)`,
+a checkpoint as a plain callable ``(observation, action_mask) -> action``.
 
-This is the form the Gymnasium envs take as `opponent=` (a callable), and what tools such as
-the UHP engine use to let a trained agent pick moves. Play is sampled from the masked policy
-by default; `greedy=True` picks the most probable legal action.
+The callable is the form the Gymnasium envs take as `opponent=` and a user's own loop can call. Play
+is sampled from the masked policy by default; `greedy=True` picks the most probable legal action.
 """
 
 from __future__ import annotations
@@ -17,6 +17,20 @@ from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
 from hive_envs.agents.distributions import MaskedCategorical
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
+
+
+@torch.no_grad()
+def policy_actions(
+    network: torch.nn.Module,
+    observations: torch.Tensor,
+    masks: torch.Tensor,
+    sample: bool,
+    generator: torch.Generator,
+) -> torch.Tensor:
+    """One action per row: the most probable legal action, or a sample of the masked policy."""
+    logits, _ = network(observations)
+    dist = MaskedCategorical(logits, masks)
+    return dist.sample(generator) if sample else dist.mode()
 
 
 def load_policy(
@@ -63,19 +77,8 @@ def load_policy(
             )
         if not action_mask.any():
             raise ValueError("action_mask has no legal action")
-        with torch.no_grad():
-            logits, _ = network(torch.as_tensor(observation).unsqueeze(0))
-            dist = MaskedCategorical(logits, torch.as_tensor(action_mask).unsqueeze(0))
-            action = dist.mode() if greedy else dist.sample(generator)
-        return int(action.item())
+        obs, mask = torch.as_tensor(observation).unsqueeze(0), torch.as_tensor(action_mask).unsqueeze(0)
+        return int(policy_actions(network, obs, mask, not greedy, generator).item())
 
     policy.checkpoint = data  # type: ignore[attr-defined]  # for callers that want game/step info
     return policy
-
-
-def checkpoint_opponent_loader(spec: str) -> Policy | None:
-    """The envs' opponent loader (`hive_envs.core.opponents`): a '.pt' path becomes a sampled
-    policy; any other string is not ours (None). Registered on `import hive_envs.agents`."""
-    if not str(spec).endswith(".pt"):
-        return None
-    return load_policy(spec)

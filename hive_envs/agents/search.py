@@ -1,8 +1,9 @@
 """PUCT tree search at play time, guided by a checkpoint's policy and value heads.
 
 AlphaZero-style: each simulation walks down the tree from the root choosing, at every node, the
-move maximising ``Q + c_puct * P * sqrt(N) / (1 + n)``, plays it on the engine (`SearchState`:
-play / undo, so no position is copied per simulation), expands the leaf with one network call
+move maximising ``Q + c_puct * P * sqrt(N) / (1 + n)``, plays it on the game (any protocol game,
+`hive_envs.core.game`: ``play_id`` / ``undo``, so no position is copied per simulation), expands the
+leaf with one network call
 (priors = softmax of the legal logits, value = the value head) and backs the value up. A terminal
 leaf is scored by the game's result instead of the network.
 
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+
+from hive_envs.core.game import Game
 
 Evaluation = tuple[np.ndarray, np.ndarray, float]
 """(legal moves, their priors summing to 1, value for the player to move in [-1, 1])."""
@@ -57,7 +60,7 @@ class SearchConfig:
 
 
 class NetworkEvaluator:
-    """Evaluate positions with a policy-value network through a game view (`views.py`)."""
+    """Evaluate positions with a policy-value network through a game view (`views.GameView`)."""
 
     def __init__(self, network: torch.nn.Module, view):
         self.network = network
@@ -98,49 +101,49 @@ class Node:
         return int(np.argmax(q + u))
 
 
-def _leaf(evaluator: Callable[[object], Evaluation], state) -> tuple[Node | None, float]:
-    """Score the position ``state`` is in: (new node or None if terminal, value from player 0's side)."""
-    if state.is_terminal:
-        return None, state.outcome
-    moves, priors, value = evaluator(state.game)
-    to_move = state.to_move
+def _leaf(evaluator: Callable[[Game], Evaluation], game: Game) -> tuple[Node | None, float]:
+    """Score the position ``game`` is in: (new node or None if terminal, value from player 0's side)."""
+    if game.is_terminal:
+        return None, game.result
+    moves, priors, value = evaluator(game)
+    to_move = game.to_move
     value0 = value if to_move == 0 else -value
     return Node(to_move, moves, priors, value0), value0
 
 
 def search(
-    state,
-    evaluator: Callable[[object], Evaluation],
+    game: Game,
+    evaluator: Callable[[Game], Evaluation],
     config: SearchConfig,
     clock: Callable[[], float] = time.monotonic,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run the search from ``state`` (a `SearchState`, left as found).
+    """Run the search from ``game`` (a protocol game; played on and left as found).
 
     Returns ``(moves, visit counts, priors)`` of the root's children. With ``simulations=0`` the
     visit counts are all zero and the caller should play the highest prior.
     """
-    if state.is_terminal:
+    if game.is_terminal:
         raise ValueError("search: the game is over; there is no move to choose")
     start = clock()
-    root, _ = _leaf(evaluator, state)
+    root, _ = _leaf(evaluator, game)
     assert root is not None
     for done in range(config.simulations):
         if done and config.time_s is not None and clock() - start >= config.time_s:
             break
-        _simulate(root, state, evaluator, config)
+        _simulate(root, game, evaluator, config)
     return root.moves, root.n.copy(), root.priors
 
 
-def _simulate(root: Node, state, evaluator, config: SearchConfig) -> None:
+def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:
     node, path, depth = root, [], 0
     while True:
         i = node.select(config.c_puct)
         path.append((node, i))
-        state.play(int(node.moves[i]))
+        game.play_id(int(node.moves[i]))
         depth += 1
         child = node.children[i]
         if child is None:  # a new position (or a terminal one, which gets no node): score it
-            child, value0 = _leaf(evaluator, state)
+            child, value0 = _leaf(evaluator, game)
             node.children[i] = child
             break
         if config.max_depth is not None and depth >= config.max_depth:  # cut: the stored value
@@ -148,7 +151,7 @@ def _simulate(root: Node, state, evaluator, config: SearchConfig) -> None:
             break
         node = child
     for _ in path:
-        state.undo()
+        game.undo()
     for parent, i in path:
         parent.visits += 1
         parent.n[i] += 1

@@ -1,9 +1,15 @@
-"""Game-agnostic plumbing shared by the Hive and Hoyito environments.
+"""Game-agnostic pieces shared by every game, from the bottom layer up (docs/architecture.md).
 
+- `game.Game`: the game protocol every tool talks to (implemented by HiveGame and HoyitoGame).
+- `choice`: a random legal action per mask row (compiled), a best score with random ties.
+- `batch.BatchGame`: base of HiveBatch / HoyitoBatch (buffers, input checks, reset/step plumbing).
 - `aec.MaskedAECEnv`: PettingZoo AEC base (spaces, masks, illegal actions, dead steps, rewards,
   render plumbing) and `aec.wrap_aec` for `env()`.
-- `single_agent.SingleAgentEnv`: Gymnasium env with the opponent inside, over a MaskedAECEnv.
-- `opponents`: resolving an `opponent` argument ("random", "greedy", callable, loaders).
-- `batch.BatchGame`: base of HiveBatch / HoyitoBatch (buffers, input checks, reset/step plumbing).
+- `game_env.GameAECEnv`: the AEC env of any protocol game plus its encoder.
+- `single_agent.SingleAgentEnv`: Gymnasium env with the opponent inside, over a GameAECEnv.
+- `opponents`: an `opponent` argument (player spec, player or callable) made into env opponents.
 - `vector.BatchVectorEnv`: Gymnasium vector env over a batched game (the batched contract).
+
+Only `game` and `choice` (and `batch`) are below the engines; this package's `__init__` imports
+nothing, so importing `hive_envs.core.game` pulls in no environment library.
 """

@@ -4,7 +4,7 @@ A game subclass fills in a few hooks over its engine; the base handles agents, s
 action-mask dict observations, illegal actions, dead steps, rewards, terminations,
 render plumbing and the `env()` wrappers, once for all games.
 
-Conventions (DESIGN.md):
+Conventions (docs/design.md):
 - agents `player_0` (seat 0, moves first) and `player_1`;
 - `observe(agent)` returns `{"observation": Box, "action_mask": Box(0, 1, (A,), int8)}`;
   the mask is the legal actions of the agent to move, all zeros for the waiting agent,

@@ -9,7 +9,10 @@ A batch holds `num_games` independent games and steps them all with ONE compiled
 
 This base allocates those buffers, validates the input (`num_games`, `parallel`, the shapes and
 dtypes of `actions`, `active` and `final_view`) with the contract's error messages, seeds
-`np_random` and clears the per-step outputs on reset. A game fills in small hooks:
+`np_random` and clears the per-step outputs on reset. For players that choose on a game rather
+than on observations (`hive_envs.players`), a batch also offers ``game(row)`` (a protocol game in
+that row's position, `hive_envs.core.game`) and ``move_to_action(row, move_id)``. A game fills in
+small hooks:
 
 - `_reset_games()`: write every game's start position and publish its mask, observation, to_move;
 - `_prepare_actions(a, active)`: the game's range/legality checks (or a cast for a kernel that
@@ -114,6 +117,20 @@ class BatchGame:
             if active.shape != (N,) or active.dtype != np.bool_:
                 raise ValueError(f"active must be a bool array of shape ({N},)")
         return self._prepare_actions(a, active), active
+
+    def _row(self, row) -> int:
+        """``row`` as a game index; ValueError naming the range otherwise."""
+        if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)):
+            raise ValueError(f"row must be a game index in [0, {self.num_games}), got {row!r}")
+        if not 0 <= row < self.num_games:
+            raise ValueError(f"row {row} is out of range [0, {self.num_games})")
+        return int(row)
+
+    def _legal_action(self, row: int, action: int, move_id) -> int:
+        """``action`` if it is legal in game ``row`` now, else ValueError naming the engine move."""
+        if not 0 <= action < self.num_actions or not self.action_mask[row, action]:
+            raise ValueError(f"game {row}: move {move_id!r} is not legal now")
+        return action
 
     def _check_view(self, final_view) -> np.ndarray:
         v = np.asarray(final_view)

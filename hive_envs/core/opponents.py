@@ -1,18 +1,17 @@
-"""Opponents for the single-agent and vector envs: resolving an `opponent` argument.
+"""Opponents inside the single-agent and vector envs: the `opponent` argument made into a player.
 
-An opponent is a callable `(observation, action_mask) -> action` for one game. Accepted
-`opponent` arguments:
+Accepted `opponent` arguments:
 
-- ``"random"``: a uniformly random legal action (drawn from the env's `np_random`);
-- ``"greedy"``: the action with the largest immediate gain (the game's `action_values()`,
-  e.g. the counters a Hoyito move captures), ties broken at random;
-- any callable `(observation, action_mask) -> action`;
-- a checkpoint path (a string ending in ``.pt``): played by `hive_envs.agents`, which is
-  imported (with torch) only then, inside `load_opponent`, so `import hive_envs` stays free of
-  torch and no prior `import hive_envs.agents` is needed;
-- any other string: offered to the loaders registered with `register_opponent_loader` (the
-  hook through which other code makes its own strings into opponents). No loader accepting
-  it -> ValueError.
+- a callable ``(observation, action_mask) -> action``: called with the opponent's own observation;
+- a player object (``choose(game, limits) -> move id``, see `hive_envs.players`);
+- a player spec string, resolved by `hive_envs.players.make_player` (``"random"``, ``"greedy"``, a
+  checkpoint path ``"x.pt"`` (sampled play; torch is imported then, not before), ``"x.pt@N"``,
+  ``"uhp:COMMAND"``, and every kind registered there later).
+
+A player chooses on the env's protocol game (``aec.game``) and its move is mapped to an action by the
+env's encoder; in a vector env it chooses per row of the batch, or in one batched call when it has one
+(random, greedy, a network's raw policy). Players are reseeded from the env's ``np_random`` on every
+reset, so seeded episodes replay.
 """
 
 from __future__ import annotations
@@ -21,55 +20,57 @@ from collections.abc import Callable
 
 import numpy as np
 
-OpponentFn = Callable[[np.ndarray, np.ndarray], int]
-#: loader(spec: str) -> OpponentFn, or None when the spec is not its kind
-OpponentLoader = Callable[[str], "OpponentFn | None"]
+from hive_envs.players import PlayerContext, batch_actions, make_player
 
-_LOADERS: list[OpponentLoader] = []
+ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
 
 
-def register_opponent_loader(loader: OpponentLoader) -> None:
-    """Let `loader` turn string `opponent` arguments (e.g. checkpoint paths) into opponents."""
-    if loader not in _LOADERS:
-        _LOADERS.append(loader)
+class Opponent:
+    """An `opponent` argument resolved for an env (see the module docstring)."""
 
+    def __init__(self, spec, game_name: str | None = None):
+        self.spec = spec
+        self._policy: ObservationPolicy | None = None
+        self._player = None
+        if callable(spec) and not hasattr(spec, "choose"):
+            self._policy = spec
+            return
+        try:  # env opponents sample from a checkpoint's policy (a fixed argmax would repeat games)
+            self._player = make_player(spec, PlayerContext(game=game_name, sample=True))
+        except ValueError as error:
+            raise ValueError(f"opponent {spec!r}: {error}") from None
 
-def describe_allowed() -> str:
-    return (
-        "'random', 'greedy', a callable (observation, action_mask) -> action, "
-        "or a string a registered loader accepts"
-    )
+    def seed(self, seed: int) -> None:
+        if self._player is not None:
+            self._player.seed(seed)
 
+    def action(self, aec) -> int:
+        """The opponent's action for the agent to move in the AEC env ``aec`` (a `GameAECEnv`)."""
+        if self._policy is None:
+            return aec.move_to_action(self._player.choose(aec.game))
+        observed = aec.observe(aec.agent_selection)
+        action = self._policy(observed["observation"], observed["action_mask"])
+        return self._checked(action, aec._mask)
 
-def load_opponent(spec) -> OpponentFn | None:
-    """A callable or loader-made opponent for `spec`; None for 'random' / 'greedy'; else ValueError."""
-    if spec in ("random", "greedy"):
-        return None
-    if callable(spec):
-        return spec
-    if isinstance(spec, str):
-        if spec.endswith(".pt"):
-            import hive_envs.agents  # noqa: F401  (lazily: imports torch; registers the .pt loader)
-        for loader in _LOADERS:
-            fn = loader(spec)
-            if fn is not None:
-                return fn
-    raise ValueError(f"opponent must be {describe_allowed()}; got {spec!r}")
+    def actions(self, batch, rows: np.ndarray) -> np.ndarray:
+        """The opponent's actions for the listed rows of ``batch`` (each row's player to move)."""
+        if self._policy is None:
+            return batch_actions(self._player, batch, rows)
+        out = np.empty(rows.size, np.int64)
+        for i, g in enumerate(rows):
+            mask = batch.action_mask[g]
+            out[i] = self._checked(self._policy(batch.observation[g].copy(), mask.copy()), mask)
+        return out
 
+    def _checked(self, action, mask: np.ndarray) -> int:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = -1
+        if not (0 <= a < mask.size and mask[a]):
+            raise ValueError(f"opponent {self.spec!r} chose illegal action {action!r}")
+        return a
 
-def random_action(mask: np.ndarray, rng: np.random.Generator) -> int:
-    legal = np.flatnonzero(mask)
-    return int(legal[rng.integers(legal.size)])
-
-
-def greedy_action(values: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
-    """The legal action of largest value, ties broken uniformly at random."""
-    legal = np.flatnonzero(mask)
-    v = np.asarray(values)[legal]
-    best = legal[v == v.max()]
-    return int(best[rng.integers(best.size)])
-
-
-def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of `masks` (argmax of masked uniforms)."""
-    return (rng.random(masks.shape) * masks).argmax(axis=1)
+    def close(self) -> None:
+        if self._player is not None:
+            self._player.close()

@@ -1,10 +1,11 @@
-"""`SingleAgentEnv`: a Gymnasium env for one learner seat over a `MaskedAECEnv`, opponent inside.
+"""`SingleAgentEnv`: a Gymnasium env for one learner seat over a `GameAECEnv`, opponent inside.
 
 The learner sees the AEC observation's "observation" entry (a Box); `action_masks()` gives
 its legal actions (the method name SB3-contrib's MaskablePPO looks for). After the
 learner's action the opponent plays until the learner must act again or the game ends, so
 every returned observation is one where the learner is to move. A game subclass only
-builds its AEC env (see `hive_envs.hoyito.gym_env`).
+builds its AEC env (see `hive_envs.hoyito.gym_env`). The opponent is any `opponent` argument
+`hive_envs.core.opponents` accepts (a player spec, a player, or a callable on observations).
 
 Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action ends the
 episode as a loss (-1, `info["illegal_action"] = True`), as PettingZoo's
@@ -19,8 +20,8 @@ from typing import ClassVar
 import gymnasium as gym
 import numpy as np
 
-from hive_envs.core import opponents
-from hive_envs.core.aec import MaskedAECEnv
+from hive_envs.core.game_env import GameAECEnv
+from hive_envs.core.opponents import Opponent
 
 
 class SingleAgentEnv(gym.Env):
@@ -28,7 +29,7 @@ class SingleAgentEnv(gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
-    def __init__(self, aec: MaskedAECEnv, opponent="random", learner_seat=0, render_mode=None):
+    def __init__(self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None):
         if learner_seat not in (0, 1, "random"):
             raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -38,7 +39,7 @@ class SingleAgentEnv(gym.Env):
         self.aec = aec
         self.render_mode = render_mode
         self.opponent = opponent
-        self._opponent_fn = opponents.load_opponent(opponent)
+        self._opponent = Opponent(opponent, aec.game.game_name)
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
         self.observation_space = aec.observation_space(agent)["observation"]
@@ -55,6 +56,7 @@ class SingleAgentEnv(gym.Env):
         if self.learner_seat_option == "random":
             self.learner_seat = int(self.np_random.integers(2))
         self.aec.reset(seed=int(self.np_random.integers(2**31)))
+        self._opponent.seed(int(self.np_random.integers(2**31)))
         self._done = False
         self._play_opponent()
         if self.render_mode == "human":
@@ -105,19 +107,7 @@ class SingleAgentEnv(gym.Env):
     def _play_opponent(self) -> None:
         aec = self.aec
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
-            aec.step(self._opponent_action())
-
-    def _opponent_action(self) -> int:
-        mask = self.aec._mask
-        if self.opponent == "random":
-            return opponents.random_action(mask, self.np_random)
-        if self.opponent == "greedy":
-            return opponents.greedy_action(self.aec.action_values(), mask, self.np_random)
-        obs = self.aec.observe(self.aec.agent_selection)
-        action = self._opponent_fn(obs["observation"], obs["action_mask"])
-        if not (0 <= int(action) < mask.size and mask[int(action)]):
-            raise ValueError(f"opponent {self.opponent!r} chose illegal action {action!r}")
-        return int(action)
+            aec.step(self._opponent.action(aec))
 
     def _observation(self) -> np.ndarray:
         obs = np.empty(self.observation_space.shape, dtype=self.observation_space.dtype)

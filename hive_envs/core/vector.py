@@ -24,7 +24,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from hive_envs.core import opponents
+from hive_envs.core.opponents import Opponent
 
 
 class BatchVectorEnv(VectorEnv):
@@ -42,7 +42,7 @@ class BatchVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.opponent = opponent
-        self._opponent_fn = opponents.load_opponent(opponent)
+        self._opponent = Opponent(opponent, batch.game_name)
         self.learner_seat_option = learner_seat
         self.learner_seat = np.full(self.num_envs, 0 if learner_seat == "random" else learner_seat, np.int8)
         self._rows = np.arange(self.num_envs)
@@ -50,6 +50,7 @@ class BatchVectorEnv(VectorEnv):
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self.batch.reset(seed=int(self.np_random.integers(2**31)))
+        self._opponent.seed(int(self.np_random.integers(2**31)))
         self._draw_seats(np.ones(self.num_envs, dtype=bool))
         self._play_opponents(
             np.zeros(self.num_envs, np.float32),
@@ -83,7 +84,7 @@ class BatchVectorEnv(VectorEnv):
         return self.batch.action_mask.astype(bool)
 
     def close_extras(self, **kwargs):
-        pass
+        self._opponent.close()
 
     # ------------------------------------------------------------------ helpers
     def _draw_seats(self, rows: np.ndarray) -> None:
@@ -99,7 +100,7 @@ class BatchVectorEnv(VectorEnv):
             if not opp.any():
                 return
             rows = np.flatnonzero(opp)
-            actions[rows] = self._opponent_actions(rows)
+            actions[rows] = self._opponent.actions(b, rows)
             b.step(actions, active=opp, final_view=self.learner_seat)
             ended = b.terminated
             if ended.any():
@@ -109,14 +110,3 @@ class BatchVectorEnv(VectorEnv):
                 lengths[first] = b.episode_length[first]
                 terminated |= ended
                 self._draw_seats(ended)
-
-    def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
-        b = self.batch
-        if self.opponent == "random":
-            return opponents.random_actions(b.action_mask[rows], self.np_random)
-        if self.opponent == "greedy":
-            return b.greedy_actions(rows, self.np_random)
-        out = np.empty(rows.size, np.int64)
-        for i, g in enumerate(rows):
-            out[i] = int(self._opponent_fn(b.observation[g].copy(), b.action_mask[g].copy()))
-        return out

@@ -2,11 +2,13 @@
 
 Public names: `HiveGame`, `GAME_TYPES`, piece numbering (`PIECE_NAMES`, `NUM_PIECE_SLOTS`, ...),
 the torus grid helpers (`GRID_SIZE`, `cell_to_qr`, `qr_to_cell`, `DIRECTIONS`) and the integer
-move encoding (``move_id = piece_id * 1024 + cell``, `PASS_MOVE`). Kernels that work on the flat
+move encoding (``move_id = pack_move(piece_id, cell) = piece_id * 1024 + cell``, `move_piece`,
+`move_cell`, `PASS_MOVE`), the rule options `HiveOptions`. Kernels that work on the flat
 state array directly (for batched stepping) are in `hive_envs.hive.engine`.
 """
 
 from hive_envs.hive.batch import HiveBatch
+from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import (
     DIRECTION_NAMES,
     DIRECTIONS,
@@ -16,9 +18,10 @@ from hive_envs.hive.engine.grid import (
     cell_to_qr,
     qr_to_cell,
 )
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece, pack_move
+from hive_envs.hive.engine.options import EXPANSION_SETS, GAME_TYPES, HiveOptions
 from hive_envs.hive.engine.pieces import (
     BLACK,
-    GAME_TYPES,
     NUM_PIECE_SLOTS,
     NUM_PIECES,
     PIECE_IDS,
@@ -26,13 +29,12 @@ from hive_envs.hive.engine.pieces import (
     SLOT_NAMES,
     WHITE,
 )
-from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE
-from hive_envs.hive.game import HiveGame
 
 __all__ = [
     "BLACK",
     "DIRECTIONS",
     "DIRECTION_NAMES",
+    "EXPANSION_SETS",
     "GAME_TYPES",
     "GRID_SIZE",
     "NUM_CELLS",
@@ -47,6 +49,10 @@ __all__ = [
     "WHITE",
     "HiveBatch",
     "HiveGame",
+    "HiveOptions",
     "cell_to_qr",
+    "move_cell",
+    "move_piece",
+    "pack_move",
     "qr_to_cell",
 ]

@@ -15,6 +15,7 @@ Contract (shared with `HoyitoBatch`; the training code is written against it)::
     batch.observation (N, P, C, C) uint8, batch.action_mask (N, A) int8, batch.to_move (N,) int8,
     batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
     batch.episode_length (N,) int32           # all overwritten in place by reset/step
+    batch.options (HiveOptions), batch.game(row), batch.move_to_action(row, move_id)
 
 The observation, mask and action indices are those of `hive_envs.hive_v0` (documented there):
 row ``g`` of ``observation`` is the AEC env's ``observe(agent_to_move)["observation"]``. Pass is an
@@ -42,10 +43,12 @@ from numba import njit, prange
 
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.game import HiveGame
+from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, WIN_SCORE, greedy_score, queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
-from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
+from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.repetition import position_key
-from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move
 from hive_envs.hive.engine.state import (
     I_PLY,
     I_STATUS,
@@ -55,10 +58,6 @@ from hive_envs.hive.engine.state import (
     STATUS_WHITE_WINS,
 )
 from hive_envs.hive.engine.workspace import new_workspace
-from hive_envs.hive.game import HiveGame
-
-GREEDY_WIN = 100
-"""Greedy score of a move that wins at once (as `hive_envs.hive.players.WIN_SCORE`)."""
 
 
 # --------------------------------------------------------------------------- per-game kernels
@@ -179,20 +178,18 @@ def _reset_games(
 
 @njit(cache=True)
 def _greedy_choice(states, rows, ties, frames, grid, n_tiles, slot_of, w, moves, out):
-    """1-ply greedy action of each game in ``rows`` (scores of `hive_envs.hive.players.greedy_scores`).
+    """1-ply greedy action of each game in ``rows`` (`hive_envs.hive.engine.heuristics.greedy_score`).
 
     ``ties[i]`` in [0, 1) picks uniformly among the best-scoring moves of row ``i``.
     """
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
     for i in range(rows.shape[0]):
         s = states[rows[i]]
-        me = s[I_TO_MOVE]
-        win = STATUS_WHITE_WINS if me == 0 else STATUS_BLACK_WINS
         count = generate_moves(s, w, moves)
-        best = -(GREEDY_WIN + 1)
+        best = -(WIN_SCORE + 1)
         n_best = 0
         for k in range(count):  # pass 1: best score; pass 2: the chosen tie
-            score = _greedy_score(s, moves[k], me, win, rec)
+            score = greedy_score(s, moves[k], rec)
             if score > best:
                 best = score
                 n_best = 1
@@ -200,7 +197,7 @@ def _greedy_choice(states, rows, ties, frames, grid, n_tiles, slot_of, w, moves,
                 n_best += 1
         pick = int(ties[i] * n_best)
         for k in range(count):
-            if _greedy_score(s, moves[k], me, win, rec) == best:
+            if greedy_score(s, moves[k], rec) == best:
                 if pick == 0:
                     out[i] = E.move_id_to_action(s, moves[k], frames[rows[i]], grid, n_tiles, slot_of)
                     break
@@ -208,34 +205,18 @@ def _greedy_choice(states, rows, ties, frames, grid, n_tiles, slot_of, w, moves,
 
 
 @njit(cache=True)
-def _greedy_score(s, move, me, win, rec):
-    apply_move(s, move, rec)
-    status = s[I_STATUS]
-    if status == win:
-        score = GREEDY_WIN
-    elif status == STATUS_DRAW:
-        score = 0
-    elif status != 0:
-        score = -GREEDY_WIN
-    else:
-        score = queen_neighbours(s, 1 - me) - queen_neighbours(s, me)
-    undo_move(s, rec)
-    return score
-
-
-@njit(cache=True)
-def _queen_margins(states, out):
-    """out[g, seat] = (opponent's - seat's occupied Queen neighbours) / 6 in game g."""
+def _potentials(states, out):
+    """out[g, seat] = ``seat``'s Queen margin / 6 in game g (`HiveGame.potential`)."""
     for g in range(states.shape[0]):
-        white = queen_neighbours(states[g], 0)
-        black = queen_neighbours(states[g], 1)
-        out[g, 0] = (black - white) / 6.0
-        out[g, 1] = (white - black) / 6.0
+        for seat in range(2):
+            out[g, seat] = queen_margin(states[g], seat) / MAX_QUEEN_MARGIN
 
 
 # --------------------------------------------------------------------------- the batch
 class HiveBatch(BatchGame):
     """`num_games` independent Hive games with preallocated, in-place buffers. See the module doc."""
+
+    game_name = "hive"
 
     def __init__(
         self,
@@ -247,19 +228,9 @@ class HiveBatch(BatchGame):
         parallel: bool = False,
     ):
         N = check_num_games(num_games)
-        if not isinstance(expansions, str) or expansions not in EXPANSION_SETS:
-            raise ValueError(
-                f"expansions must be one of {', '.join(repr(x) for x in EXPANSION_SETS)} "
-                f"(letters in M, L, P order), got {expansions!r}"
-            )
+        self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
         parallel = check_parallel(parallel)
-        # HiveGame validates the remaining options exactly as the AEC env does, and gives the start.
-        start = HiveGame(game_type_name(expansions), tournament_opening, max_turns, repetition_draw)
-        self.expansions = expansions
-        self.tournament_opening = start.tournament_opening
-        self.max_turns = start.max_turns
-        self.repetition_draw = start.repetition_draw
-        self.encoding = enc = E.make_encoding(expansions)
+        self.encoding = enc = E.make_encoding(options.expansions)
         self.num_actions = enc.num_actions
         self.observation_shape = enc.obs_shape
         self.observation_dtype = np.dtype(np.uint8)
@@ -268,11 +239,11 @@ class HiveBatch(BatchGame):
         self._chunks = (np.arange(chunks + 1, dtype=np.int64) * N) // chunks
         self._workspaces = np.stack([new_workspace() for _ in range(chunks)])
         self._moves = np.empty((chunks, MAX_MOVES), dtype=np.int32)
-        self._template = np.array(start.state, dtype=np.int32)
+        self._template = options.new_state()
         self.states = np.empty((N, self._template.size), dtype=np.int32)
         self._frames = np.zeros((N, 4), dtype=np.int32)
         # Position keys per ply (repetition draw only); grown when a game gets longer than it.
-        key_len = 1 if not self.repetition_draw else min(self.max_turns or 512, 512) + 1
+        key_len = 1 if not self.options.repetition_draw else min(self.options.max_turns or 512, 512) + 1
         self._keys = np.zeros((N, key_len), dtype=np.uint64)
         self._allocate(N)
         self.reset()
@@ -291,19 +262,35 @@ class HiveBatch(BatchGame):
         return sum(a.nbytes for a in arrays)
 
     def potentials(self) -> np.ndarray:
-        """(N, 2) float32: each seat's Queen margin in the current positions, (the opponent's minus
-        the seat's own occupied Queen neighbours) / 6, in [-1, 1]. The progress measure the trainer's
-        optional potential-based reward shaping uses (`shaping_coef`); the greedy player's score."""
+        """(N, 2) float32: each seat's `HiveGame.potential` in the current positions (its Queen margin
+        / 6, in [-1, 1]). The progress measure the trainer's optional potential-based reward shaping
+        uses (`shaping_coef`)."""
         out = np.empty((self.num_games, 2), dtype=np.float32)
-        _queen_margins(self.states, out)
+        _potentials(self.states, out)
         return out
+
+    def game(self, row: int) -> HiveGame:
+        """A `HiveGame` in game ``row``'s current position (a copy: playing on it leaves the batch
+        alone), for players that choose moves on a game (`hive_envs.players`). It knows no earlier
+        moves (see `HiveGame.from_state`); the repetition draw's history is not carried over."""
+        return HiveGame.from_state(self.states[self._row(row)], self.options.repetition_draw)
+
+    def move_to_action(self, row: int, move_id: int) -> int:
+        """The action index of the legal engine move ``move_id`` in game ``row``; ValueError otherwise."""
+        g = self._row(row)
+        enc = self.encoding
+        action = int(
+            E.move_id_to_action(
+                self.states[g], int(move_id), self._frames[g], enc.grid, enc.tiles_per_colour, enc.slot_of
+            )
+        )
+        return self._legal_action(g, action, move_id)
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
         """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
 
-        Scores as `hive_envs.hive.players.greedy_scores` (win +100, loss -100, draw 0, else the
-        opponent's minus the mover's occupied Queen neighbours); the optional repetition draw is not
-        looked ahead.
+        Scores as `HiveGame.greedy_move_scores` (win +100, loss -100, draw 0, else the mover's Queen
+        margin after the move); the optional repetition draw is not looked ahead.
         """
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         out = np.empty(rows.size, dtype=np.int64)
@@ -330,7 +317,7 @@ class HiveBatch(BatchGame):
             self._frames,
             self._keys,
             self._template,
-            self.repetition_draw,
+            self.options.repetition_draw,
             enc.grid,
             enc.tiles_per_colour,
             enc.slot_of,
@@ -343,7 +330,7 @@ class HiveBatch(BatchGame):
         )
 
     def _step_games(self, actions, a, active, view) -> None:
-        if self.repetition_draw:
+        if self.options.repetition_draw:
             self._grow_keys()
         enc = self.encoding
         kernel = _step_parallel if self.parallel else _step_serial
@@ -358,7 +345,7 @@ class HiveBatch(BatchGame):
             a,
             active,
             view,
-            self.repetition_draw,
+            self.options.repetition_draw,
             enc.grid,
             enc.tiles_per_colour,
             enc.slot_of,

@@ -39,12 +39,15 @@ Action ``a = slot * C * C + frame_cell`` moves or places tile ``slot`` onto ``fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
+from hive_envs.hive.engine.grid import GRID_SIZE
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
+from hive_envs.hive.engine.options import game_type_of
 from hive_envs.hive.engine.pieces import (
     BUG_LETTERS,
     KIND_COUNT,
@@ -56,7 +59,6 @@ from hive_envs.hive.engine.pieces import (
     SLOT_NAMES,
     kinds_mask,
 )
-from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import (
     I_LAST_MOVED,
     I_MAX_TURNS,
@@ -78,7 +80,9 @@ _N_TAIL = 7
 
 @dataclass(frozen=True)
 class HiveEncoding:
-    """Sizes and tables of the encoding for one game type (expansion letters)."""
+    """Sizes and tables of the encoding for one game type (expansion letters), and the encoder of a
+    `HiveGame` of that type: ``observe``, ``write_mask``, ``legal_actions``, ``action_to_move`` and
+    ``move_to_action`` (the encoder interface the envs and the agents use, `hive_envs.core.game_env`)."""
 
     expansions: str
     grid: int  # C
@@ -88,6 +92,10 @@ class HiveEncoding:
     kinds: np.ndarray  # bug kinds present, in QSBGAMLP order
     num_planes: int
     num_actions: int
+    frame: np.ndarray = field(  # scratch: the hive frame `write_mask` computes
+        default_factory=lambda: np.zeros(FRAME_SIZE, dtype=np.int32), compare=False, repr=False
+    )
+    observation_dtype: ClassVar[np.dtype] = np.dtype(np.uint8)
 
     @property
     def pass_action(self) -> int:
@@ -123,6 +131,57 @@ class HiveEncoding:
         high[n2 + 3 : n2 + 3 + 2 * k] = np.tile(KIND_COUNT[self.kinds], 2)
         high[-3:] = 255
         return np.broadcast_to(high[:, None, None], self.obs_shape).copy()
+
+    # -- the encoder of a HiveGame ----------------------------------------------------------------
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        return self.obs_shape
+
+    @property
+    def label(self) -> str:
+        """The game type this encoding is for, e.g. "Base+MLP"."""
+        return game_type_of(self.expansions)
+
+    def describes(self, game) -> bool:
+        """Whether ``game`` is a Hive game of this encoding's game type."""
+        return getattr(game, "game_name", None) == "hive" and game.options.expansions == self.expansions
+
+    @staticmethod
+    def label_of(game) -> str:
+        return game.game_type if getattr(game, "game_name", None) == "hive" else str(game.game_name)
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(self.obs_shape, dtype=np.uint8), self.observation_high()
+
+    def observe(self, game, seat: int, out: np.ndarray) -> None:
+        """Write ``seat``'s observation of ``game`` into ``out`` (uint8, `obs_shape`)."""
+        encode_observation(game.state, seat, self.grid, self.tiles_per_colour, self.slot_of, self.kinds, out)
+
+    def write_mask(self, game, out: np.ndarray) -> int:
+        """Write the mover's action mask into ``out`` (int8); return the number of legal actions."""
+        ids = game.legal_move_ids()
+        return encode_mask(
+            game.state, ids, len(ids), self.frame, self.grid, self.tiles_per_colour, self.slot_of, out
+        )
+
+    def legal_actions(self, game) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal move ids, their action indices)`` of the player to move, in the same order."""
+        ids = game.legal_move_ids()
+        actions = np.empty(len(ids), dtype=np.int64)
+        state = game.state
+        hive_frame(state, self.grid, self.frame)
+        actions_of_moves(
+            state, ids, len(ids), self.frame, self.grid, self.tiles_per_colour, self.slot_of, actions
+        )
+        return ids, actions
+
+    def action_to_move(self, game, action: int) -> int:
+        """The engine move id of action index ``action`` for the player to move (legality not checked)."""
+        return int(decode_action(game.state, action, self.grid, self.tiles_per_colour, self.engine_slot))
+
+    def move_to_action(self, game, move_id: int) -> int:
+        """The action index of engine move ``move_id`` for the player to move; -1 if not encodable."""
+        return int(encode_move(game.state, move_id, self.grid, self.tiles_per_colour, self.slot_of))
 
 
 def make_encoding(expansions: str) -> HiveEncoding:
@@ -219,12 +278,12 @@ def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
     """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
     if move == PASS_MOVE:
         return 2 * n_tiles * grid * grid
-    piece = move >> 10
+    piece = move_piece(move)
     if piece < 0 or piece >= NUM_PIECES or slot_of[piece % NUM_PIECE_SLOTS] < 0:
         return -1
     rel = 0 if piece // NUM_PIECE_SLOTS == s[I_TO_MOVE] else 1
     slot = rel * n_tiles + slot_of[piece % NUM_PIECE_SLOTS]
-    return slot * grid * grid + cell_to_frame(move & (NUM_CELLS - 1), frame, grid)
+    return slot * grid * grid + cell_to_frame(move_cell(move), frame, grid)
 
 
 @njit(cache=True)
@@ -236,7 +295,23 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     rel_slot = action // area
     colour = s[I_TO_MOVE] if rel_slot < n_tiles else 1 - s[I_TO_MOVE]
     piece = colour * NUM_PIECE_SLOTS + engine_slot[rel_slot % n_tiles]
-    return (piece << 10) + frame_to_cell(action % area, frame, grid)
+    return pack_move(piece, frame_to_cell(action % area, frame, grid))
+
+
+@njit(cache=True)
+def decode_action(s, action, grid, n_tiles, engine_slot):
+    """`action_to_move_id` in the frame of ``s`` (computed here)."""
+    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+    hive_frame(s, grid, frame)
+    return action_to_move_id(s, action, frame, grid, n_tiles, engine_slot)
+
+
+@njit(cache=True)
+def encode_move(s, move, grid, n_tiles, slot_of):
+    """`move_id_to_action` in the frame of ``s`` (computed here)."""
+    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+    hive_frame(s, grid, frame)
+    return move_id_to_action(s, move, frame, grid, n_tiles, slot_of)
 
 
 @njit(cache=True)

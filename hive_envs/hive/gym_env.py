@@ -9,9 +9,9 @@ and their decoding (`env.unwrapped.aec.action_to_uhp(a)`, also reachable as
 Options: the game options of `hive_v0` (`expansions`, `tournament_opening`, `max_turns`,
 `repetition_draw`), `opponent` ("random"; "greedy": 1-ply, the move that wins at once, else the one
 maximising (occupied neighbours of the opponent's Queen) - (of its own Queen), ties at random;
-a callable `(observation, action_mask) -> action`; or a string a registered loader accepts, see
-`hive_envs.core.opponents`), `learner_seat` (0 White, 1 Black, or "random" per episode),
-`render_mode` ("ansi", "rgb_array", "human").
+a callable `(observation, action_mask) -> action`; a player; or any player spec of
+`hive_envs.players` such as a checkpoint path; see `hive_envs.core.opponents`), `learner_seat`
+(0 White, 1 Black, or "random" per episode), `render_mode` ("ansi", "rgb_array", "human").
 """
 
 from __future__ import annotations
@@ -23,18 +23,10 @@ from hive_envs.hive.env import has_display, raw_env
 class HiveEnv(SingleAgentEnv):
     """One learner seat of Hive against an opponent inside the env."""
 
-    def __init__(
-        self,
-        expansions="",
-        tournament_opening=True,
-        max_turns=300,
-        repetition_draw=False,
-        opponent="random",
-        learner_seat=0,
-        render_mode=None,
-    ):
-        aec = raw_env(expansions, tournament_opening, max_turns, repetition_draw)
-        super().__init__(aec, opponent=opponent, learner_seat=learner_seat, render_mode=render_mode)
+    def __init__(self, opponent="random", learner_seat=0, render_mode=None, **options):
+        super().__init__(
+            raw_env(**options), opponent=opponent, learner_seat=learner_seat, render_mode=render_mode
+        )
 
     def render(self):
         """`human` shows the picture in a window where a display exists (else prints the text board)."""

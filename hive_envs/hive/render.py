@@ -25,6 +25,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from hive_envs.hive.encoding import unwrap_cells
+from hive_envs.hive.engine.game import HiveGame
 
 #: Fill colour of a tile per bug letter (the letter itself is drawn in the owner's contrast colour).
 BUG_COLOURS = {
@@ -222,8 +223,6 @@ def _draw_reserve(draw, names: list[str], side: str, x: int, y: int, width: int,
 
 def save_png(gamestring: str, path: str, width: int = 640, height: int = 640) -> None:
     """Write a PNG picture of the position a UHP GameString (or GameTypeString) describes."""
-    from hive_envs.hive import HiveGame
-
     game = HiveGame.from_gamestring(gamestring)
     Image.fromarray(render_rgb(game, width, height)).save(path)
 

@@ -19,9 +19,11 @@ Errors answer ``err <reason>`` and illegal moves ``invalidmove <reason>``, each 
 the state is unchanged after either, and no input line ends the process except ``exit`` (and
 end-of-file).
 
-The engine's decisions come from a `Player` (`hive_envs.hive.players`): pass any object with
-``choose_move(game, limits) -> str`` to `UHPEngine(player=...)` to put a trained agent behind
-``bestmove``.
+The engine's decisions come from a player (`hive_envs.players`): any object with
+``choose(game, limits) -> move id`` passed to `UHPEngine(player=...)`, or any player spec on the
+command line (``--player greedy``, ``--player runs/x.pt@64``, ``--agent PATH``), so every kind of
+player registered there can answer ``bestmove``. A player may also expose ``uhp_options()`` /
+``set_uhp_option(name, value)`` (listed and set by ``options``) and ``warm_up()``.
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from hive_envs.hive import GAME_TYPES, HiveGame
-from hive_envs.hive.players import GreedyPlayer, Player, SearchLimits
+from hive_envs.players import GreedyPlayer, Player, PlayerContext, PlayerFailure, SearchLimits, make_player
+from hive_envs.players.specs import describe_specs
+from hive_envs.version import __version__
 
-ENGINE_ID = "id hive_envs v0.1.0"
+ENGINE_ID = f"id hive_envs v{__version__}"
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 MAX_PERFT_DEPTH = 8
 """Refuse deeper perft requests: depth 9 of Base+MLP would run for days in a loop that cannot be
@@ -200,14 +204,16 @@ class UHPEngine:
         game = self._require_game()
         if game.is_terminal:
             raise UHPError(f"the game is over ({game.outcome}); there is no best move")
-        move = self.player.choose_move(game.copy(), limits)
         try:
-            game.uhp_to_move_id(move)
+            move = self.player.choose(game.copy(), limits)
+        except (ValueError, PlayerFailure) as e:  # e.g. an agent for another game type, a dead engine
+            raise UHPError(_one_line(e)) from None
+        try:
+            return [game.move_name(move)]
         except (ValueError, TypeError) as e:
             raise UHPError(
-                f"the player chose {_quote(str(move))}, which is not legal here: {_one_line(e)}"
+                f"the player chose move {move!r}, which is not legal here: {_one_line(e)}"
             ) from None
-        return [move]
 
     def _undo(self, args: list[str]) -> list[str]:
         game = self._require_game()
@@ -227,7 +233,7 @@ class UHPEngine:
 
     def _options(self, args: list[str]) -> list[str]:
         # A player may expose settings: ``uhp_options()`` -> (name, type, value, default, min, max) rows and
-        # ``set_uhp_option(name, value)``; they apply at once (hive_envs.agents.uhp_player.AgentPlayer).
+        # ``set_uhp_option(name, value)``; they apply at once (hive_envs.players.checkpoint.AgentPlayer).
         own = {
             row[0]: (_Option(row[0], row[1], row[3], row[4], row[5]), row[2])
             for row in getattr(self.player, "uhp_options", list)()
@@ -305,6 +311,39 @@ def _quote(text: str) -> str:
     return ascii(text[:80])
 
 
+class UnloadedPlayer:
+    """Stands in for a player that could not be made (a checkpoint that is missing, corrupt or for
+    another game): the engine keeps running and answers every ``bestmove`` with ``err`` and the
+    reason (the protocol forbids dying)."""
+
+    name = "unloaded"
+
+    def __init__(self, spec: str, reason: str):
+        self.spec, self.reason = spec, reason
+
+    def choose(self, game, limits=None) -> int:
+        raise PlayerFailure(f"no agent: cannot load {self.spec!r}: {self.reason}")
+
+    def seed(self, seed) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def load_player(spec: str, seed: int | None = None):
+    """The player of ``spec`` for Hive, warmed up; an `UnloadedPlayer` with the reason if it fails
+    (reported on stderr too)."""
+    try:
+        player = make_player(spec, PlayerContext(game="hive", seed=seed))
+        getattr(player, "warm_up", lambda: None)()
+    except Exception as error:  # noqa: BLE001 - any failure (bad file, wrong game) is reported, not raised
+        reason = " ".join(str(error).split()) or type(error).__name__
+        print(f"hive_envs.uhp: cannot load agent {spec!r}: {reason}", file=sys.stderr)
+        return UnloadedPlayer(spec, reason)
+    return player
+
+
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """Entry point of ``python -m hive_envs.uhp``."""
     import argparse
@@ -312,11 +351,11 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     parser = argparse.ArgumentParser(prog="python -m hive_envs.uhp", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--player",
-        choices=("greedy", "random"),
         default="greedy",
-        help="built-in player behind bestmove (default: greedy)",
+        metavar="SPEC",
+        help=f"the player behind bestmove: {describe_specs()} (default: greedy)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the player's tie-breaking")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")
     parser.add_argument(
         "--agent",
         metavar="PATH",
@@ -332,17 +371,20 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     args = parser.parse_args(argv)
     if args.simulations < 0:
         parser.error(f"--simulations must be >= 0, got {args.simulations}")
-    from hive_envs.hive.players import RandomPlayer
-
-    player = GreedyPlayer(args.seed) if args.player == "greedy" else RandomPlayer(args.seed)
     if args.agent is not None:
-        from hive_envs.agents.uhp_player import load_uhp_agent
-
-        player = load_uhp_agent(args.agent, simulations=args.simulations, seed=args.seed)
+        player = load_player(f"{args.agent}@{args.simulations}", args.seed)
+    else:
+        try:
+            player = make_player(args.player, PlayerContext(game="hive", seed=args.seed))
+        except ValueError as error:
+            parser.error(f"--player: {error}")
     # Undecodable input bytes or unencodable output characters must not end the process.
     if hasattr(stdin, "reconfigure"):
         stdin.reconfigure(errors="replace")
     if hasattr(stdout, "reconfigure"):
         stdout.reconfigure(errors="backslashreplace")
-    UHPEngine(player).run(stdin, stdout)
+    try:
+        UHPEngine(player).run(stdin, stdout)
+    finally:
+        player.close()
     return 0

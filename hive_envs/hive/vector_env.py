@@ -8,64 +8,20 @@ all of them advance through `HiveBatch`'s one compiled call per ply (the plumbin
 and infos are those of `hive_envs.core.vector.BatchVectorEnv`). Observation and action spaces are
 the single env's, batched; ``infos["action_mask"]`` is not added: read ``vec.action_masks()``.
 
-Opponents: ``"random"`` draws one uniformly random legal action per game with a compiled scan
-of the mask (the generic `opponents.random_actions` draws a float per action, 12,673+ per game,
-which would cost more than the Hive step itself); ``"greedy"`` is `HiveBatch.greedy_actions`;
-a callable or a loader-made opponent is called once per game.
+Opponents are `hive_envs.core.opponents`'s: ``"random"`` draws one uniformly random legal action per
+game with a compiled scan of the mask, ``"greedy"`` is `HiveBatch.greedy_actions`; any other player
+chooses on each game (``batch.game(row)``), a callable is called once per game.
 """
 
 from __future__ import annotations
-
-import numpy as np
-from numba import njit
 
 from hive_envs.core.vector import BatchVectorEnv
 from hive_envs.hive.batch import HiveBatch
 
 
-@njit(cache=True)
-def random_legal_actions(masks, rows, u, out):
-    """``out[i]``: a uniformly random legal action of ``masks[rows[i]]``, picked by ``u[i]`` in [0, 1).
-
-    Two scans of the row (count, then the chosen one); rows are never all zeros.
-    """
-    for i in range(rows.shape[0]):
-        row = masks[rows[i]]
-        count = 0
-        for a in range(row.shape[0]):
-            count += row[a]
-        pick = int(u[i] * count)
-        for a in range(row.shape[0]):
-            if row[a]:
-                if pick == 0:
-                    out[i] = a
-                    break
-                pick -= 1
-
-
 class HiveVectorEnv(BatchVectorEnv):
     """`num_envs` learner seats of Hive stepped together by `HiveBatch`, opponents inside."""
 
-    def __init__(
-        self,
-        num_envs=1,
-        expansions="",
-        tournament_opening=True,
-        max_turns=300,
-        repetition_draw=False,
-        opponent="random",
-        learner_seat=0,
-        parallel=False,
-    ):
-        batch = HiveBatch(num_envs, expansions, tournament_opening, max_turns, repetition_draw, parallel)
-        enc = batch.encoding
-        super().__init__(
-            batch, np.zeros(enc.obs_shape, np.uint8), enc.observation_high(), opponent, learner_seat
-        )
-
-    def _opponent_actions(self, rows: np.ndarray) -> np.ndarray:
-        if self.opponent != "random":
-            return super()._opponent_actions(rows)
-        out = np.empty(rows.size, np.int64)
-        random_legal_actions(self.batch.action_mask, rows, self.np_random.random(rows.size), out)
-        return out
+    def __init__(self, num_envs=1, opponent="random", learner_seat=0, parallel=False, **options):
+        batch = HiveBatch(num_envs, parallel=parallel, **options)
+        super().__init__(batch, *batch.encoding.observation_bounds(), opponent, learner_seat)

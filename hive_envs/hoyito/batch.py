@@ -25,14 +25,15 @@ import numpy as np
 from numba import njit, prange
 
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
-from hive_envs.hoyito import kernels as K
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
-from hive_envs.hoyito.options import HoyitoOptions
+from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.game import HoyitoGame
+from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
 @njit(cache=True)
 def _publish(s, n, limit, total, obs, mask, to_move):
-    seat = s[2 * n + 2]
+    seat = s[2 * n + K.TURN]
     K.encode(s, seat, n, limit, total, obs)
     K.legal_mask(s, n, mask)
     to_move[0] = seat
@@ -42,12 +43,12 @@ def _publish(s, n, limit, total, obs, mask, to_move):
 def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_move, rewards, final_obs):
     """Step one game; on its end write the final view and restart it. Return the finished length or 0."""
     m = 2 * n
-    mover = s[m + 2]
+    mover = s[m + K.TURN]
     K.play(s, mover * n + action, n, max_laps, limit)
     length = 0
     rewards[0] = 0.0
     rewards[1] = 0.0
-    if s[m + 4] != 0:
+    if s[m + K.OVER] != 0:
         K.encode(s, mover if view < 0 else view, n, limit, total, final_obs)
         w = K.winner(s, n)
         if w == 0:
@@ -56,7 +57,7 @@ def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_m
         elif w == 1:
             rewards[0] = -1.0
             rewards[1] = 1.0
-        length = s[m + 5]
+        length = s[m + K.PLY]
         K.init_state(s, n, seeds)
     _publish(s, n, limit, total, obs, mask, to_move)
     return length
@@ -160,8 +161,10 @@ class HoyitoBatch(BatchGame):
 
     `parallel=True` spreads the games over all cores (numba `prange`). It is off by default:
     on the 2-core development machine, shared with other processes, the threaded loop was
-    measured 3-10x SLOWER than the serial one at N = 64..1024 (see docs/notes/hoyito.md).
+    measured 3-10x SLOWER than the serial one at N = 64..1024 (see docs/hoyito.md).
     """
+
+    game_name = "hoyito"
 
     def __init__(
         self,
@@ -193,6 +196,16 @@ class HoyitoBatch(BatchGame):
         values = np.empty((rows.size, self.num_actions), dtype=np.int32)
         _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
         return (values + 0.5 * rng.random(values.shape)).argmax(axis=1)
+
+    def game(self, row: int) -> HoyitoGame:
+        """A `HoyitoGame` in game ``row``'s current position (a copy: playing on it leaves the batch
+        alone), for players that choose moves on a game (`hive_envs.players`)."""
+        return HoyitoGame.from_state(self.states[self._row(row)], self.options)
+
+    def move_to_action(self, row: int, move_id: int) -> int:
+        """The action (the mover's hole from their left) of absolute hole ``move_id`` in game ``row``."""
+        g = self._row(row)
+        return self._legal_action(g, int(move_id) - int(self.to_move[g]) * self.num_actions, move_id)
 
     # ------------------------------------------------------------------ BatchGame hooks
     def _reset_games(self) -> None:

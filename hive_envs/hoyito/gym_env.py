@@ -6,7 +6,7 @@
 Observation: the Box of `hive_envs.hoyito_v0` (float32, 2n + 4 entries, the learner's view);
 action k = the learner's k-th hole from its left; `action_masks()` gives the legal ones.
 Options: the game options of `HoyitoGame`, `opponent` ("random", "greedy", a callable
-`(observation, action_mask) -> action`, or a string a registered loader accepts; see
+`(observation, action_mask) -> action`, a player, or any player spec of `hive_envs.players`; see
 `hive_envs.core.opponents`), `learner_seat` (0, 1 or "random" per episode), `render_mode`.
 """
 
@@ -22,34 +22,15 @@ from hive_envs.hoyito.env import raw_env
 class HoyitoEnv(SingleAgentEnv):
     """One learner seat of Hoyito II against an opponent inside the env."""
 
-    def __init__(
-        self,
-        holes_per_row=6,
-        seeds_per_hole=4,
-        max_laps=1000,
-        no_capture_limit=None,
-        opponent="random",
-        learner_seat=0,
-        render_mode=None,
-    ):
-        aec = raw_env(holes_per_row, seeds_per_hole, max_laps, no_capture_limit)
-        super().__init__(aec, opponent=opponent, learner_seat=learner_seat, render_mode=render_mode)
+    def __init__(self, opponent="random", learner_seat=0, render_mode=None, **options):
+        super().__init__(
+            raw_env(**options), opponent=opponent, learner_seat=learner_seat, render_mode=render_mode
+        )
 
 
 class HoyitoVectorEnv(BatchVectorEnv):
     """`num_envs` learner seats of Hoyito II stepped together by `HoyitoBatch`, opponents inside."""
 
-    def __init__(
-        self,
-        num_envs=1,
-        holes_per_row=6,
-        seeds_per_hole=4,
-        max_laps=1000,
-        no_capture_limit=None,
-        opponent="random",
-        learner_seat=0,
-        parallel=False,
-    ):
-        batch = HoyitoBatch(num_envs, holes_per_row, seeds_per_hole, max_laps, no_capture_limit, parallel)
-        low, high = observation_bounds(batch.options)
-        super().__init__(batch, low, high, opponent=opponent, learner_seat=learner_seat)
+    def __init__(self, num_envs=1, opponent="random", learner_seat=0, parallel=False, **options):
+        batch = HoyitoBatch(num_envs, parallel=parallel, **options)
+        super().__init__(batch, *observation_bounds(batch.options), opponent, learner_seat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from hive_envs.hoyito.game import HoyitoGame
+from hive_envs.hoyito.engine.game import HoyitoGame
 
 PIT = 56  # pit diameter in pixels
 GAP = 10

@@ -1,8 +1,9 @@
-"""The shared env base on a second game (Nim), proving it is game-agnostic.
+"""The shared env base on a third game (Nim), proving that a game is one protocol class plus an encoder.
 
-Nim here: a pile of stones, the mover takes 1..3 (action k takes k+1), taking the last wins.
-Only the hooks are written; spaces, masks, illegal actions, dead steps, rewards, the
-single-agent env and the opponents all come from hive_envs.core.
+Nim here: a pile of stones, the mover takes 1..3 (move id k takes k stones), taking the last wins.
+Only `NimGame` (the game protocol of `hive_envs.core.game`) and `NimEncoder` are written; the AEC env,
+spaces, masks, illegal actions, dead steps, rewards, the single-agent env, the opponents (random,
+greedy, callables, registered player kinds) and the PUCT search all come from the package.
 """
 
 from __future__ import annotations
@@ -12,46 +13,116 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from hive_envs.core import opponents
-from hive_envs.core.aec import MaskedAECEnv, wrap_aec
+from hive_envs.agents.search import SearchConfig, choose, search
+from hive_envs.core.aec import wrap_aec
+from hive_envs.core.game import Game
+from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.single_agent import SingleAgentEnv
+from hive_envs.players import BasePlayer, make_player, player_kinds, register_player_kind
+from hive_envs.players import specs as player_specs
 
 PILE = 9
 
 
-class NimAEC(MaskedAECEnv):
-    def __init__(self, render_mode=None):
-        super().__init__(3, np.zeros(PILE + 2), np.ones(PILE + 2), np.uint8, render_mode)
+class NimGame:
+    game_name = "nim"
+    options = PILE
 
-    def _new_game(self):
-        self.stones, self.mover = PILE, 0
+    def __init__(self):
+        self.stones, self.to_move, self.moves = PILE, 0, []
 
-    def _apply(self, action):
-        self.stones -= action + 1
-        self.last_mover, self.mover = self.mover, 1 - self.mover
-
-    def _seat_to_move(self):
-        return self.mover
-
-    def _is_over(self):
+    @property
+    def is_terminal(self) -> bool:
         return self.stones == 0
 
-    def _write_mask(self, out):
-        out[:] = np.arange(1, 4) <= self.stones
+    @property
+    def result(self) -> float | None:
+        return None if self.stones else (1.0 if self.to_move == 1 else -1.0)  # the last mover won
 
-    def _write_observation(self, seat, out):
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    def legal_move_ids(self) -> np.ndarray:
+        return np.arange(1, min(3, self.stones) + 1)
+
+    def play_id(self, move_id: int) -> None:
+        if move_id not in self.legal_move_ids():
+            raise ValueError(f"illegal move {move_id}")
+        self.stones -= move_id
+        self.to_move = 1 - self.to_move
+        self.moves.append(move_id)
+
+    def undo(self) -> None:
+        self.stones += self.moves.pop()
+        self.to_move = 1 - self.to_move
+
+    def copy(self) -> NimGame:
+        other = NimGame()
+        other.stones, other.to_move, other.moves = self.stones, self.to_move, list(self.moves)
+        return other
+
+    def move_name(self, move_id: int) -> str:
+        if move_id not in self.legal_move_ids():
+            raise ValueError(f"illegal move {move_id}")
+        return f"take {move_id}"
+
+    def move_id(self, name: str) -> int:
+        move = int(name.removeprefix("take "))
+        self.move_name(move)
+        return move
+
+    def record(self) -> str:
+        return ",".join(map(str, self.moves))
+
+    def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]:
+        ids = self.legal_move_ids()
+        return ids, (ids == self.stones).astype(np.int64)  # taking the last stones wins
+
+    def potential(self, seat: int) -> float:
+        return 0.0
+
+
+class NimEncoder:
+    num_actions = 3
+    observation_shape = (PILE + 2,)
+    observation_dtype = np.dtype(np.uint8)
+
+    def observation_bounds(self):
+        return np.zeros(self.observation_shape, np.uint8), np.ones(self.observation_shape, np.uint8)
+
+    def observe(self, game, seat, out):
         out[:] = 0
-        out[self.stones] = 1
-        out[-1] = seat == self.mover
+        out[game.stones] = 1
+        out[-1] = seat == game.to_move
 
-    def _outcome(self):
-        return (1.0, -1.0) if self.last_mover == 0 else (-1.0, 1.0)
+    def write_mask(self, game, out):
+        out[:] = np.arange(1, 4) <= game.stones
+
+    def legal_actions(self, game):
+        moves = game.legal_move_ids()
+        return moves, moves - 1
+
+    def action_to_move(self, game, action):
+        return int(action) + 1
+
+    def move_to_action(self, game, move_id):
+        return int(move_id) - 1
+
+
+class NimAEC(GameAECEnv):
+    def __init__(self, render_mode=None):
+        super().__init__(NimEncoder(), render_mode)
+
+    def _make_game(self):
+        return NimGame()
 
     def _render_text(self):
-        return f"{self.stones} stones"
+        return f"{self.game.stones} stones"
 
-    def action_values(self):
-        return np.array([self.stones == k + 1 for k in range(3)], dtype=float)
+
+def test_the_toy_game_is_a_protocol_game():
+    assert isinstance(NimGame(), Game)
 
 
 def test_pettingzoo_conformance_through_the_base():
@@ -68,40 +139,64 @@ def test_single_agent_env_passes_check_env_for_each_opponent_kind():
 def test_greedy_opponent_takes_the_last_stones():
     env = SingleAgentEnv(NimAEC(), opponent="greedy", learner_seat=0)
     env.reset(seed=0)
-    env.aec.stones = 5
+    env.aec.game.stones = 5
     env.aec._after_ply()
-    _, reward, terminated, _, _ = env.step(1)  # leaves 3: greedy takes them and wins
+    _, reward, terminated, _, _ = env.step(1)  # takes 2, leaves 3: greedy takes them and wins
     assert (reward, terminated) == (-1.0, True)
 
 
 def test_illegal_action_message_names_action_and_legal_count():
     env = NimAEC()
     env.reset()
-    env.stones = 2
+    env.game.stones = 2
     env._after_ply()
     with pytest.raises(ValueError, match="action 2 is illegal for player_0; it has 2 legal actions"):
         env.step(2)
 
 
-def test_unknown_opponent_string_is_refused_unless_a_loader_accepts_it(monkeypatch):
-    monkeypatch.setattr(opponents, "_LOADERS", [])
-    with pytest.raises(ValueError, match="opponent must be 'random', 'greedy', a callable"):
-        opponents.load_opponent("ckpt.onnx")
+def test_moves_names_and_greedy_values_come_from_the_protocol():
+    env = NimAEC()
+    env.reset()
+    assert env.action_to_name(2) == "take 3" and env.name_to_action("take 1") == 0
+    env.game.stones = 2
+    env._after_ply()
+    assert env.action_values().tolist() == [0.0, 1.0, -np.inf]
+    with pytest.raises(ValueError, match="not legal"):
+        env.action_to_name(2)
 
-    def fn(obs, mask):
-        return 0
 
-    opponents.register_opponent_loader(lambda spec: fn if spec.endswith(".onnx") else None)
-    assert opponents.load_opponent("ckpt.onnx") is fn
+def test_search_solves_the_toy_game():
+    game = NimGame()  # 9 stones: take 1 and leave a multiple of 4
+
+    def uniform(g):
+        moves = g.legal_move_ids()
+        return moves, np.full(len(moves), 1 / len(moves)), 0.0
+
+    moves, visits, priors = search(game, uniform, SearchConfig(simulations=600))
+    assert choose(moves, visits, priors) == 1 and game.record() == ""
 
 
-def test_random_and_greedy_helpers_pick_only_legal_actions():
-    rng = np.random.default_rng(0)
-    masks = np.array([[0, 1, 0], [1, 0, 1]] * 50, dtype=np.int8)
-    picks = opponents.random_actions(masks, rng)
-    assert masks[np.arange(100), picks].all() and set(picks[1::2]) == {0, 2}
-    assert {opponents.greedy_action(np.array([5, 1, 5]), np.array([1, 1, 1]), rng) for _ in range(40)} == {
-        0,
-        2,
-    }
-    assert opponents.greedy_action(np.array([5, 1, 5]), np.array([0, 1, 0]), rng) == 1
+def test_a_registered_player_kind_plays_as_an_env_opponent(monkeypatch):
+    monkeypatch.setattr(player_specs, "_KINDS", dict(player_specs._KINDS))
+    seen = []
+
+    class TakeMost(BasePlayer):
+        def choose(self, game, limits=None):
+            seen.append(game.record())
+            return int(game.legal_move_ids()[-1])
+
+    register_player_kind("most", lambda arg, context: TakeMost(f"most:{arg}", context.seed), syntax="most:X")
+    assert "most" in [kind.name for kind in player_kinds()]
+    env = SingleAgentEnv(NimAEC(), opponent="most:1", learner_seat=1)
+    env.reset(seed=0)
+    assert seen == [""] and env.aec.game.stones == PILE - 3
+    with pytest.raises(ValueError, match="already registered"):
+        register_player_kind("most", lambda arg, context: None)
+
+
+def test_unknown_opponent_strings_are_refused_naming_the_specs():
+    with pytest.raises(ValueError, match=r"opponent 'ckpt.onnx'.*random \| greedy"):
+        SingleAgentEnv(NimAEC(), opponent="ckpt.onnx")
+    with pytest.raises(ValueError, match="opponent"):
+        SingleAgentEnv(NimAEC(), opponent=42)
+    assert make_player("random").name == "random"

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.moves import move_cell, move_piece
 from hive_envs.hive.engine.pieces import PIECE_NAMES
 from hive_envs.hive.engine.state import HEIGHT, PUNDER, TOP
 from tests.hive.random_games import random_positions
@@ -17,7 +18,7 @@ MARKERS = (("", "/"), ("", "-"), ("", "\\"), ("/", ""), ("-", ""), ("\\", ""))
 def _all_forms(game, move_id):
     """Every UHP string naming ``move_id``: each piece in play next to (or under) the destination."""
     s = game.state
-    piece, dest = divmod(move_id, 1024)
+    piece, dest = move_piece(move_id), move_cell(move_id)
     name = PIECE_NAMES[piece]
     if s[HEIGHT + dest] > 0:
         return [f"{name} {PIECE_NAMES[s[TOP + dest]]}"]

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
+from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, undo_move
-from hive_envs.hive.engine.state import I_LAST_MOVED, I_STATUS, STATUS_DRAW
+from hive_envs.hive.engine.state import I_LAST_MOVED, I_STATUS, PCELL, STATUS_DRAW
 from tests.hive.random_games import random_positions
 
 PILLBUG_OPENING = ["wP", "bG1 wP-", "wQ -wP", "bQ bG1/", "wA1 -wQ", "bA1 bQ-", "wA2 -wA1", "bA1 wP/"]
@@ -46,7 +47,7 @@ def test_queen_deadline_forces_the_queen_on_the_fourth_turn():
 
 def test_no_piece_moves_before_its_owners_queen_is_placed():
     game = HiveGame.from_gamestring("Base;InProgress;White[3];wA1;bA1 wA1-;wG1 -wA1;bG1 bA1-")
-    assert all(game.state[2048 + (int(m) >> 10)] < 0 for m in game.valid_move_ids())
+    assert all(game.state[PCELL + move_piece(int(m))] < 0 for m in game.valid_move_ids())
 
 
 def test_pillbug_throw_cannot_take_the_last_moved_piece_and_the_thrown_piece_is_frozen():

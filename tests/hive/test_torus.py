@@ -7,6 +7,7 @@ import pytest
 from hive_envs.hive import DIRECTIONS, GAME_TYPES, GRID_SIZE, PASS_MOVE, cell_to_qr, qr_to_cell
 from hive_envs.hive.engine import MAX_MOVES, generate_moves, new_workspace
 from hive_envs.hive.engine.movegen import count_moves
+from hive_envs.hive.engine.moves import move_cell, move_piece, pack_move
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.state import HEIGHT, PCELL, TOP
 from tests.hive.random_games import random_positions
@@ -48,7 +49,7 @@ def test_translated_positions_have_translated_moves_and_equal_repetition_keys(ga
         for dq, dr in SHIFTS:
             moved = _translated(state, dq, dr)
             got = sorted(
-                m if m == PASS_MOVE else (m >> 10) * 1024 + _shift_cell(m & 1023, -dq, -dr)
+                m if m == PASS_MOVE else pack_move(move_piece(m), _shift_cell(move_cell(m), -dq, -dr))
                 for m in _moves(moved)
             )
             assert got == expected, (game.gamestring, dq, dr)
@@ -91,3 +92,13 @@ def test_cell_coordinates_round_trip():
         assert qr_to_cell(q, r) == cell
     with pytest.raises(ValueError):
         cell_to_qr(GRID_SIZE * GRID_SIZE)
+
+
+def test_move_ids_pack_the_piece_above_the_cell_as_documented():
+    """``move_id = piece_id * 1024 + cell`` on the 32 x 32 torus, pass after the last real move."""
+    assert (pack_move(3, 517), move_piece(3 * 1024 + 517), move_cell(3 * 1024 + 517)) == (
+        3 * 1024 + 517,
+        3,
+        517,
+    )
+    assert PASS_MOVE == 28 * 1024 == pack_move(28, 0)

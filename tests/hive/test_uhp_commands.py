@@ -219,8 +219,8 @@ def test_command_words_are_case_insensitive(engine):
 
 def test_a_plugged_in_player_answers_bestmove():
     class FirstMove:
-        def choose_move(self, game: HiveGame, limits):
-            return min(game.valid_moves())
+        def choose(self, game: HiveGame, limits):
+            return game.move_id(min(game.valid_moves()))
 
     engine = UHPEngine(player=FirstMove())
     answer(engine, "newgame")
@@ -229,7 +229,7 @@ def test_a_plugged_in_player_answers_bestmove():
 
 def test_a_crashing_player_is_reported_not_fatal():
     class Broken:
-        def choose_move(self, game, limits):
+        def choose(self, game, limits):
             raise RuntimeError("no\nluck")
 
     engine = UHPEngine(player=Broken())
@@ -240,13 +240,13 @@ def test_a_crashing_player_is_reported_not_fatal():
 
 def test_a_player_choosing_an_illegal_move_is_reported():
     class Cheater:
-        def choose_move(self, game, limits):
-            return "wQ"
+        def choose(self, game, limits):
+            return game.move_id("wS1") + 1  # wS1 is legal; its neighbour id is not
 
     engine = UHPEngine(player=Cheater())
     answer(engine, "newgame")
     out = answer(engine, "bestmove")
-    assert out[0].startswith("err the player chose 'wQ'")
+    assert out[0].startswith("err the player chose move 1025, which is not legal here")
 
 
 def test_bestmove_in_a_forced_pass_position_is_pass(engine):

@@ -7,8 +7,8 @@ line then ``ok`` and leaves the game, the options and the move history as they w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hive_envs.hive.players import RandomPlayer
 from hive_envs.hive.uhp import UHPEngine
+from hive_envs.players import RandomPlayer
 
 WORDS = [
     "info",

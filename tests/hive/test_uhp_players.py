@@ -1,9 +1,11 @@
-"""Built-in players behind the UHP ``bestmove``: random, and the 1-ply greedy one with its scores."""
+"""Built-in players on Hive (what the UHP ``bestmove`` answers by default): random, and the 1-ply greedy
+one with its scores (`HiveGame.greedy_move_scores`) against a slow reference."""
 
 import pytest
 
 from hive_envs.hive import HiveGame
-from hive_envs.hive.players import WIN_SCORE, GreedyPlayer, RandomPlayer, SearchLimits, greedy_scores
+from hive_envs.hive.engine.heuristics import WIN_SCORE
+from hive_envs.players import GreedyPlayer, RandomPlayer
 
 BEFORE_WIN = (
     r"Base;InProgress;White[7];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wG1 /wQ;bG1 bQ/;"
@@ -16,7 +18,7 @@ def _random_position(game_type: str, plies: int, seed: int) -> HiveGame:
     for _ in range(plies):
         if game.is_terminal:
             break
-        game.play(player.choose_move(game, SearchLimits()))
+        game.play_id(player.choose(game))
     return game
 
 
@@ -51,7 +53,7 @@ def _reference_score(game: HiveGame, move: str) -> int:
 def test_greedy_scores_match_a_slow_reference(game_type, plies, seed):
     game = _random_position(game_type, plies, seed)
     before = game.gamestring
-    ids, scores = greedy_scores(game)
+    ids, scores = game.greedy_move_scores()
     assert game.gamestring == before
     assert list(ids) == list(game.valid_move_ids())
     for move_id, score in zip(ids, scores):
@@ -62,7 +64,7 @@ def test_greedy_scores_match_a_slow_reference(game_type, plies, seed):
 
 def test_greedy_scores_a_winning_move_highest():
     game = HiveGame.from_gamestring(BEFORE_WIN)
-    ids, scores = greedy_scores(game)
+    ids, scores = game.greedy_move_scores()
     winning = game.uhp_to_move_id(r"wA1 \bQ")
     assert scores.max() == WIN_SCORE and scores[list(ids).index(winning)] == WIN_SCORE
 
@@ -70,9 +72,9 @@ def test_greedy_scores_a_winning_move_highest():
 def test_greedy_player_takes_the_immediate_win():
     game = HiveGame.from_gamestring(BEFORE_WIN)
     for seed in range(5):
-        move = GreedyPlayer(seed).choose_move(game, SearchLimits())
+        move = GreedyPlayer(seed).choose(game)
         after = game.copy()
-        after.play(move)
+        after.play_id(move)
         assert after.outcome == "WhiteWins"
 
 
@@ -80,15 +82,15 @@ def test_greedy_scores_refuse_a_finished_game():
     game = HiveGame.from_gamestring(BEFORE_WIN)
     game.play(r"wA1 \bQ")
     with pytest.raises(ValueError, match="over"):
-        greedy_scores(game)
+        game.greedy_move_scores()
 
 
 def test_random_player_is_legal_and_reproducible():
     game = _random_position("Base+MLP", 30, 7)
     again = _random_position("Base+MLP", 30, 7)
     assert game.gamestring == again.gamestring
-    move = RandomPlayer(3).choose_move(game, SearchLimits())
-    assert move in game.valid_moves()
+    move = RandomPlayer(3).choose(game)
+    assert move in game.valid_move_ids()
 
 
 def test_greedy_beats_random():
@@ -99,6 +101,6 @@ def test_greedy_beats_random():
         greedy_colour = seed % 2
         players = {greedy_colour: GreedyPlayer(seed), 1 - greedy_colour: RandomPlayer(seed)}
         while not game.is_terminal:
-            game.play(players[game.to_move].choose_move(game, SearchLimits()))
+            game.play_id(players[game.to_move].choose(game))
         wins += game.outcome == ("WhiteWins", "BlackWins")[greedy_colour]
     assert wins >= 9

@@ -24,7 +24,9 @@ OpenSpiel's known differences are handled explicitly, not by loosening the compa
 Everything else (terminal positions, who won, passes) must match exactly.
 """
 
+import csv
 import random
+from pathlib import Path
 
 import pytest
 
@@ -32,9 +34,11 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from hive_envs.hive import GAME_TYPES, PIECE_NAMES, HiveGame
 from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, hex_distance, qr_to_cell
+from hive_envs.hive.engine.moves import move_cell, move_piece, pack_move
 from hive_envs.hive.engine.rules import PASS_MOVE
 
 BOARD_RADIUS = 14
+PERFT_TABLE = Path(__file__).resolve().parents[1] / "data" / "perft_hive.tsv"
 _MARKS = {  # UHP direction marker, marker before the reference? -> axial step
     ("/", False): DIRECTIONS[0],  # X/  NE
     ("-", False): DIRECTIONS[1],  # X-  E
@@ -122,7 +126,9 @@ def _their_moves(state, game: HiveGame) -> dict[tuple[int, int], list[int]]:
 
 
 def _our_moves(game: HiveGame) -> set[tuple[int, int]]:
-    return {(-1, -1) if m == PASS_MOVE else (m // 1024, m % 1024) for m in map(int, game.valid_move_ids())}
+    return {
+        (-1, -1) if m == PASS_MOVE else (move_piece(m), move_cell(m)) for m in map(int, game.valid_move_ids())
+    }
 
 
 def _describe(keys) -> list[str]:
@@ -157,7 +163,7 @@ def _play_one_game(game_type: str, seed: int, max_plies: int) -> int:
         if piece < 0:
             ours.play_id(PASS_MOVE)
         else:
-            ours.play_id(piece * 1024 + cell)
+            ours.play_id(pack_move(piece, cell))
         their_actions = [
             a
             for a in their_moves[(piece, cell)]
@@ -198,6 +204,89 @@ def test_random_games_match_openspiel(game_type):
 def test_many_random_games_match_openspiel(game_type):
     for seed in range(1000, 1000 + 400):
         _play_one_game(game_type, seed, 600)
+
+
+def _replay(gamestring: str):
+    """Our game and OpenSpiel's state after the moves of a GameString."""
+    target = HiveGame.from_gamestring(gamestring, max_turns=None)
+    ours = HiveGame(target.game_type, max_turns=None)
+    theirs = _openspiel_game(ours.game_type).new_initial_state()
+    for move_id in target.move_ids:
+        theirs.apply_action(_their_action(theirs, ours, move_id))
+        ours.play_id(move_id)
+    return ours, theirs
+
+
+def _their_action(state, game: HiveGame, move_id: int) -> int:
+    """One OpenSpiel action for our move (a placement names the very piece placed)."""
+    key = (-1, -1) if move_id == PASS_MOVE else (move_piece(move_id), move_cell(move_id))
+    actions = _their_moves(state, game)[key]
+    return next(
+        a for a in actions if key[0] < 0 or state.action_to_string(a).split()[0] == PIECE_NAMES[key[0]]
+    )
+
+
+def _checked_perft(ours: HiveGame, theirs, depth: int) -> int:
+    """Perft by our engine, asserting at every node above the last ply that OpenSpiel's move set is ours."""
+    mine, their_moves = _our_moves(ours), _their_moves(theirs, ours)
+    assert mine == set(their_moves), (
+        f"move sets differ at {ours.gamestring}\n  only ours: {_describe(mine - set(their_moves))}\n"
+        f"  only OpenSpiel: {_describe(set(their_moves) - mine)}"
+    )
+    if depth == 1:
+        return len(mine)
+    total = 0
+    for move_id in ours.valid_move_ids().tolist():
+        child = theirs.clone()
+        child.apply_action(_their_action(theirs, ours, move_id))
+        ours.play_id(move_id)
+        total += _checked_perft(ours, child, depth - 1)
+        ours.undo()
+    return total
+
+
+def _midgame_perft_rows():
+    lines = [line for line in PERFT_TABLE.read_text().splitlines() if not line.startswith("#")]
+    for row in csv.DictReader(lines, delimiter="\t"):
+        if row["source"] == "openspiel":
+            marks = [pytest.mark.slow] if int(row["depth"]) > 2 else []
+            yield pytest.param(row["gamestring"], int(row["depth"]), int(row["count"]), marks=marks)
+
+
+@pytest.mark.parametrize("gamestring, depth, count", list(_midgame_perft_rows()))
+def test_midgame_perft_rows_are_confirmed_node_by_node_by_openspiel(gamestring, depth, count):
+    ours, theirs = _replay(gamestring)
+    assert _checked_perft(ours, theirs, depth) == count
+
+
+def _actions_per_move(game_type: str, games: int, plies: int) -> float:
+    """OpenSpiel's legal actions per distinct legal move, over positions of seeded random games."""
+    actions = moves = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        ours = HiveGame(game_type, max_turns=None)
+        theirs = _openspiel_game(game_type).new_initial_state()
+        while ours.ply < plies and not (ours.is_terminal or theirs.is_terminal()):
+            mine = _our_moves(ours)
+            if set(_their_moves(theirs, ours)) == mine:  # skip OpenSpiel's known extra moves
+                actions += len(theirs.legal_actions())
+                moves += len(mine)
+            ids = ours.valid_move_ids()
+            move_id = int(ids[rng.randrange(len(ids))])
+            theirs.apply_action(_their_action(theirs, ours, move_id))
+            ours.play_id(move_id)
+    return actions / moves
+
+
+@pytest.mark.parametrize("game_type", ["Base", "Base+MLP"])
+def test_openspiel_lists_each_move_about_twice(game_type, capsys):
+    """The README's aliasing figure: OpenSpiel's action space names a move once per reference piece
+    next to its destination (and a placement once per copy of the bug), ~1.9 actions per distinct
+    move in Base and ~2.0 in Base+MLP over these games; our encoding has exactly one."""
+    ratio = _actions_per_move(game_type, games=8, plies=100)
+    with capsys.disabled():
+        print(f"\nOpenSpiel actions per distinct move, {game_type}: {ratio:.2f}")
+    assert 1.7 < ratio < 2.3
 
 
 def test_reference_resolution_matches_uhp_directions():

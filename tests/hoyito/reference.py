@@ -1,7 +1,7 @@
 """A slow, obviously-direct Python reading of the rules, used as a test oracle for the engine.
 
 Lists and modular arithmetic instead of the engine's flat-array kernels; written straight
-from `shared/rules/hoyito_ii.md`, one rule per line where possible.
+from `docs/rules/hoyito_ii.md`, one rule per line where possible.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def test_many_random_games_against_the_reference(options):
 def test_compiled_random_playout_finishes_games_and_conserves_counters():
     import numpy as np
 
-    from hive_envs.hoyito import kernels as K
+    from hive_envs.hoyito.engine import kernels as K
 
     state = np.zeros(K.state_size(6), np.int32)
     for seed in range(1, 200):

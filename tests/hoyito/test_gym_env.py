@@ -11,8 +11,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import hive_envs  # noqa: F401
-from hive_envs.core import opponents
 from hive_envs.hoyito.gym_env import HoyitoEnv
+from hive_envs.players import BasePlayer, register_player_kind
+from hive_envs.players import specs as player_specs
 from hive_envs.registration import GYM_ENVS
 
 HOYITO_IDS = [i for i in GYM_ENVS if "Hoyito" in i]
@@ -92,15 +93,16 @@ def test_callable_opponent_gets_its_own_observation_and_mask():
     assert calls and set(calls) == {1.0}  # the opponent always observes as the mover
 
 
-def test_opponent_loader_hook_resolves_strings(monkeypatch):
-    monkeypatch.setattr(opponents, "_LOADERS", [])
+def test_a_registered_player_kind_is_an_opponent_string(monkeypatch):
+    monkeypatch.setattr(player_specs, "_KINDS", dict(player_specs._KINDS))
     picked = []
 
-    def last_legal(observation, action_mask):
-        picked.append(int(np.flatnonzero(action_mask)[-1]))
-        return picked[-1]
+    class LastHole(BasePlayer):
+        def choose(self, game, limits=None):
+            picked.append(int(game.legal_move_ids()[-1]))
+            return picked[-1]
 
-    opponents.register_opponent_loader(lambda spec: last_legal if spec == "last" else None)
+    register_player_kind("last", lambda _, context: LastHole("last", context.seed), argument=False)
     env = HoyitoEnv(opponent="last", learner_seat=1)
     env.reset(seed=0)
     assert picked == [5]

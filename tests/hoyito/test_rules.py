@@ -1,4 +1,4 @@
-"""One test per rule of shared/rules/hoyito_ii.md, each on a hand-worked board.
+"""One test per rule of docs/rules/hoyito_ii.md, each on a hand-worked board.
 
 Boards are written in absolute hole order (South 0..n-1, then North n..2n-1); the sketch
 comments draw them as on the table, North on top reading right to left.

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hive_envs.hive import HiveGame
+from hive_envs.players import split_checkpoint_spec
 from hive_envs.uhp_client import UHPClient, UHPEngineError, UHPTimeout
 from tests.play.helpers import tiny_hoyito_checkpoint
 from training import arena, evaluate
@@ -89,7 +90,7 @@ def test_bad_specs_and_counts_are_refused(tmp_path):
     with pytest.raises(ValueError, match="UHP engines play Hive"):
         arena.play_match(str(path), f"uhp:{FAKE} garbage", 2, arena.settings_for([str(path)]))
     with pytest.raises(ValueError, match="simulations"):
-        arena.split_agent_spec("a.pt@many")
+        split_checkpoint_spec("a.pt@many")
 
 
 def test_client_reports_engines_that_cannot_start_or_answer():

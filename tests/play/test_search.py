@@ -14,10 +14,10 @@ from hive_envs.agents.search import SearchConfig, choose, search
 
 class Nim:
     """Take 1 or 2 stones; whoever takes the last stone wins. With ``extra_turn_on_two`` taking two
-    stones lets the same player move again (like a Hoyito capture)."""
+    stones lets the same player move again (like a Hoyito capture). The search needs only these
+    members of the game protocol."""
 
     def __init__(self, stones: int, extra_turn_on_two: bool = False):
-        self.game = self
         self.stones, self.to_move, self.extra = stones, 0, extra_turn_on_two
         self._stack: list[tuple[int, int]] = []
         self._last_mover = -1
@@ -27,13 +27,13 @@ class Nim:
         return self.stones == 0
 
     @property
-    def outcome(self) -> float:
-        return 1.0 if self._last_mover == 0 else -1.0
+    def result(self) -> float | None:
+        return None if self.stones else (1.0 if self._last_mover == 0 else -1.0)
 
-    def legal(self) -> list[int]:
-        return [k for k in (1, 2) if k <= self.stones]
+    def legal_move_ids(self) -> np.ndarray:
+        return np.array([k for k in (1, 2) if k <= self.stones])
 
-    def play(self, k: int) -> None:
+    def play_id(self, k: int) -> None:
         self._stack.append((self.stones, self.to_move, self._last_mover))
         self.stones -= k
         self._last_mover = self.to_move
@@ -46,7 +46,7 @@ class Nim:
 
 def uniform(game):
     """No knowledge: equal priors, value 0."""
-    moves = np.array(game.legal())
+    moves = game.legal_move_ids()
     return moves, np.full(len(moves), 1.0 / len(moves)), 0.0
 
 
@@ -132,13 +132,13 @@ def test_search_on_a_finished_game_is_refused():
 # -- on the real engines, through the game views ----------------------------------------------
 def _hive_position_with_a_winning_move(seed: int):
     from hive_envs.hive import HiveGame
-    from hive_envs.hive.players import WIN_SCORE, greedy_scores
+    from hive_envs.hive.engine.heuristics import WIN_SCORE
 
     rng = random.Random(seed)
     for _ in range(200):
         game = HiveGame("Base")
         while not game.is_terminal and game.turn_number < 250:
-            ids, scores = greedy_scores(game)
+            ids, scores = game.greedy_move_scores()
             if scores.max() == WIN_SCORE and scores.min() < WIN_SCORE:
                 return game, {int(m) for m, s in zip(ids, scores) if s == WIN_SCORE}
             game.play_id(int(ids[rng.randrange(len(ids))]))
@@ -146,32 +146,21 @@ def _hive_position_with_a_winning_move(seed: int):
 
 
 def test_hive_search_finds_a_move_that_surrounds_the_queen():
-    from hive_envs.agents.views import HiveView
-
     game, winning = _hive_position_with_a_winning_move(seed=3)
-    view, before = HiveView(""), game.gamestring
-
-    def uniform_hive(g):
-        moves = g.valid_move_ids()
-        return moves, np.full(len(moves), 1.0 / len(moves)), 0.0
-
-    moves, visits, priors = search(
-        view.searchable(game), uniform_hive, SearchConfig(simulations=3 * len(game.valid_move_ids()))
-    )
+    before = game.gamestring
+    moves, visits, priors = search(game, uniform, SearchConfig(simulations=3 * len(game.valid_move_ids())))
     assert choose(moves, visits, priors) in winning
-    assert game.gamestring == before
+    assert game.gamestring == before  # searched in place with play_id / undo, left as found
 
 
-def test_hoyito_search_state_undo_restores_every_position():
-    from hive_envs.agents.views import HoyitoView
+def test_hoyito_search_leaves_the_game_as_found():
     from hive_envs.hoyito import HoyitoGame
 
     rng = random.Random(0)
-    state = HoyitoView(holes_per_row=6).searchable(HoyitoGame())
-    seen = []
-    while not state.is_terminal and len(seen) < 60:
-        seen.append(state.game.state.copy())
-        state.play(rng.choice(state.game.legal_moves()))
-    for snapshot in reversed(seen):
-        state.undo()
-        assert (state.game.state == snapshot).all()
+    game = HoyitoGame()
+    for _ in range(20):
+        game.play(rng.choice(game.legal_moves()))
+    before = (game.record(), game.state.tolist())
+    moves, visits, _ = search(game, uniform, SearchConfig(simulations=200))
+    assert visits.sum() == 200 and set(moves.tolist()) == set(game.legal_moves())
+    assert (game.record(), game.state.tolist()) == before

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from hive_envs.agents.uhp_player import AgentPlayer, UnloadedAgent, load_uhp_agent
-from hive_envs.hive.uhp import UHPEngine
+from hive_envs.hive.uhp import UHPEngine, UnloadedPlayer, load_player
+from hive_envs.players.checkpoint import AgentPlayer
 from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
 
 
@@ -82,7 +82,7 @@ def test_raw_policy_is_the_argmax_and_search_answers_legal_moves(hive_ckpt):
     moves, priors, _ = raw.evaluator(game)
     assert raw.choose(game) == int(moves[priors.argmax()])
     searcher = AgentPlayer.load(hive_ckpt, simulations=20)
-    assert searcher.choose_move(game) in game.valid_moves()
+    assert game.move_name(searcher.choose(game)) in game.valid_moves()
     assert game.gamestring == "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 
@@ -98,17 +98,17 @@ def test_agent_refuses_a_game_of_another_type(hive_ckpt):
 
 
 def test_loading_errors_become_err_answers(tmp_path):
-    not_a_file = load_uhp_agent(str(tmp_path / "missing.pt"))
+    not_a_file = load_player(str(tmp_path / "missing.pt"))
     garbage = tmp_path / "garbage.pt"
     garbage.write_bytes(b"not a checkpoint")
     hoyito = tiny_hoyito_checkpoint(tmp_path / "hoyito.pt")
-    for player in (not_a_file, load_uhp_agent(str(garbage)), load_uhp_agent(str(hoyito))):
-        assert isinstance(player, UnloadedAgent)
+    for player in (not_a_file, load_player(str(garbage)), load_player(str(hoyito))):
+        assert isinstance(player, UnloadedPlayer)
         engine = UHPEngine(player)
         answers = session(engine, ["newgame", "bestmove", "play wS1", "options"])
         assert answers[1][0].startswith("err no agent: cannot load")
         assert answers[2][0].startswith("Base;InProgress")  # everything else still works
-    assert "hoyito agent" in load_uhp_agent(str(hoyito)).reason
+    assert "hoyito agent" in load_player(str(hoyito)).reason
 
 
 def test_command_line_engine_with_an_agent(hive_ckpt, tmp_path):
@@ -142,7 +142,7 @@ def test_uhp_limits_set_the_search_budget(hive_ckpt):
     import time
 
     from hive_envs.hive import HiveGame
-    from hive_envs.hive.players import SearchLimits
+    from hive_envs.players import SearchLimits
 
     player = AgentPlayer.load(hive_ckpt, simulations=24)
     assert player.config_for(SearchLimits()).simulations == 24
@@ -150,9 +150,9 @@ def test_uhp_limits_set_the_search_budget(hive_ckpt):
     assert (deep.simulations, deep.max_depth) == (24, 3)
     timed = player.config_for(SearchLimits(time_s=2))
     assert timed.simulations == 100_000 and abs(timed.time_s - (0.9 * 2 - 0.05)) < 1e-9
-    player.choose_move(HiveGame("Base"), SearchLimits(depth=2))  # warm up: compiled kernels load on first use
+    player.choose(HiveGame("Base"), SearchLimits(depth=2))  # warm up: compiled kernels load on first use
     start = time.monotonic()
-    assert player.choose_move(HiveGame("Base"), SearchLimits(time_s=1)) in HiveGame("Base").valid_moves()
+    assert player.choose(HiveGame("Base"), SearchLimits(time_s=1)) in HiveGame("Base").valid_move_ids()
     assert time.monotonic() - start < 3.0  # 0.85 s of search, then one simulation at most
     raw = AgentPlayer.load(hive_ckpt, simulations=0)
     assert raw.config_for(SearchLimits(time_s=5)).simulations == 0  # raw policy whatever the limits

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from hive_envs.agents.hive_features import ACTION_FEATURES, MOBILITY_SCALE, HiveRuleFeatures
+from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import PCELL
 from hive_envs.hive.env import raw_env
@@ -39,7 +40,7 @@ def reference_features(expansions: str, gamestring: str) -> dict[int, np.ndarray
         action = env.uhp_to_action(game.move_id_to_uhp(move))
         f = np.zeros(ACTION_FEATURES, dtype=np.float32)
         f[0] = 1.0
-        f[7] = float(move != PASS_MOVE and game.state[PCELL + (move >> 10)] < 0)
+        f[7] = float(move != PASS_MOVE and game.state[PCELL + move_piece(move)] < 0)
         game.play_id(move)
         own, opp = game.queen_neighbours(me), game.queen_neighbours(1 - me)
         f[1:4] = [(opp - own) / 6, (opp - opp_before) / 6, (own - own_before) / 6]

@@ -68,7 +68,11 @@ def test_hexconv_mixes_only_hex_neighbours():
 
 
 def lookahead_network(batch):
-    rules = {"expansions": batch.expansions, "tournament_opening": True, "max_turns": batch.max_turns}
+    rules = {
+        "expansions": batch.options.expansions,
+        "tournament_opening": True,
+        "max_turns": batch.options.max_turns,
+    }
     spec = {"kind": "hive_lookahead", "channels": 4, "blocks": 1, "rules": rules}
     return build_network(spec, batch.observation_shape, batch.num_actions)
 

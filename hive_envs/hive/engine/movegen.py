@@ -5,7 +5,7 @@
 (``w[MARK + id] == w[W_STAMP]``) so that a legality check afterwards is one lookup. A forced pass
 is returned as the single move ``PASS_MOVE``; a finished game has no moves (count 0).
 
-Rules applied here (see shared/rules/hive.md): placement of the lowest-numbered piece of each bug
+Rules applied here (see docs/rules/hive.md): placement of the lowest-numbered piece of each bug
 kind on cells touching only the mover's colour (origin / around the origin on the first two
 plies); tournament opening; Queen deadline; no movement before one's Queen; pins by articulation
 points (stacks exempt); ground freedom of movement (exactly one gate cell occupied); climbing gate
@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive.engine.grid import GATE_LEFT, GATE_RIGHT, NEIGHBOURS, ORIGIN
+from hive_envs.hive.engine.moves import PASS_MOVE, pack_move
 from hive_envs.hive.engine.pieces import (
     ANT,
     BEETLE,
@@ -39,7 +40,6 @@ from hive_envs.hive.engine.pieces import (
     SPIDER,
 )
 from hive_envs.hive.engine.pins import mark_articulation_cells
-from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import (
     HEIGHT,
     I_KINDS,
@@ -126,7 +126,7 @@ def _slide_dirs(s, a):
 
 @njit(cache=True)
 def _queen_moves(s, w, out, n, stamp, piece, a):
-    base = piece << 10
+    base = pack_move(piece, 0)
     dirs = _slide_dirs(s, a)
     for d in range(6):
         if (dirs >> d) & 1:
@@ -136,7 +136,7 @@ def _queen_moves(s, w, out, n, stamp, piece, a):
 
 @njit(cache=True)
 def _beetle_moves(s, w, out, n, stamp, piece, a):
-    base = piece << 10
+    base = pack_move(piece, 0)
     h_from = s[HEIGHT + a]
     for d in range(6):
         b = NEIGHBOURS[a * 6 + d]
@@ -151,7 +151,7 @@ def _beetle_moves(s, w, out, n, stamp, piece, a):
 
 @njit(cache=True)
 def _grasshopper_moves(s, w, out, n, stamp, piece, a):
-    base = piece << 10
+    base = pack_move(piece, 0)
     for d in range(6):
         b = NEIGHBOURS[a * 6 + d]
         if s[HEIGHT + b] == 0:
@@ -164,7 +164,7 @@ def _grasshopper_moves(s, w, out, n, stamp, piece, a):
 
 @njit(cache=True)
 def _spider_moves(s, w, out, n, stamp, piece, a):
-    base = piece << 10
+    base = pack_move(piece, 0)
     dirs1 = _slide_dirs(s, a)
     for d1 in range(6):
         if not (dirs1 >> d1) & 1:
@@ -189,7 +189,7 @@ def _spider_moves(s, w, out, n, stamp, piece, a):
 
 @njit(cache=True)
 def _ant_moves(s, w, out, n, stamp, piece, a):
-    base = piece << 10
+    base = pack_move(piece, 0)
     vs = next_visit_stamp(w)
     w[VISIT + a] = vs
     w[QUEUE] = a
@@ -211,7 +211,7 @@ def _ant_moves(s, w, out, n, stamp, piece, a):
 
 @njit(cache=True)
 def _ladybug_moves(s, w, out, n, stamp, piece, a):
-    base = piece << 10
+    base = pack_move(piece, 0)
     for d1 in range(6):
         b1 = NEIGHBOURS[a * 6 + d1]
         h1 = s[HEIGHT + b1]
@@ -239,7 +239,7 @@ def _throws(s, w, out, n, stamp, a, last_moved):
         target = s[TOP + t]
         if target == last_moved or w[ART + t] == stamp or _gate_blocked(s, t, (dt + 3) % 6, 0, 1):
             continue
-        base = target << 10
+        base = pack_move(target, 0)
         for dd in range(6):
             b = NEIGHBOURS[a * 6 + dd]
             if b != t and s[HEIGHT + b] == 0 and not _gate_blocked(s, a, dd, 1, 0):
@@ -386,7 +386,7 @@ def _generate(s, w, out, list_placements):
             ncand = _placement_cells(s, w, colour)
         if list_placements:
             for i in range(ncand):
-                n = _emit(w, out, n, stamp, (piece << 10) + w[CAND + i])
+                n = _emit(w, out, n, stamp, pack_move(piece, w[CAND + i]))
         else:
             placements += ncand
 

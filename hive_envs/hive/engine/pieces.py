@@ -29,8 +29,6 @@ KIND_FIRST_SLOT = np.array([0, 1, 3, 5, 8, 11, 12, 13], dtype=np.int32)
 KIND_COUNT = np.array([1, 2, 2, 3, 3, 1, 1, 1], dtype=np.int32)
 
 EXPANSION_KINDS = {"M": MOSQUITO, "L": LADYBUG, "P": PILLBUG}
-GAME_TYPES = ("Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP")
-EXPANSION_SETS = ("", "M", "L", "P", "ML", "MP", "LP", "MLP")
 
 
 def piece_colour(piece: int) -> int:
@@ -43,20 +41,3 @@ def kinds_mask(expansions: str) -> int:
     for letter in expansions:
         mask |= 1 << EXPANSION_KINDS[letter]
     return mask
-
-
-def parse_game_type(text: str) -> str:
-    """Expansion letters ("", "M", ..., "MLP") of a UHP GameTypeString; ValueError if malformed."""
-    if text == "Base":
-        return ""
-    if text.startswith("Base+"):
-        letters = text[5:]
-        if letters and letters in EXPANSION_SETS:
-            return letters
-    raise ValueError(
-        f"game type {text!r} is not one of {', '.join(GAME_TYPES)} (expansion letters in M, L, P order)"
-    )
-
-
-def game_type_name(expansions: str) -> str:
-    return "Base" + ("+" + expansions if expansions else "")

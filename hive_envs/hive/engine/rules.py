@@ -1,8 +1,9 @@
 """Applying and undoing moves, and the end of the game.
 
-Integer moves: ``move_id = piece_id * 1024 + destination_cell`` (a placement if the piece is in
-the reserve, a movement or Pillbug throw otherwise); ``PASS_MOVE = 28 * 1024``. A move id names a
-distinct (piece, destination) pair, which is exactly UHP's notion of a distinct move.
+Integer moves: ``move_id = pack_move(piece_id, destination_cell)`` (`hive_envs.hive.engine.moves`;
+a placement if the piece is in the reserve, a movement or Pillbug throw otherwise) and
+``PASS_MOVE``. A move id names a distinct (piece, destination) pair, which is exactly UHP's notion
+of a distinct move.
 
 ``apply_move`` writes what ``undo_move`` needs into a small int32 record of ``UNDO_SIZE``:
 (move, origin cell or -1, previous last-moved piece, previous passes-in-a-row, previous status).
@@ -14,8 +15,9 @@ draw (0 = no cap).
 
 from numba import njit
 
-from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
-from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS, NUM_PIECES
+from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.state import (
     HEIGHT,
     I_LAST_MOVED,
@@ -33,8 +35,6 @@ from hive_envs.hive.engine.state import (
     put_piece,
 )
 
-PASS_MOVE = NUM_PIECES * NUM_CELLS
-NUM_MOVE_IDS = PASS_MOVE + 1
 UNDO_SIZE = 5
 
 
@@ -80,12 +80,12 @@ def apply_move(s, move, rec):
         s[I_PASSES] += 1
         s[I_LAST_MOVED] = -1
     else:
-        piece = move >> 10
+        piece = move_piece(move)
         origin = s[PCELL + piece]
         rec[1] = origin
         if origin >= 0:
             lift_piece(s, piece)
-        put_piece(s, piece, move & 1023)
+        put_piece(s, piece, move_cell(move))
         s[I_PASSES] = 0
         s[I_LAST_MOVED] = piece
     s[I_PLY] += 1
@@ -98,7 +98,7 @@ def undo_move(s, rec):
     """Take back the move recorded in ``rec`` by `apply_move`."""
     move = rec[0]
     if move != PASS_MOVE:
-        piece = move >> 10
+        piece = move_piece(move)
         lift_piece(s, piece)
         if rec[1] >= 0:
             put_piece(s, piece, rec[1])

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from hive_envs.hive import HiveBatch, HiveGame
-from hive_envs.hive.batch import GREEDY_WIN
+from hive_envs.hive.engine.moves import move_piece, pack_move
+from hive_envs.hive.engine.state import PCELL
 from hive_envs.hive.env import raw_env
-from hive_envs.hive.players import WIN_SCORE
 from tests.hive.batch.lockstep import play_lockstep
 
 # ------------------------------------------------------------------ agreement with the AEC env
@@ -49,12 +49,12 @@ def _repeating_cycle():
         game.play(move)
     white_queen, black_queen = 0, 14  # piece ids
     back = [
-        (white_queen << 10) + int(game.state[2048 + white_queen]),
-        (black_queen << 10) + int(game.state[2048 + black_queen]),
+        pack_move(white_queen, int(game.state[PCELL + white_queen])),
+        pack_move(black_queen, int(game.state[PCELL + black_queen])),
     ]
-    for w_out in (int(m) for m in game.valid_move_ids() if m >> 10 == white_queen):
+    for w_out in (int(m) for m in game.valid_move_ids() if move_piece(m) == white_queen):
         game.play_id(w_out)
-        for b_out in (int(m) for m in game.valid_move_ids() if m >> 10 == black_queen):
+        for b_out in (int(m) for m in game.valid_move_ids() if move_piece(m) == black_queen):
             game.play_id(b_out)
             if game.is_legal_id(back[0]):
                 game.play_id(back[0])
@@ -203,7 +203,6 @@ def test_bad_num_games_raises(n):
 
 
 def test_greedy_actions_pick_a_best_move_by_the_players_greedy_scores():
-    assert GREEDY_WIN == WIN_SCORE
     b = HiveBatch(6, expansions="P")
     rng = np.random.default_rng(0)
     envs = [raw_env(expansions="P") for _ in range(6)]
@@ -212,7 +211,7 @@ def test_greedy_actions_pick_a_best_move_by_the_players_greedy_scores():
     for _ in range(30):
         actions = b.greedy_actions(np.arange(6), rng)
         for g, env in enumerate(envs):
-            values = env.action_values()  # players.greedy_scores per action, -inf where illegal
+            values = env.action_values()  # game.greedy_move_scores per action, -inf where illegal
             assert values[actions[g]] == values.max()
             env.step(int(actions[g]))
             if all(env.terminations.values()):

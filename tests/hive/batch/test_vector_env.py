@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import hive_envs  # noqa: F401
+from hive_envs.core.choice import random_legal_actions
 from hive_envs.hive.gym_env import HiveEnv
-from hive_envs.hive.vector_env import HiveVectorEnv, random_legal_actions
+from hive_envs.hive.vector_env import HiveVectorEnv
 from hive_envs.registration import GYM_ENVS
 from tests.core.vector_lockstep import first_legal, play_in_lockstep
 

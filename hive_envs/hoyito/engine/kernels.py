@@ -11,14 +11,15 @@ Board (absolute hole indices, n = holes_per_row, m = 2n)::
 Sowing goes counter-clockwise, i -> (i + 1) mod m. Player p's k-th hole from their own
 left is p*n + k.
 
-State array (int32, length m + 6), see the offsets below::
+State array (int32, length ``m + TAIL``); the entries after the holes are named by their offset
+from ``m``, so ``s[m + TURN]`` is the player to move::
 
-    [0, m)     counters in each hole
-    m, m+1     captured totals of South, North
-    m+2        TURN:  player to move (at the end: the player who made the last move)
-    m+3        STALL: plies in a row without a capture
-    m+4        OVER:  1 once the game has ended
-    m+5        PLY:   plies played (automatic passes are not plies)
+    [0, m)                 counters in each hole
+    m + CAPTURED + p       captured total of player p (South 0, North 1)
+    m + TURN               player to move (at the end: the player who made the last move)
+    m + STALL              plies in a row without a capture
+    m + OVER               1 once the game has ended
+    m + PLY                plies played (automatic passes are not plies)
 
 The kernels are plain Python over numpy arrays, so they also run with NUMBA_DISABLE_JIT=1.
 """
@@ -30,10 +31,13 @@ from numba import njit
 
 CASA = 4  #: a hole holding exactly this many counters after the last counter of a lap is taken
 
+CAPTURED, TURN, STALL, OVER, PLY = 0, 2, 3, 4, 5  #: offsets from m = 2n (CAPTURED: two entries)
+TAIL = 6  #: entries after the holes
+
 
 def state_size(n):
     """Length of the state array for `n` holes per row."""
-    return 2 * n + 6
+    return 2 * n + TAIL
 
 
 @njit(cache=True)
@@ -42,7 +46,7 @@ def init_state(s, n, seeds):
     m = 2 * n
     for i in range(m):
         s[i] = seeds
-    for i in range(m, m + 6):
+    for i in range(m, m + TAIL):
         s[i] = 0
 
 
@@ -57,8 +61,8 @@ def row_sum(s, n, player):
 @njit(cache=True)
 def legal_mask(s, n, out):
     """Write 1 into out[k] when the mover's k-th hole (from their left) may be played, else 0."""
-    base = s[2 * n + 2] * n
-    over = s[2 * n + 4]
+    base = s[2 * n + TURN] * n
+    over = s[2 * n + OVER]
     for k in range(n):
         out[k] = 1 if (over == 0 and s[base + k] > 0) else 0
 
@@ -94,7 +98,7 @@ def _capture(s, m, last):
 
 @njit(cache=True)
 def _end_game(s, m):
-    s[m + 4] = 1
+    s[m + OVER] = 1
 
 
 @njit(cache=True)
@@ -105,8 +109,8 @@ def play(s, hole, n, max_laps, no_capture_limit):
     its backward chain, the last-four rule, the extra turn, automatic passes and the stall guard.
     """
     m = 2 * n
-    p = s[m + 2]
-    s[m + 5] += 1
+    p = s[m + TURN]
+    s[m + PLY] += 1
     last = _sow(s, m, hole)
     laps = 1
     taken = 0
@@ -121,21 +125,21 @@ def play(s, hole, n, max_laps, no_capture_limit):
         laps += 1
 
     if taken > 0:
-        s[m + p] += taken
-        s[m + 3] = 0
+        s[m + CAPTURED + p] += taken
+        s[m + STALL] = 0
         left = row_sum(s, n, 0) + row_sum(s, n, 1)
         if left <= CASA:
-            s[m + p] += left
+            s[m + CAPTURED + p] += left
             for i in range(m):
                 s[i] = 0
             _end_game(s, m)
             return taken + left
         nxt = p  # extra turn
     else:
-        s[m + 3] += 1
-        if s[m + 3] >= no_capture_limit:
-            s[m] += row_sum(s, n, 0)
-            s[m + 1] += row_sum(s, n, 1)
+        s[m + STALL] += 1
+        if s[m + STALL] >= no_capture_limit:
+            s[m + CAPTURED] += row_sum(s, n, 0)
+            s[m + CAPTURED + 1] += row_sum(s, n, 1)
             for i in range(m):
                 s[i] = 0
             _end_game(s, m)
@@ -147,17 +151,22 @@ def play(s, hole, n, max_laps, no_capture_limit):
         if row_sum(s, n, nxt) == 0:
             _end_game(s, m)
             return taken
-    s[m + 2] = nxt
+    s[m + TURN] = nxt
     return taken
 
 
 @njit(cache=True)
-def play_checked(s, hole, n, max_laps, no_capture_limit):
-    """`play` if `hole` is a legal move now (return the counters captured), else -1 with `s` unchanged."""
+def play_checked(s, hole, n, max_laps, no_capture_limit, history, ply):
+    """`play` if `hole` is a legal move now, after saving `s` and then `hole` into ``history[ply]``
+    (one row of ``len(s) + 1`` entries, for undo and the game record); return the counters
+    captured, or -1 with `s` and `history` unchanged if the move is not legal."""
     m = 2 * n
-    base = s[m + 2] * n
-    if s[m + 4] != 0 or hole < base or hole >= base + n or s[hole] == 0:
+    base = s[m + TURN] * n
+    if s[m + OVER] != 0 or hole < base or hole >= base + n or s[hole] == 0:
         return -1
+    size = s.shape[0]
+    history[ply, :size] = s
+    history[ply, size] = hole
     return play(s, hole, n, max_laps, no_capture_limit)
 
 
@@ -168,23 +177,30 @@ def capture_values(s, n, max_laps, no_capture_limit, scratch, out):
     `scratch` is a state-sized buffer; `s` is left unchanged. Serves the greedy opponent.
     """
     m = 2 * n
-    base = s[m + 2] * n
+    base = s[m + TURN] * n
     for k in range(n):
-        if s[m + 4] != 0 or s[base + k] == 0:
+        if s[m + OVER] != 0 or s[base + k] == 0:
             out[k] = -1
             continue
-        for i in range(m + 6):
+        for i in range(m + TAIL):
             scratch[i] = s[i]
         out[k] = play(scratch, base + k, n, max_laps, no_capture_limit)
+
+
+@njit(cache=True)
+def captured_margin(s, n, seat):
+    """Counters ``seat`` has captured minus those the opponent has."""
+    m = 2 * n
+    return s[m + CAPTURED + seat] - s[m + CAPTURED + 1 - seat]
 
 
 @njit(cache=True)
 def winner(s, n):
     """0 or 1 for the player with more captured counters, -1 for equal totals (call when over)."""
     m = 2 * n
-    if s[m] > s[m + 1]:
+    if s[m + CAPTURED] > s[m + CAPTURED + 1]:
         return 0
-    if s[m + 1] > s[m]:
+    if s[m + CAPTURED + 1] > s[m + CAPTURED]:
         return 1
     return -1
 
@@ -207,10 +223,10 @@ def encode(s, seat, n, no_capture_limit, total, out):
         if k >= m:
             k -= m
         out[j] = s[k] / CASA
-    out[m] = s[m + seat] / total
-    out[m + 1] = s[m + 1 - seat] / total
-    out[m + 2] = s[m + 3] / no_capture_limit
-    out[m + 3] = 1.0 if s[m + 2] == seat else 0.0
+    out[m] = s[m + CAPTURED + seat] / total
+    out[m + 1] = s[m + CAPTURED + 1 - seat] / total
+    out[m + 2] = s[m + STALL] / no_capture_limit
+    out[m + 3] = 1.0 if s[m + TURN] == seat else 0.0
 
 
 @njit(cache=True)
@@ -223,7 +239,7 @@ def random_playout(s, n, max_laps, no_capture_limit, rng_state):
     m = 2 * n
     plies = 0
     x = rng_state
-    while s[m + 4] == 0:
+    while s[m + OVER] == 0:
         legal_mask(s, n, mask)
         count = 0
         for k in range(n):
@@ -235,7 +251,7 @@ def random_playout(s, n, max_laps, no_capture_limit, rng_state):
         for k in range(n):
             if mask[k]:
                 if pick == 0:
-                    play(s, s[m + 2] * n + k, n, max_laps, no_capture_limit)
+                    play(s, s[m + TURN] * n + k, n, max_laps, no_capture_limit)
                     break
                 pick -= 1
         plies += 1

@@ -23,8 +23,8 @@ one of NotStarted, InProgress, Draw, WhiteWins, BlackWins, and TurnString ``Whit
 import re
 
 from hive_envs.hive.engine.grid import NEIGHBOURS, ORIGIN
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.pieces import NUM_PIECES, PIECE_IDS, PIECE_KIND, PIECE_NAMES
-from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import (
     HEIGHT,
     I_KINDS,
@@ -55,7 +55,7 @@ def format_move(s, move: int) -> str:
     """UHP string of the integer ``move`` in position ``s`` (before the move is played)."""
     if move == PASS_MOVE:
         return "pass"
-    piece, dest = move >> 10, move & 1023
+    piece, dest = move_piece(move), move_cell(move)
     name = PIECE_NAMES[piece]
     if board_is_empty(s):
         return name
@@ -104,7 +104,7 @@ def parse_move(s, text: str) -> int:
             raise ValueError(
                 f"move {text!r} names no destination (only the first move of a game may omit it)"
             )
-        return piece * 1024 + ORIGIN
+        return pack_move(piece, ORIGIN)
     m = _REFERENCE_RE.match(tokens[1])
     if m is None:
         raise ValueError(
@@ -124,7 +124,7 @@ def parse_move(s, text: str) -> int:
         dest = int(NEIGHBOURS[ref_cell * 6 + _SUFFIX_DIRECTION[suffix]])
     else:
         dest = ref_cell
-    return piece * 1024 + dest
+    return pack_move(piece, dest)
 
 
 def game_state_string(s) -> str:

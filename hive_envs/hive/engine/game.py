@@ -3,9 +3,15 @@
     game = HiveGame("Base+MLP")            # tournament_opening=True, max_turns=300
     game.play("wS1"); game.play("bG1 -wS1")
     game.valid_moves()                     # UHP strings, one per distinct move
-    ids = game.valid_move_ids()            # int32 move ids (piece_id * 1024 + cell, PASS_MOVE)
+    ids = game.valid_move_ids()            # int32 move ids (pack_move(piece, cell), PASS_MOVE)
     game.play_id(int(ids[0])); game.undo()
     game.gamestring, game.outcome, game.perft(3)
+
+`HiveGame` implements the game protocol of `hive_envs.core.game` (``legal_move_ids``, ``play_id``,
+``undo``, ``copy``, ``to_move``, ``is_terminal``, ``result``, ``ply``, ``move_name``/``move_id``,
+``record``, ``greedy_move_scores``, ``potential``); the UHP-flavoured names (``valid_move_ids``,
+``valid_moves``, ``play``, ``move_id_to_uhp``, ``uhp_to_move_id``, ``gamestring``, ``outcome``,
+``turn_number``) are the same methods under the names Hive users know.
 
 Integer moves are the fast path: ``valid_move_ids()`` runs the compiled generator once per ply
 (cached until the next play/undo) and ``play_id`` checks legality with one lookup in the marks the
@@ -23,22 +29,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from hive_envs.hive.engine.grid import DIRECTIONS, NUM_CELLS, cell_to_qr, hex_distance
+from hive_envs.core.game import check_seat
+from hive_envs.hive.engine.grid import DIRECTIONS, GRID_SIZE, cell_to_qr, hex_distance, qr_to_cell
+from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, greedy_scores, queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.notation import (
+    format_move,
+    game_state_string,
+    parse_move,
+    split_gamestring,
+    turn_string,
+)
+from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.pieces import (
     KIND_FIRST_SLOT,
     NUM_PIECE_SLOTS,
     PIECE_KIND,
     PIECE_NAMES,
     QUEEN,
-    game_type_name,
-    kinds_mask,
-    parse_game_type,
 )
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import (
-    NUM_MOVE_IDS,
-    PASS_MOVE,
     UNDO_SIZE,
     apply_if_listed,
     apply_move,
@@ -48,7 +60,6 @@ from hive_envs.hive.engine.rules import (
 from hive_envs.hive.engine.search import perft_kernel
 from hive_envs.hive.engine.state import (
     HEIGHT,
-    I_KINDS,
     I_LAST_MOVED,
     I_PASSES,
     I_PLY,
@@ -56,19 +67,21 @@ from hive_envs.hive.engine.state import (
     I_TO_MOVE,
     PCELL,
     PUNDER,
+    STATE_SIZE,
     STATUS_DRAW,
     STATUS_NAMES,
     TOP,
-    new_state,
 )
 from hive_envs.hive.engine.workspace import MARK, W_STAMP, new_workspace
-from hive_envs.hive.notation import format_move, game_state_string, parse_move, split_gamestring, turn_string
 
 COLOUR_NAMES = ("White", "Black")
+_RESULTS = (None, 1.0, -1.0, 0.0)  # per status: in progress, White wins, Black wins, draw
 
 
 class HiveGame:
     """A game of Hive under UHP conventions. See the module docstring."""
+
+    game_name = "hive"
 
     def __init__(
         self,
@@ -77,29 +90,27 @@ class HiveGame:
         max_turns: int | None = 300,
         repetition_draw: bool = False,
     ):
-        if not isinstance(game_type, str):
-            raise ValueError(f"game_type must be a str such as 'Base+MLP', not {game_type!r}")
-        self._expansions = parse_game_type(game_type)
-        if not isinstance(tournament_opening, (bool, np.bool_)):
-            raise ValueError(f"tournament_opening must be True or False, not {tournament_opening!r}")
-        if max_turns is not None and (
-            isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
-        ):
-            raise ValueError(
-                f"max_turns must be a positive int (plies) or None for no cap, not {max_turns!r}"
+        self._setup(
+            HiveOptions.from_game_type(
+                game_type,
+                tournament_opening=tournament_opening,
+                max_turns=max_turns,
+                repetition_draw=repetition_draw,
             )
-        self._tournament = bool(tournament_opening)
-        self._max_turns = None if max_turns is None else int(max_turns)
-        self._repetition = bool(repetition_draw)
-        self._s = new_state(kinds_mask(self._expansions), self._tournament, self._max_turns or 0)
+        )
+
+    def _setup(self, options: HiveOptions, state: np.ndarray | None = None) -> None:
+        self._options = options
+        self._s = options.new_state() if state is None else state
         self._w = new_workspace()
-        self._marks = self._w[MARK:]
+        self._views()
         self._moves = np.empty(MAX_MOVES, dtype=np.int32)
         self._count = -1  # moves cached in self._moves for the current position, -1 if none
         self._history = np.empty((64, UNDO_SIZE), dtype=np.int32)
         self._move_ids: list[int] = []
         self._move_strs: list[str | None] = []
-        self._keys: list[int] = [self._position_key()] if self._repetition else []
+        self._start = None if state is None else state.copy()  # a position other than the empty board
+        self._keys: list[int] = [self._position_key()] if options.repetition_draw else []
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -128,12 +139,35 @@ class HiveGame:
                 raise ValueError(f"TurnString {turn!r} does not match the moves, which give {actual_turn!r}")
         return game
 
+    @classmethod
+    def from_options(cls, options: HiveOptions) -> HiveGame:
+        """A new game under already validated options."""
+        game = cls.__new__(cls)
+        game._setup(options)
+        return game
+
+    @classmethod
+    def from_state(cls, state: np.ndarray, repetition_draw: bool = False) -> HiveGame:
+        """A game in the position of an engine state array (e.g. a row of `HiveBatch.states`).
+
+        The game type, tournament rule and ply cap are read from the state. The game knows no moves
+        before this position: ``undo`` stops here, and the GameString lists only the moves played
+        from here on (it does not replay from the empty board unless the state is the start).
+        """
+        state = np.array(state, dtype=np.int32)
+        if state.shape != (STATE_SIZE,):
+            raise ValueError(f"state must be an engine state of {STATE_SIZE} int32, got shape {state.shape}")
+        options = HiveOptions.of_state(state, repetition_draw)
+        game = cls.__new__(cls)
+        game._setup(options, state)
+        return game
+
     def copy(self) -> HiveGame:
         other = object.__new__(HiveGame)
         other.__dict__.update(self.__dict__)
         other._s = self._s.copy()
         other._w = new_workspace()
-        other._marks = other._w[MARK:]
+        other._views()
         other._moves = np.empty(MAX_MOVES, dtype=np.int32)
         other._count = -1
         other._history = self._history.copy()
@@ -142,22 +176,30 @@ class HiveGame:
         other._keys = list(self._keys)
         return other
 
+    def _views(self) -> None:
+        """The views into ``_w`` and ``_s`` (rebuilt, not copied, so that they alias again)."""
+        self._marks = self._w[MARK:]
+        self._state_view = self._s.view()
+        self._state_view.flags.writeable = False
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        del state["_marks"]  # a view into _w: rebuilt on unpickling so that it aliases again
+        del state["_marks"], state["_state_view"]
         state["_count"] = -1
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._marks = self._w[MARK:]
+        self._views()
 
     # ------------------------------------------------------------------ moves
-    def valid_move_ids(self) -> np.ndarray:
+    def legal_move_ids(self) -> np.ndarray:
         """Legal integer moves (a copy), one per distinct move; ``[PASS_MOVE]`` if forced; empty when over."""
         if self._count < 0:
             self._count = generate_moves(self._s, self._w, self._moves)
         return self._moves[: self._count].copy()
+
+    valid_move_ids = legal_move_ids
 
     def valid_moves(self) -> list[str]:
         """Legal moves as UHP strings, one per distinct move."""
@@ -200,7 +242,7 @@ class HiveGame:
         self._move_strs.append(text)
         self._move_ids.append(move_id)
         self._count = -1
-        if self._repetition:
+        if self._options.repetition_draw:
             key = self._position_key()
             self._keys.append(key)
             if self._s[I_STATUS] == 0 and self._keys.count(key) >= 3:
@@ -214,23 +256,49 @@ class HiveGame:
         undo_move(self._s, self._history[ply])
         self._move_ids.pop()
         self._move_strs.pop()
-        if self._repetition:
+        if self._options.repetition_draw:
             self._keys.pop()
         self._count = -1
 
-    def move_id_to_uhp(self, move_id: int) -> str:
+    def move_name(self, move_id: int) -> str:
         """UHP string of a legal integer move in the current position; ValueError if not legal."""
         move_id = int(move_id)
         if not self.is_legal_id(move_id):
             raise ValueError(f"{self._describe(move_id)} is not legal: {self._why_illegal(move_id)}")
         return format_move(self._s, move_id)
 
-    def uhp_to_move_id(self, move: str) -> int:
+    def move_id(self, name: str) -> int:
         """Integer move of a UHP string (any valid form); ValueError if malformed or not legal."""
-        move_id = parse_move(self._s, move)
+        move_id = parse_move(self._s, name)
         if not self.is_legal_id(move_id):
-            raise ValueError(f"{move!r} is not legal: {self._why_illegal(move_id)}")
+            raise ValueError(f"{name!r} is not legal: {self._why_illegal(move_id)}")
         return move_id
+
+    move_id_to_uhp = move_name
+    uhp_to_move_id = move_id
+
+    # ------------------------------------------------------------------ built-in heuristics
+    def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal_move_ids(), scores)``: each legal move's 1-ply greedy score for the player to move.
+
+        Scores (`hive_envs.hive.engine.heuristics.greedy_score`): +100 a move that wins at once, -100
+        one that loses, 0 one that draws, else the mover's Queen margin after it. Computed by one
+        compiled call on a copy of the state (the game is unchanged); ValueError once the game is over.
+        """
+        if self.is_terminal:
+            raise ValueError(f"greedy scores: the game is over ({self.gamestring})")
+        ids = self.legal_move_ids()
+        scores = np.empty(len(ids), dtype=np.int64)
+        greedy_scores(self._s.copy(), ids, scores)
+        return ids, scores
+
+    def queen_margin(self, seat: int) -> int:
+        """Occupied cells around the opponent's Queen minus around ``seat``'s own, in [-6, 6]."""
+        return int(queen_margin(self._s, check_seat(seat)))
+
+    def potential(self, seat: int) -> float:
+        """``seat``'s Queen margin / 6, in [-1, 1]: the progress measure of Hive."""
+        return self.queen_margin(seat) / MAX_QUEEN_MARGIN
 
     def perft(self, depth: int) -> int:
         """Number of legal move sequences of ``depth`` plies from here (the game is unchanged).
@@ -248,38 +316,42 @@ class HiveGame:
     @property
     def state(self) -> np.ndarray:
         """Read-only view of the flat int32 state array (layout in `hive_envs.hive.engine.state`)."""
-        view = self._s.view()
-        view.flags.writeable = False
-        return view
+        return self._state_view
+
+    @property
+    def options(self) -> HiveOptions:
+        return self._options
 
     @property
     def game_type(self) -> str:
-        return game_type_name(self._expansions)
+        return self._options.game_type
 
     @property
     def expansions(self) -> str:
-        return self._expansions
+        return self._options.expansions
 
     @property
     def tournament_opening(self) -> bool:
-        return self._tournament
+        return self._options.tournament_opening
 
     @property
     def max_turns(self) -> int | None:
-        return self._max_turns
+        return self._options.max_turns
 
     @property
     def repetition_draw(self) -> bool:
-        return self._repetition
+        return self._options.repetition_draw
 
     @property
     def to_move(self) -> int:
         return int(self._s[I_TO_MOVE])
 
     @property
-    def turn_number(self) -> int:
+    def ply(self) -> int:
         """Plies played so far (passes included)."""
         return int(self._s[I_PLY])
+
+    turn_number = ply
 
     @property
     def passes_in_a_row(self) -> int:
@@ -302,19 +374,24 @@ class HiveGame:
         return None if status == 0 else STATUS_NAMES[status]
 
     @property
+    def result(self) -> float | None:
+        """+1.0 White won, -1.0 Black won, 0.0 a draw, None while the game runs."""
+        return _RESULTS[int(self._s[I_STATUS])]
+
+    @property
     def is_terminal(self) -> bool:
         return bool(self._s[I_STATUS] != 0)
 
     def queen_placed(self, colour: int) -> bool:
-        return bool(self._s[PCELL + _check_colour(colour) * NUM_PIECE_SLOTS] >= 0)
+        return bool(self._s[PCELL + check_seat(colour) * NUM_PIECE_SLOTS] >= 0)
 
     def queen_neighbours(self, colour: int) -> int:
         """Occupied cells around ``colour``'s Queen (0 if not placed); 6 means surrounded."""
-        return int(queen_neighbours(self._s, _check_colour(colour)))
+        return int(queen_neighbours(self._s, check_seat(colour)))
 
     def reserve(self, colour: int) -> list[str]:
         """Names of ``colour``'s pieces of this game type not yet placed, in piece-id order."""
-        lo = _check_colour(colour) * NUM_PIECE_SLOTS
+        lo = check_seat(colour) * NUM_PIECE_SLOTS
         return [
             PIECE_NAMES[p]
             for p in range(lo, lo + NUM_PIECE_SLOTS)
@@ -338,9 +415,9 @@ class HiveGame:
         while queue:
             cell = queue.pop()
             q, r = coords[cell]
-            cq, cr = divmod(cell, 32)
+            cq, cr = divmod(cell, GRID_SIZE)
             for dq, dr in DIRECTIONS:
-                nb = ((cq + dq) % 32) * 32 + (cr + dr) % 32
+                nb = qr_to_cell(cq + dq, cr + dr)
                 if s[HEIGHT + nb] > 0 and nb not in coords:
                     coords[nb] = (q + dq, r + dr)
                     queue.append(nb)
@@ -358,7 +435,7 @@ class HiveGame:
     def gamestring(self) -> str:
         """UHP GameString of the game so far."""
         if any(text is None for text in self._move_strs):
-            replay = new_state(int(self._s[I_KINDS]), self._tournament, self._max_turns or 0)
+            replay = self._options.new_state() if self._start is None else self._start.copy()
             rec = np.empty(UNDO_SIZE, dtype=np.int32)
             for i, move_id in enumerate(self._move_ids):
                 if self._move_strs[i] is None:
@@ -366,6 +443,10 @@ class HiveGame:
                 apply_move(replay, move_id, rec)
         head = [self.game_type, game_state_string(self._s), turn_string(self._s)]
         return ";".join(head + self._move_strs)
+
+    def record(self) -> str:
+        """The game's text record: its UHP GameString (`from_gamestring` replays it)."""
+        return self.gamestring
 
     def __repr__(self) -> str:
         return f"HiveGame.from_gamestring({self.gamestring!r})"
@@ -376,15 +457,14 @@ class HiveGame:
             return int(position_key(self._s))
 
     def _kind_in_game(self, kind: int) -> bool:
-        return bool((kinds_mask(self._expansions) >> kind) & 1)
+        return bool((self._options.kinds_mask >> kind) & 1)
 
     def _describe(self, move_id: int) -> str:
         if move_id == PASS_MOVE:
             return "pass"
         if not 0 <= move_id < PASS_MOVE:
             return f"move id {move_id}"
-        piece, cell = divmod(move_id, NUM_CELLS)
-        return f"{PIECE_NAMES[piece]} to cell {cell_to_qr(cell)}"
+        return f"{PIECE_NAMES[move_piece(move_id)]} to cell {cell_to_qr(move_cell(move_id))}"
 
     def _why_illegal(self, move_id: int) -> str:
         """A human reason why ``move_id`` is not among the legal moves (best effort, never raises)."""
@@ -396,7 +476,7 @@ class HiveGame:
         if move_id == PASS_MOVE:
             return "passing is only allowed when no other move is"
         colour = int(s[I_TO_MOVE])
-        piece, cell = divmod(move_id, NUM_CELLS)
+        piece, cell = move_piece(move_id), move_cell(move_id)
         name, kind = PIECE_NAMES[piece], int(PIECE_KIND[piece])
         own_turns = int(s[I_PLY]) // 2
         queen_in = s[PCELL + colour * NUM_PIECE_SLOTS] >= 0
@@ -409,7 +489,7 @@ class HiveGame:
             lower = [PIECE_NAMES[p] for p in range(first, piece) if s[PCELL + p] < 0]
             if lower:
                 return f"{lower[0]} must be placed before {name}"
-            if kind == QUEEN and self._tournament and own_turns == 0:
+            if kind == QUEEN and self._options.tournament_opening and own_turns == 0:
                 return "the Queen may not be placed on a player's first turn (tournament opening)"
             if kind != QUEEN and own_turns == 3 and not queen_in:
                 return f"{COLOUR_NAMES[colour]} must place the Queen on their fourth turn"
@@ -427,9 +507,3 @@ class HiveGame:
         if s[TOP + s[PCELL + piece]] != piece:
             return f"{name} is covered and cannot move"
         return f"{name} cannot reach that cell by its own movement or a Pillbug throw"
-
-
-def _check_colour(colour: int) -> int:
-    if colour not in (0, 1) or isinstance(colour, bool):
-        raise ValueError(f"colour must be 0 (White) or 1 (Black), not {colour!r}")
-    return int(colour)

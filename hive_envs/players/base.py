@@ -1,0 +1,86 @@
+"""What a player is: something that picks a move on a protocol game (`hive_envs.core.game.Game`).
+
+A player has ``name``, ``choose(game, limits=None) -> move_id`` (a legal move of ``game``, which it
+leaves as it found it), ``seed(seed)`` (reseed its random choices; the envs call it on reset so that
+seeded episodes replay) and ``close()`` (release processes or files). Every tool takes players in this
+one form: the arena and ``evaluate.py``, the Gym envs' ``opponent=`` and ``make_vec``, the UHP
+engine's ``bestmove`` and the terminal front end.
+
+Batched play (``evaluate.py``, the vector envs) asks ``act(batch, rows) -> actions``: one action per
+listed row of a batch of games (`hive_envs.core.batch`). `BasePlayer.act` chooses on each row's game
+(``batch.game(row)``) and maps the move back (``batch.move_to_action``), so a player that only knows
+``choose`` plays batched too; players with a faster batched form (random, greedy, a network's raw
+policy: one forward pass for all rows) override it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from hive_envs.core.game import Game
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """Limits a caller may give a move choice (UHP ``bestmove depth N`` / ``bestmove time hh:mm:ss``,
+    the arena's ``--move-time``): plies to look ahead and/or seconds to think. None: not given.
+    Players that do not search ignore them."""
+
+    depth: int | None = None
+    time_s: float | None = None
+
+
+class PlayerFailure(RuntimeError):
+    """A player could not produce a move (an engine process died, timed out or answered nonsense).
+    The arena counts it as a forfeit; the UHP engine answers ``err``."""
+
+
+@runtime_checkable
+class Player(Protocol):
+    name: str
+
+    def choose(self, game: Game, limits: SearchLimits | None = None) -> int: ...
+
+    def seed(self, seed: int | None) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class BasePlayer:
+    """Name, a seeded numpy generator (``self.rng``), the per-row batched form and a no-op ``close``."""
+
+    def __init__(self, name: str, seed: int | None = None):
+        self.name = name
+        self.seed(seed)
+
+    def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
+        raise NotImplementedError
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, batch, rows: np.ndarray) -> np.ndarray:
+        return actions_by_choosing(self, batch, rows)
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def actions_by_choosing(player: Player, batch, rows: np.ndarray) -> np.ndarray:
+    """One action per row of ``batch``: ``player.choose`` on the row's game, mapped back to an action."""
+    return np.array(
+        [batch.move_to_action(int(g), player.choose(batch.game(int(g)))) for g in rows], dtype=np.int64
+    )
+
+
+def batch_actions(player: Player, batch, rows: np.ndarray) -> np.ndarray:
+    """``player``'s actions for the listed rows of ``batch``: its own batched form if it has one."""
+    act = getattr(player, "act", None)
+    actions = act(batch, rows) if act is not None else actions_by_choosing(player, batch, rows)
+    return np.asarray(actions, dtype=np.int64)

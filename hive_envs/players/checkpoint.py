@@ -1,0 +1,161 @@
+"""A trained checkpoint as a player: raw policy or PUCT search (`hive_envs.agents.search`), any game.
+
+``AgentPlayer.load(path, simulations=64)`` reads a checkpoint from `training/` (spec ``PATH@64``;
+``PATH`` alone is the raw policy). It imports torch, so `hive_envs.players.specs` imports this
+module only when a checkpoint spec is resolved.
+
+- ``choose(game, limits) -> move id`` on a protocol game of the checkpoint's game and options;
+- ``act(batch, rows)``: the raw policy is one batched forward pass over the rows' observations (the
+  speed ``evaluate.py`` needs); with search, each row's game is searched in turn;
+- a checkpoint of a game without a view (a test's toy batch game) plays batched only.
+
+How limits are used when ``simulations > 0`` (search on): no limits run ``simulations`` simulations;
+``depth N`` runs them with the tree cut at N plies (0 = raw policy); ``time_s`` searches until 90% of
+the time is spent (minus 50 ms for the answer). With ``simulations = 0`` every request is answered by
+the raw policy at once. Moves are the argmax of the policy / the most visited move; ``sample=True``
+samples from the policy / in proportion to the visits.
+
+The UHP ``options`` command lists and sets ``Simulations`` and ``SampleMoves`` (`uhp_options`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import numpy as np
+import torch
+
+from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
+from hive_envs.agents.policy import policy_actions
+from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search
+from hive_envs.agents.views import GameView, view_for_checkpoint
+from hive_envs.core.game import Game
+from hive_envs.games import GAMES
+from hive_envs.players.base import BasePlayer, SearchLimits
+
+MAX_SIMULATIONS = 100_000
+TIME_SHARE, TIME_RESERVE_S = 0.9, 0.05
+
+
+class AgentPlayer(BasePlayer):
+    """A policy-value network behind a game view, with optional search (see the module docstring)."""
+
+    def __init__(
+        self,
+        network: torch.nn.Module,
+        view: GameView | None,
+        config: SearchConfig,
+        sample: bool = False,
+        seed: int | None = None,
+        name: str = "agent",
+        game_name: str | None = None,
+    ):
+        self.network = network
+        self.view = view
+        self.game_name = view.game_name if view is not None else game_name
+        self.evaluator = NetworkEvaluator(network, view) if view is not None else None
+        self.config = config
+        self.sample = bool(sample)
+        super().__init__(name, seed)
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self.generator = torch.Generator(device=self.device)
+        if seed is None:
+            self.generator.seed()
+        else:
+            self.generator.manual_seed(seed)
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.network.parameters()).device
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike,
+        simulations: int = 64,
+        c_puct: float = 1.5,
+        sample: bool = False,
+        seed: int | None = None,
+    ) -> AgentPlayer:
+        """Load a checkpoint (ValueError naming the path and the reason when it cannot be used)."""
+        config = SearchConfig(simulations=simulations, c_puct=c_puct)
+        data = load_checkpoint(path)
+        try:
+            view = view_for_checkpoint(data)
+        except ValueError as error:
+            if str(data["game"]) in GAMES:
+                raise ValueError(f"checkpoint {str(path)!r}: {error}") from None
+            view = None  # a game without a view (e.g. a test's toy batch): batched raw policy only
+        name = os.path.basename(str(path))
+        return cls(network_from_checkpoint(data), view, config, sample, seed, name, str(data["game"]))
+
+    # -- choosing -------------------------------------------------------------------------------
+    def config_for(self, limits: SearchLimits | None) -> SearchConfig:
+        """The search budget for the given limits (``depth`` and ``time_s``; None: the default)."""
+        depth = getattr(limits, "depth", None)
+        time_s = getattr(limits, "time_s", None)
+        if self.config.simulations == 0:
+            return self.config
+        if depth is not None:
+            return replace(self.config, max_depth=int(depth))
+        if time_s is not None:
+            budget = max(0.0, TIME_SHARE * float(time_s) - TIME_RESERVE_S)
+            return replace(self.config, simulations=MAX_SIMULATIONS, time_s=budget)
+        return self.config
+
+    def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
+        """A legal move of ``game``; ``game`` is left unchanged."""
+        if self.view is None:
+            raise ValueError(f"the agent's game {self.game_name!r} has no game view; it plays batched only")
+        self.view.check_game(game)
+        if game.is_terminal:
+            raise ValueError("the game is over; there is no move to choose")
+        config = self.config_for(limits)
+        if config.simulations == 0 or config.max_depth == 0:
+            moves, priors, _ = self.evaluator(game)
+            weights = priors
+            visits = np.zeros(len(moves), dtype=np.int64)
+        else:
+            moves, visits, priors = search(game.copy(), self.evaluator, config)
+            weights = visits / visits.sum()
+        if self.sample:
+            return int(moves[self.rng.choice(len(moves), p=weights / weights.sum())])
+        return choose(moves, visits, priors)
+
+    def act(self, batch, rows: np.ndarray) -> np.ndarray:
+        if self.config.simulations > 0:
+            return super().act(batch, rows)
+        device = self.device
+        obs = torch.as_tensor(batch.observation[rows], device=device)
+        mask = torch.as_tensor(batch.action_mask[rows], device=device)
+        return (
+            policy_actions(self.network, obs, mask, self.sample, self.generator)
+            .cpu()
+            .numpy()
+            .astype(np.int64)
+        )
+
+    def warm_up(self) -> None:
+        """A few simulations on the start position, so that the compiled kernels load now and a first
+        timed move is not spent loading them."""
+        if self.view is not None:
+            search(self.view.new_game(), self.evaluator, SearchConfig(simulations=8))
+
+    # -- UHP options ----------------------------------------------------------------------------
+    def uhp_options(self) -> list[tuple[str, str, bool | int, bool | int, int, int]]:
+        """(name, type, value, default, min, max) of each setting the UHP ``options`` command shows."""
+        return [
+            ("Simulations", "int", self.config.simulations, 64, 0, MAX_SIMULATIONS),
+            ("SampleMoves", "bool", self.sample, False, 0, 0),
+        ]
+
+    def set_uhp_option(self, name: str, value: bool | int) -> None:
+        if name == "Simulations":
+            self.config = replace(self.config, simulations=int(value))
+        elif name == "SampleMoves":
+            self.sample = bool(value)
+        else:
+            raise ValueError(f"unknown agent option {name!r}")

@@ -1,0 +1,182 @@
+"""Player specs: the one place where a text such as ``greedy`` or ``runs/x.pt@64`` becomes a player.
+
+    make_player("random")                       # uniformly random legal moves
+    make_player("greedy")                       # the game's 1-ply heuristic (`game.greedy_move_scores`)
+    make_player("runs/a/latest.pt")             # a checkpoint's raw policy (argmax; sampled with sample=True)
+    make_player("runs/a/latest.pt@64")          # the checkpoint with PUCT search, 64 simulations per move
+    make_player("uhp:nokamute uhp")             # an external UHP engine process (Hive)
+    make_player(spec, PlayerContext(game="hive", seed=3, sample=False, move_timeout_s=30))
+
+Every tool resolves its player arguments here: ``evaluate.py`` and ``arena.py``, the Gym envs'
+``opponent=`` (and ``make_vec``), the UHP engine (``--player``, ``--agent``) and the terminal front
+end (``python -m hive_envs.play``). A new kind of player is registered once and is then accepted by
+all of them::
+
+    from hive_envs.players import PlayerContext, register_player_kind
+
+    def build(argument: str, context: PlayerContext):      # argument: the text after "mine:"
+        return MyPlayer(depth=int(argument), seed=context.seed, name=f"mine:{argument}")
+
+    register_player_kind("mine", build, syntax="mine:DEPTH", help="my search to DEPTH plies")
+
+A kind registered with ``argument=False`` is a bare word (like ``random``). ``checkpoint=`` (a function
+of the argument) tells tools that validate checkpoints up front which file a spec plays. Any text that
+is no registered kind is a checkpoint path, ``PATH`` or ``PATH@N``. A player object (anything with a
+``choose`` method) is passed through unchanged. Bad specs raise ValueError naming the spec and the
+accepted forms.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hive_envs.players.base import Player
+from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
+
+
+@dataclass(frozen=True)
+class PlayerContext:
+    """What a tool tells the builders about the players it wants.
+
+    ``game``: the game name the player will face ("hive", "hoyito"), so that a checkpoint or an engine
+    for another game is refused at once (None: checked at the first move); ``seed``: the player's random
+    choices; ``sample``: checkpoints sample their moves (policy / visit counts) instead of the best;
+    ``move_timeout_s``: how long an engine process may take to answer (plus any move time).
+    """
+
+    game: str | None = None
+    seed: int | None = None
+    sample: bool = False
+    move_timeout_s: float = 60.0
+
+
+Builder = Callable[[str, PlayerContext], Player]
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    name: str
+    build: Builder
+    syntax: str
+    help: str = ""
+    argument: bool = True  # "name:ARGUMENT" (True) or the bare word "name" (False)
+    checkpoint: Callable[[str], str | None] | None = None
+
+
+_KINDS: dict[str, PlayerKind] = {}
+
+
+def register_player_kind(
+    name: str,
+    build: Builder,
+    *,
+    syntax: str | None = None,
+    help: str = "",
+    argument: bool = True,
+    checkpoint: Callable[[str], str | None] | None = None,
+    replace: bool = False,
+) -> None:
+    """Accept ``name:ARGUMENT`` (or the bare word ``name`` with ``argument=False``) as a player spec
+    everywhere; ``build(argument, context)`` makes the player. See the module docstring."""
+    if not name or not name.isidentifier():
+        raise ValueError(f"a player kind needs a plain word as its name, got {name!r}")
+    if name in _KINDS and not replace:
+        raise ValueError(f"player kind {name!r} is already registered (pass replace=True to replace it)")
+    syntax = syntax or (f"{name}:ARG" if argument else name)
+    _KINDS[name] = PlayerKind(name, build, syntax, help, argument, checkpoint)
+
+
+def player_kinds() -> list[PlayerKind]:
+    """The registered kinds, in registration order (checkpoint paths are accepted besides them)."""
+    return list(_KINDS.values())
+
+
+def describe_specs() -> str:
+    """The accepted spec forms, for help texts and error messages."""
+    return " | ".join([kind.syntax for kind in _KINDS.values()] + ["PATH[@N] (a checkpoint)"])
+
+
+def _lookup(spec: str) -> tuple[PlayerKind | None, str]:
+    name, colon, argument = spec.partition(":")
+    kind = _KINDS.get(name)
+    if kind is not None and kind.argument == bool(colon):
+        return kind, argument.strip()
+    return None, spec
+
+
+def make_player(spec, context: PlayerContext | None = None) -> Player:
+    """The player a spec names (see the module docstring); a player object is returned as it is."""
+    if hasattr(spec, "choose"):
+        return spec
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a player is a spec ({describe_specs()}) or a player object, got {spec!r}")
+    context = context or PlayerContext()
+    kind, argument = _lookup(spec.strip())
+    if kind is not None:
+        return kind.build(argument, context)
+    return _checkpoint_player(argument, context)
+
+
+def checkpoint_path(spec) -> str | None:
+    """The checkpoint file a spec plays (``PATH`` of ``PATH[@N]``, or a kind's ``checkpoint``), else None."""
+    if not isinstance(spec, str):
+        return None
+    kind, argument = _lookup(spec.strip())
+    if kind is None:
+        return split_checkpoint_spec(argument)[0]
+    return kind.checkpoint(argument) if kind.checkpoint is not None else None
+
+
+def split_checkpoint_spec(spec: str) -> tuple[str, int]:
+    """``'PATH@N'`` -> (PATH, N simulations); ``'PATH'`` -> (PATH, 0: the raw policy)."""
+    path, at, count = spec.rpartition("@")
+    if not at:
+        return spec, 0
+    if not count.isdigit():
+        raise ValueError(f"player {spec!r}: the number of simulations after '@' must be an integer >= 0")
+    return path, int(count)
+
+
+def _checkpoint_player(spec: str, context: PlayerContext) -> Player:
+    path, simulations = split_checkpoint_spec(spec)
+    if not os.path.isfile(path):  # before importing torch: a typo should not cost seconds
+        raise ValueError(
+            f"player {spec!r}: no such player kind, and checkpoint {path!r} does not exist "
+            f"(player specs: {describe_specs()})"
+        )
+    from hive_envs.players.checkpoint import AgentPlayer  # torch is imported here, not before
+
+    player = AgentPlayer.load(path, simulations=simulations, sample=context.sample, seed=context.seed)
+    player.name = spec
+    if context.game is not None and player.game_name != context.game:
+        raise ValueError(f"{path!r} is a {player.game_name} agent; this match is {context.game}")
+    return player
+
+
+def _uhp_engine(command: str, context: PlayerContext) -> Player:
+    if not command:
+        raise ValueError('uhp: needs a command, e.g. uhp:"python -m hive_envs.uhp"')
+    if context.game not in (None, "hive"):
+        raise ValueError(f"UHP engines play Hive; this match is {context.game}")
+    from hive_envs.players.uhp_engine import UHPEnginePlayer
+
+    return UHPEnginePlayer(command, context.move_timeout_s)
+
+
+register_player_kind(
+    "random",
+    lambda _, context: RandomPlayer(context.seed),
+    argument=False,
+    help="a uniformly random legal move",
+)
+register_player_kind(
+    "greedy",
+    lambda _, context: GreedyPlayer(context.seed),
+    argument=False,
+    help="the game's 1-ply heuristic (Hive: Queen margin; Hoyito: largest capture), ties at random",
+)
+register_player_kind(
+    "uhp", _uhp_engine, syntax="uhp:COMMAND", help="an external Universal Hive Protocol engine process"
+)

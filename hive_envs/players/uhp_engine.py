@@ -1,0 +1,63 @@
+"""A Universal Hive Protocol engine process as a player (spec ``uhp:COMMAND``; Hive only).
+
+The process is started on first use (`hive_envs.uhp_client.UHPClient`) and kept for every later
+move and game. Before each ``bestmove`` it is brought to the game's position: the moves it has not
+seen are sent with ``play`` (a new game, another game type or a position that is not a continuation
+of what it saw starts over with ``newgame``). Its answer must be a legal move here. An error, a
+crash, no answer within the timeout (+ the move time) or an illegal move raises `PlayerFailure`
+and the process is closed; the next move starts a fresh one.
+"""
+
+from __future__ import annotations
+
+from hive_envs.core.game import Game
+from hive_envs.players.base import BasePlayer, PlayerFailure, SearchLimits
+from hive_envs.uhp_client import UHPClient, UHPEngineError
+
+
+class UHPEnginePlayer(BasePlayer):
+    """An external UHP engine behind ``choose`` (see the module docstring)."""
+
+    def __init__(self, command: str, timeout_s: float = 60.0, name: str | None = None):
+        super().__init__(name or f"uhp:{command}")
+        self.command, self.timeout_s = command, timeout_s
+        self._client: UHPClient | None = None
+        self._game_type: str | None = None
+        self._seen: list[str] = []  # the moves the engine has been told, in order
+
+    def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
+        if game.game_name != "hive":
+            raise ValueError(f"UHP engines play Hive; this game is {game.game_name}")
+        game_type, _, _, *moves = game.record().split(";")
+        if len(moves) != game.ply:
+            raise ValueError("a UHP engine needs the game's whole history (this game starts mid-way)")
+        limits = limits or SearchLimits()
+        try:
+            self._catch_up(game_type, moves)
+            answer = self._client.bestmove(depth=limits.depth, time_s=limits.time_s)
+        except UHPEngineError as error:
+            self._fail(str(error))
+        try:
+            return game.move_id(answer)
+        except ValueError as error:
+            self._fail(f"illegal move {answer!r}: {error}")
+
+    def _catch_up(self, game_type: str, moves: list[str]) -> None:
+        if self._client is None:
+            self._client = UHPClient(self.command, timeout_s=self.timeout_s)
+            self._game_type = None
+        if game_type != self._game_type or moves[: len(self._seen)] != self._seen:
+            self._client.newgame(game_type)
+            self._game_type, self._seen = game_type, []
+        for move in moves[len(self._seen) :]:
+            self._client.play(move)
+            self._seen.append(move)
+
+    def _fail(self, reason: str):
+        self.close(grace_s=1.0)  # a fresh process for the next move
+        raise PlayerFailure(reason)
+
+    def close(self, grace_s: float = 5.0) -> None:
+        if self._client is not None:
+            self._client.close(grace_s)
+            self._client = None

@@ -1,0 +1,158 @@
+"""Player specs: one resolver, and a kind registered once plays in every tool.
+
+The registered kind below (`first:N`, the N-th legal move) knows only ``choose(game)``; it is used
+unchanged by evaluate.py's batched matches, the arena, a Gym env and a vector env's ``opponent=``,
+the UHP engine and the terminal front end.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import hive_envs  # noqa: F401  (registers the env ids)
+from hive_envs import play
+from hive_envs.hive import HiveGame
+from hive_envs.hive.uhp import main as uhp_main
+from hive_envs.hoyito import HoyitoGame
+from hive_envs.players import (
+    BasePlayer,
+    GreedyPlayer,
+    PlayerContext,
+    RandomPlayer,
+    checkpoint_path,
+    make_player,
+    register_player_kind,
+    split_checkpoint_spec,
+)
+from hive_envs.players import specs as player_specs
+from tests.play.helpers import tiny_hoyito_checkpoint
+from training import arena
+from training.match import play_match
+
+
+class NthLegal(BasePlayer):
+    """Plays the n-th legal move (the last one if there are fewer); records the games it saw."""
+
+    def __init__(self, n: int, name: str):
+        super().__init__(name)
+        self.n, self.seen = n, []
+
+    def choose(self, game, limits=None) -> int:
+        self.seen.append(game.game_name)
+        ids = game.legal_move_ids()
+        return int(ids[min(self.n, len(ids) - 1)])
+
+
+@pytest.fixture
+def first_kind(monkeypatch):
+    """Register ``first:N`` for one test; returns the list of players built."""
+    monkeypatch.setattr(player_specs, "_KINDS", dict(player_specs._KINDS))
+    built = []
+
+    def build(argument: str, context: PlayerContext):
+        built.append(NthLegal(int(argument), f"first:{argument}"))
+        return built[-1]
+
+    register_player_kind("first", build, syntax="first:N", help="the N-th legal move")
+    return built
+
+
+def test_builtin_specs_and_player_objects():
+    assert isinstance(make_player("random"), RandomPlayer) and isinstance(
+        make_player(" greedy "), GreedyPlayer
+    )
+    player = NthLegal(0, "mine")
+    assert make_player(player) is player
+    assert "random | greedy | uhp:COMMAND | PATH[@N]" in player_specs.describe_specs()
+
+
+@pytest.mark.parametrize("spec", ["", "  ", None, 3, "random:3", "greedy:x", "nothing.pt", "x.pt@5"])
+def test_bad_specs_are_refused_naming_the_forms(spec):
+    with pytest.raises(ValueError, match="random"):
+        make_player(spec)
+
+
+def test_checkpoint_specs_split_and_are_checked_against_the_game(tmp_path):
+    assert split_checkpoint_spec("a/b.pt@16") == ("a/b.pt", 16) and split_checkpoint_spec("b.pt") == (
+        "b.pt",
+        0,
+    )
+    with pytest.raises(ValueError, match="simulations"):
+        split_checkpoint_spec("a.pt@many")
+    assert checkpoint_path("runs/x.pt@4") == "runs/x.pt" and checkpoint_path("greedy") is None
+    assert checkpoint_path("uhp:nokamute") is None
+    path = tiny_hoyito_checkpoint(tmp_path / "h.pt")
+    player = make_player(f"{path}@3", PlayerContext(game="hoyito", seed=0))
+    assert player.name == f"{path}@3" and player.config.simulations == 3
+    assert player.choose(HoyitoGame()) in range(6)
+    with pytest.raises(ValueError, match="hoyito agent; this match is hive"):
+        make_player(str(path), PlayerContext(game="hive"))
+    with pytest.raises(ValueError, match="UHP engines play Hive"):
+        make_player("uhp:nokamute uhp", PlayerContext(game="hoyito"))
+    with pytest.raises(ValueError, match="needs a command"):
+        make_player("uhp:")
+
+
+def test_registration_refuses_bad_names_and_duplicates(first_kind):
+    for name in ("", "a b", "x:y"):
+        with pytest.raises(ValueError, match="plain word"):
+            register_player_kind(name, lambda a, c: None)
+    with pytest.raises(ValueError, match="already registered"):
+        register_player_kind("first", lambda a, c: None)
+    assert make_player("first:2").name == "first:2"
+    assert "first:N" in player_specs.describe_specs()
+
+
+@pytest.mark.parametrize("game", ["hive", "hoyito"])
+def test_a_registered_kind_plays_batched_matches_through_row_games(first_kind, game):
+    result = play_match(game, {}, make_player("first:0"), make_player("random"), 4, seed=0)
+    assert result.games == 4 and result.wins + result.draws + result.losses == 4
+    assert set(first_kind[0].seen) == {game}
+
+
+def test_a_registered_kind_plays_in_the_arena(first_kind):
+    settings = arena.Settings(game="hive", opening_plies=1, max_turns=20)
+    result, records = arena.play_match("first:1", "greedy", 2, settings)
+    assert result.games == 2 and all(r.reason == "" for r in records)
+    for r in records:
+        assert HiveGame.from_gamestring(r.record, max_turns=20).is_terminal
+
+
+@pytest.mark.parametrize("env_id", ["hive_envs/Hive-v0", "hive_envs/Hoyito-v0"])
+def test_a_registered_kind_is_a_gym_and_a_vector_env_opponent(first_kind, env_id):
+    env = (
+        gym.make(env_id, opponent="first:0", learner_seat=1, max_turns=30)
+        if "Hive" in env_id
+        else gym.make(env_id, opponent="first:0", learner_seat=1)
+    )
+    env.reset(seed=0)
+    assert first_kind[-1].seen  # the opponent opened
+    vec = gym.make_vec(env_id, num_envs=3, opponent="first:1", learner_seat=1)
+    vec.reset(seed=0)
+    for _ in range(5):
+        masks = vec.unwrapped.action_masks() if hasattr(vec.unwrapped, "action_masks") else vec.action_masks()
+        vec.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    assert len(first_kind[-1].seen) >= 5  # each step, the opponents of three games moved (mostly)
+
+
+def test_a_registered_kind_answers_uhp_bestmove_and_plays_in_the_terminal(first_kind):
+    out = io.StringIO()
+    assert uhp_main(["--player", "first:0"], io.StringIO("newgame\nbestmove\n"), out) == 0
+    assert out.getvalue().split("\n")[5] == HiveGame().valid_moves()[0]
+    out = io.StringIO()
+    assert play.main(["hoyito", "--opponent", "first:0", "--seat", "1"], io.StringIO("quit\n"), out) == 0
+    assert "South (computer) plays 0" in out.getvalue()
+
+
+def test_evaluate_accepts_search_specs_and_registered_kinds(first_kind, tmp_path):
+    from training import evaluate
+
+    path = tiny_hoyito_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt")
+    report = evaluate.evaluate([str(path)], ["first:0", f"{path}@2"], games=4, out=str(tmp_path / "e.json"))
+    assert [m["opponent"] for m in report["matches"]] == ["first:0", "run/step_1@2"]
+    assert json.loads((tmp_path / "e.json").read_text())["matches"][0]["games"] == 4
