@@ -328,14 +328,13 @@ def _placement_cells(s, w, colour):
         c = s[PCELL + p]
         if c < 0 or s[TOP + c] != p:
             continue
-        for d in range(6):
+        for d in range(6):  # without branches: which cells pass is hard to predict
             e = NEIGHBOURS[c * 6 + d]
             mark = w[VISIT + e]
-            if mark == forbidden or mark == seen or s[HEIGHT + e] != 0:
-                continue
-            w[VISIT + e] = seen
+            free = (mark != forbidden) & (mark != seen) & (s[HEIGHT + e] == 0)
+            w[VISIT + e] = seen  # a forbidden cell marked seen is still skipped
             w[CAND + count] = e
-            count += 1
+            count += int(free)
     return count
 
 
