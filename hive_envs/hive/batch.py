@@ -42,6 +42,7 @@ from numba import njit, prange
 
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import EXPANSION_SETS, game_type_name
 from hive_envs.hive.engine.repetition import position_key
@@ -62,16 +63,16 @@ GREEDY_WIN = 100
 
 
 # --------------------------------------------------------------------------- per-game kernels
-@njit(cache=True)
+@kernel
 def _publish(s, w, moves, frame, grid, n_tiles, slot_of, kinds, obs, mask):
     """Mask and observation of the player to move (what the AEC env caches once per ply)."""
     count = generate_moves(s, w, moves)
     E.encode_mask(s, moves, count, frame, grid, n_tiles, slot_of, mask)
-    E.encode_observation(s, s[I_TO_MOVE], grid, n_tiles, slot_of, kinds, obs)
+    E.encode_observation_in_frame(s, s[I_TO_MOVE], frame, grid, n_tiles, slot_of, kinds, obs)
     return s[I_TO_MOVE]
 
 
-@njit(cache=True)
+@kernel
 def _repetition_draw(s, keys):
     """Record the new position's key; make the game a draw on its third occurrence (as HiveGame)."""
     ply = s[I_PLY]
@@ -87,7 +88,7 @@ def _repetition_draw(s, keys):
         s[I_STATUS] = STATUS_DRAW
 
 
-@njit(cache=True)
+@kernel
 def _step_one(
     g,
     w,
@@ -137,7 +138,8 @@ def _step_one(
             rewards[g, 1] = 1.0
         terminated[g] = True
         episode_length[g] = s[I_PLY]
-        s[:] = template
+        for i in range(template.shape[0]):  # not s[:] = template: that may allocate a copy
+            s[i] = template[i]
         if repetition:
             keys[g, 0] = position_key(s)
     to_move[g] = _publish(s, w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
@@ -207,7 +209,7 @@ def _greedy_choice(states, rows, ties, frames, grid, n_tiles, slot_of, w, moves,
                 pick -= 1
 
 
-@njit(cache=True)
+@kernel
 def _greedy_score(s, move, me, win, rec):
     apply_move(s, move, rec)
     status = s[I_STATUS]
@@ -223,7 +225,7 @@ def _greedy_score(s, move, me, win, rec):
     return score
 
 
-@njit(cache=True)
+@kernel
 def _queen_margins(states, out):
     """out[g, seat] = (opponent's - seat's occupied Queen neighbours) / 6 in game g."""
     for g in range(states.shape[0]):

@@ -22,7 +22,6 @@ from numba import njit
 from hive_envs.core.vector import BatchVectorEnv
 from hive_envs.hive.batch import HiveBatch
 
-
 _BLOCK = 256
 """Mask entries summed at a time by `random_legal_actions`."""
 
