@@ -5,7 +5,7 @@
 (``w[MARK + id] == w[W_STAMP]``) so that a legality check afterwards is one lookup. A forced pass
 is returned as the single move ``PASS_MOVE``; a finished game has no moves (count 0).
 
-Rules applied here (see shared/rules/hive.md): placement of the lowest-numbered piece of each bug
+Rules applied here (see docs/rules/hive.md): placement of the lowest-numbered piece of each bug
 kind on cells touching only the mover's colour (origin / around the origin on the first two
 plies); tournament opening; Queen deadline; no movement before one's Queen; pins by articulation
 points (stacks exempt); ground freedom of movement (exactly one gate cell occupied); climbing gate
