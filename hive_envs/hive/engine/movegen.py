@@ -83,6 +83,9 @@ def _slide_table():
 
 
 SLIDES = _slide_table()
+LOWEST_DIRECTION = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 64)], dtype=np.int32)
+"""``LOWEST_DIRECTION[m]``: the lowest direction in a non-empty bit mask of directions. Walking the
+set bits of a slide mask (usually two) mispredicts less than testing all six directions."""
 
 
 @inline_kernel
@@ -198,14 +201,14 @@ def _ant_moves(s, w, out, n, stamp, piece, a):
         v = w[QUEUE + head]
         head += 1
         dirs = _slide_dirs(s, v)
-        for d in range(6):
-            if (dirs >> d) & 1:
-                u = NEIGHBOURS[v * 6 + d]
-                if w[VISIT + u] != vs:
-                    w[VISIT + u] = vs
-                    w[QUEUE + tail] = u
-                    tail += 1
-                    n = _emit(w, out, n, stamp, base + u)
+        while dirs:
+            u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
+            dirs &= dirs - 1
+            if w[VISIT + u] != vs:
+                w[VISIT + u] = vs
+                w[QUEUE + tail] = u
+                tail += 1
+                n = _emit(w, out, n, stamp, base + u)
     return n
 
 

@@ -74,4 +74,3 @@ def lift_piece(s, piece):
     s[HEIGHT + cell] -= 1
     s[PUNDER + piece] = -1
     s[PCELL + piece] = -1
-
