@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
-from hive_envs.hive.engine.jit import inline_kernel, kernel
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.pieces import (
     BUG_LETTERS,
     KIND_COUNT,
@@ -156,7 +156,7 @@ engine value of the axis after its empty arc and ``off = C // 2 - (span - 1) // 
 value ``v`` sits at frame coordinate ``(((v - lo + 1) mod 32) - 1 + off) mod C``."""
 
 
-@inline_kernel
+@kernel
 def _axis_lo_span(bits):
     """First value after the empty arc and length of the occupied arc of a 32-circle bit set."""
     lo = 0
@@ -169,7 +169,7 @@ def _axis_lo_span(bits):
     return lo, span
 
 
-@inline_kernel
+@kernel
 def _frame_of(s, grid):
     """The frame of the hive in state ``s`` as four integers (the entries of a frame array)."""
     bits_q = 0
@@ -193,7 +193,7 @@ def hive_frame(s, grid, frame):
     frame[0], frame[1], frame[2], frame[3] = _frame_of(s, grid)
 
 
-@inline_kernel
+@kernel
 def _to_frame(v, lo, off, grid):
     """``((v - lo + 1) mod 32 - 1 + off) mod grid`` without a division: the first term is in
     [-1, 30] and ``off`` in [grid / 2 - 15, grid / 2], so the sum is in [-grid, 2 * grid)."""
@@ -210,7 +210,7 @@ def _from_frame(x, lo, off, grid):
     return (lo + (x - off + 1) % grid - 1) % GRID_SIZE
 
 
-@inline_kernel
+@kernel
 def _cell_in_frame(cell, lo_q, off_q, lo_r, off_r, grid):
     return _to_frame(cell >> 5, lo_q, off_q, grid) * grid + _to_frame(
         cell & (GRID_SIZE - 1), lo_r, off_r, grid
@@ -232,7 +232,7 @@ def frame_to_cell(fcell, frame, grid):
 
 
 # --------------------------------------------------------------------------- actions
-@inline_kernel
+@kernel
 def _action_of(to_move, move, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of):
     """`move_id_to_action` with the frame's four integers."""
     if move == PASS_MOVE:
@@ -305,7 +305,7 @@ def encode_observation_in_frame(s, seat, frame, grid, n_tiles, slot_of, kinds, o
     )
 
 
-@inline_kernel
+@kernel
 def _encode_observation(s, seat, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of, kinds, obs_out):
     n2 = 2 * n_tiles
     top_own = n2
