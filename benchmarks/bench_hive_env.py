@@ -69,48 +69,48 @@ def aec_loop(env, rng):
     return loop
 
 
+def _spiel_loop(game, play_one):
+    """Random play on a pyspiel game: ``play_one(state)`` does one ply's work and applies an action;
+    a new game starts when one ends."""
+    holder = {"state": game.new_initial_state()}
+
+    def loop(n):
+        for _ in range(n):
+            s = holder["state"]
+            if s.is_terminal():
+                holder["state"] = s = game.new_initial_state()
+            play_one(s)
+        return n
+
+    return loop
+
+
 def openspiel_loop(game, rng):
     """pyspiel at its fastest: observation into a reused buffer, legal mask into a reused array."""
     from open_spiel.python.observation import make_observation
 
     observation = make_observation(game)
     mask = np.zeros(game.num_distinct_actions(), dtype=np.int8)
-    holder = {"state": game.new_initial_state()}
 
-    def loop(n):
-        done = 0
-        while done < n:
-            s = holder["state"]
-            if s.is_terminal():
-                holder["state"] = s = game.new_initial_state()
-            observation.set_from(s, s.current_player())
-            legal = s.legal_actions()
-            mask[:] = 0
-            mask[legal] = 1
-            s.apply_action(legal[rng.integers(len(legal))])
-            done += 1
-        return done
+    def play_one(s):
+        observation.set_from(s, s.current_player())
+        legal = s.legal_actions()
+        mask[:] = 0
+        mask[legal] = 1
+        s.apply_action(legal[rng.integers(len(legal))])
 
-    return loop
+    return _spiel_loop(game, play_one)
 
 
 def openspiel_tensor_loop(game, rng):
     """pyspiel through `observation_tensor()`, which builds a new Python list every ply (slow path)."""
-    holder = {"state": game.new_initial_state()}
 
-    def loop(n):
-        done = 0
-        while done < n:
-            s = holder["state"]
-            if s.is_terminal():
-                holder["state"] = s = game.new_initial_state()
-            s.observation_tensor()
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.integers(len(legal))])
-            done += 1
-        return done
+    def play_one(s):
+        s.observation_tensor()
+        legal = s.legal_actions()
+        s.apply_action(legal[rng.integers(len(legal))])
 
-    return loop
+    return _spiel_loop(game, play_one)
 
 
 def openspiel_moves_loop(game, rng):
@@ -118,20 +118,12 @@ def openspiel_moves_loop(game, rng):
 
     ``rng`` is a `random.Random`: the action is drawn as the engine rows draw theirs
     (`bench_hive_engine.python_path_rate`), with ``randrange``."""
-    holder = {"state": game.new_initial_state()}
 
-    def loop(n):
-        done = 0
-        while done < n:
-            s = holder["state"]
-            if s.is_terminal():
-                holder["state"] = s = game.new_initial_state()
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            done += 1
-        return done
+    def play_one(s):
+        legal = s.legal_actions()
+        s.apply_action(legal[rng.randrange(len(legal))])
 
-    return loop
+    return _spiel_loop(game, play_one)
 
 
 def openspiel_game(expansions):
