@@ -152,8 +152,9 @@ def _step_chunk(t, chunks, workspaces, moves, *args):
     ``args``: `_step_one`'s arguments after ``rec`` (states ... episode_length).
     """
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    w, thread_moves = workspaces[t], moves[t]  # views taken once (each view is reference-counted)
     for g in range(chunks[t], chunks[t + 1]):
-        _step_one(g, workspaces[t], moves[t], rec, *args)
+        _step_one(g, w, thread_moves, rec, *args)
 
 
 @njit(cache=True)
