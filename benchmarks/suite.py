@@ -526,8 +526,9 @@ def ppo_section(updates: int) -> tuple[str, dict]:
         f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14} {'batch.step alone':>17}"
     )
     lines = [title, header]
-    rates = {}
+    rates, loads = {}, {}
     for label, game in PPO_PATHS.items():
+        loads[label] = os.getloadavg()[0]
         rates[label] = (ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
         ppo, rollout, step = rates[label]
         lines.append(f"  {label:40} {ppo:21,.1f} {rollout:14,.0f} {step:17,.0f}")
@@ -539,7 +540,12 @@ def ppo_section(updates: int) -> tuple[str, dict]:
         "config": PPO_CONFIG,
         "updates": updates,
         "paths": {
-            label: {"ppo_steps_per_second": p, "rollout_steps_per_second": r, "step_steps_per_second": b}
+            label: {
+                "ppo_steps_per_second": p,
+                "rollout_steps_per_second": r,
+                "step_steps_per_second": b,
+                "load_1min": loads[label],
+            }
             for label, (p, r, b) in rates.items()
         },
     }

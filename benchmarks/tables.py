@@ -145,20 +145,22 @@ def ppo_table(doc: dict) -> str:
     ppo = doc.get("ppo")
     if not ppo:
         return "(PPO not measured in this run: `python -m benchmarks --rows ppo`.)"
-    header = ["batch class", "PPO (rollout + update)", "rollout alone", "`batch.step` alone"]
+    header = ["batch class", "PPO (rollout + update)", "rollout alone", "`batch.step` alone", "load (1 min)"]
     lines = [
         [
             label,
             f"{f['ppo_steps_per_second']:,.1f}",
             f"{f['rollout_steps_per_second']:,.0f}",
             f"{f['step_steps_per_second']:,.0f}",
+            f"{f['load_1min']:.2f}" if f.get("load_1min") is not None else "",
         ]
         for label, f in ppo["paths"].items()
     ]
-    return _table(header, lines, "lrrr") + (
+    return _table(header, lines, "lrrrr") + (
         f"\n\nEnv steps/s of self-play PPO on `{ppo['config']}` (CPU): rollout + update over "
         f"{ppo['updates']} updates after one warm-up; the rollout alone over as many rollouts, and "
-        "the rate of its time inside `batch.step`."
+        "the rate of its time inside `batch.step`. The paths run one after the other, so a change of "
+        "load between them moves their ratio; the network takes most of the time either way."
     )
 
 
