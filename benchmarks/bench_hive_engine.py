@@ -5,8 +5,8 @@
 For Base and Base+MLP it prints random play in plies/s (every ply: generate every legal move,
 pick one uniformly, play it) through
   * OpenSpiel: ``pyspiel.load_game("hive", {...})`` with ``legal_actions()`` + ``apply_action()``
-    in a Python loop (expansions chosen by the ``uses_mosquito/uses_ladybug/uses_pillbug``
-    parameters; its other parameters at their defaults);
+    in a Python loop, no observation (expansions chosen by the ``uses_mosquito/uses_ladybug/
+    uses_pillbug`` parameters; its other parameters at their defaults);
   * hive_envs, integer path from Python: ``HiveGame.valid_move_ids()`` + ``HiveGame.play_id()``;
   * hive_envs, compiled loop: ``engine.playout.random_playout`` (the same kernels, no Python per ply);
 and the ratios to OpenSpiel; then perft(5) from the start (last ply bulk-counted) with nodes/s.
@@ -24,24 +24,17 @@ from hive_envs.hive import HiveGame
 from hive_envs.hive.engine.playout import random_playout
 from hive_envs.hive.engine.workspace import new_workspace
 
-OPENSPIEL_PARAMS = {
-    "Base": {"uses_mosquito": False, "uses_ladybug": False, "uses_pillbug": False},
-    "Base+MLP": {"uses_mosquito": True, "uses_ladybug": True, "uses_pillbug": True},
-}
+GAME_TYPES = {"Base": "", "Base+MLP": "MLP"}
 
 
 def openspiel_rate(game_type: str, seconds: float) -> float:
-    import pyspiel
+    """OpenSpiel's `legal_actions()` + `apply_action()` loop (`bench_hive_env.openspiel_moves_loop`)."""
+    from benchmarks.bench_hive_env import openspiel_game, openspiel_moves_loop
 
-    game = pyspiel.load_game("hive", OPENSPIEL_PARAMS[game_type])
-    rng = random.Random(0)
+    loop = openspiel_moves_loop(openspiel_game(GAME_TYPES[game_type]), random.Random(0))
     plies, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            state.apply_action(actions[rng.randrange(len(actions))])
-            plies += 1
+        plies += loop(100)
     return plies / (time.perf_counter() - start)
 
 
@@ -83,7 +76,7 @@ def perft_best(game_type: str, depth: int, repeats: int) -> tuple[int, float, fl
 
 def warm_up() -> None:
     """Load (or compile) every kernel once so that no timing includes it."""
-    for game_type in OPENSPIEL_PARAMS:
+    for game_type in GAME_TYPES:
         python_path_rate(game_type, 0.01)
         compiled_loop_rate(game_type, 0.01)
         HiveGame(game_type).perft(2)
@@ -99,7 +92,7 @@ def main() -> None:
     print(
         f"{'random play (plies/s)':<24}{'OpenSpiel':>12}{'HiveGame ids':>14}{'ratio':>8}{'compiled loop':>15}{'ratio':>8}"
     )
-    for game_type in OPENSPIEL_PARAMS:
+    for game_type in GAME_TYPES:
         peer = openspiel_rate(game_type, args.seconds)
         ours = python_path_rate(game_type, args.seconds)
         loop = compiled_loop_rate(game_type, args.seconds)
@@ -107,7 +100,7 @@ def main() -> None:
             f"{game_type:<24}{peer:>12,.0f}{ours:>14,.0f}{ours / peer:>7.1f}x{loop:>15,.0f}{loop / peer:>7.1f}x"
         )
     print(f"{'perft(5) from the start':<24}{'count':>12}{'wall ms':>10}{'cpu ms':>10}{'nodes/s (wall)':>16}")
-    for game_type in OPENSPIEL_PARAMS:
+    for game_type in GAME_TYPES:
         count, wall, cpu = perft_best(game_type, 5, args.perft_repeats)
         print(f"{game_type:<24}{count:>12,}{wall * 1e3:>10.1f}{cpu * 1e3:>10.1f}{count / wall:>16,.0f}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -1,6 +1,7 @@
 """The benchmark suite: one table of plies per second, every path and its peers measured in one run.
 
     python -m benchmarks                  # full run (3 s per row, each row in a fresh process)
+    python -m benchmarks --json docs/results/bench.json   # also write the results file the docs use
     python -m benchmarks --quick          # CI smoke run: tiny budgets, one process, no peak memory
     python -m benchmarks --rows batch     # only rows whose key contains "batch" (no PPO section)
     python -m benchmarks --rows ppo       # only the PPO section (before/after HiveBatch)
@@ -18,16 +19,26 @@ game starts when one ends. Rows, per game (Hive Base, Hive Base+MLP, Hoyito II 2
   game every ply; the random legal action of each game drawn by a compiled scan of its mask), and
   N = 1024 with ``parallel=True`` (numba threads; see `hive_envs.hive.batch` on OMP_WAIT_POLICY);
 - 64 AEC envs in a Python loop behind the same batch API (`benchmarks.aec_batch`): the "before";
-- peers: OpenSpiel's `hive` through pyspiel (observation tensor and legal actions every ply),
-  Shimmy's PettingZoo wrapper of it, PettingZoo `connect_four_v3` and `chess_v6` (for scale).
+- peers: OpenSpiel's `hive` through pyspiel at its fastest (observation written into a reused
+  buffer by ``make_observation(game).set_from``, a legal mask from ``legal_actions()``), through
+  ``observation_tensor()`` (the slow path), and without observation (moves only, the engines'
+  peer); Shimmy's PettingZoo wrapper of it; PettingZoo `connect_four_v3` and `chess_v6` (for scale).
+  Each row's ``calls`` says exactly what its loop calls every ply.
 
-Ratios: Hive rows against OpenSpiel's pyspiel loop of the same game type, Hoyito rows against
-`connect_four_v3`, both measured in the same run, on wall rates and on rates per CPU-second (the
-CPU time the measuring process got, all threads: a steadier figure on a shared machine). Peak
-memory: each row runs in a fresh Python process and reports its peak resident set (`ru_maxrss`,
-interpreter and libraries included); the batched rows also report the bytes of the batch's own arrays.
+Ratios: Hive rows against OpenSpiel's fastest loop of the same game type (the engine rows, which
+make no observation, against OpenSpiel's moves-only loop), Hoyito rows against `connect_four_v3`,
+all measured in the same run, on wall rates and on rates per CPU-second (the CPU time the measuring
+process got, all threads: a steadier figure on a shared machine). Peak memory: each row runs in a
+fresh Python process and reports its peak resident set (`ru_maxrss`, interpreter and libraries
+included); the batched rows also report the bytes of the batch's own arrays. After the rows, perft
+from the Hive start (best of ``--perft-repeats``) and the per-position cost of the batch's kernels
+(`benchmarks.kernel_costs`).
 
-Reused from the per-game scripts: `benchmarks.bench_hive_engine` (engine rates),
+``--json PATH`` writes everything, with the machine, load, library versions, date and commit
+(`benchmarks.results`); `python -m benchmarks.tables` renders the README's and the docs' tables
+from that file.
+
+Reused from the per-game scripts: `benchmarks.bench_hive_engine` (engine rates, perft),
 `benchmarks.bench_hive_env` (AEC and OpenSpiel loops), `benchmarks.bench_hoyito` (engine rates).
 """
 
@@ -37,13 +48,18 @@ import argparse
 import json
 import math
 import os
+import random
 import resource
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
 
 import numpy as np
+
+from benchmarks import results as results_file
 
 HIVE_TYPES = {"Base": "", "Base+MLP": "MLP"}
 BATCH_SIZES = (1, 64, 1024)
@@ -66,6 +82,16 @@ class Result:
     peak_rss_bytes: int | None = None
     buffer_bytes: int | None = None
     note: str = ""
+    load_1min: float | None = None  # load average when the row started
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the table: its label, what its loop calls every ply, and how to measure it."""
+
+    label: str
+    calls: str
+    rate: Callable[[float], Rates]
 
 
 # --------------------------------------------------------------------------- timing
@@ -189,14 +215,19 @@ def _hive_rows(name: str, expansions: str) -> dict:
     from benchmarks import bench_hive_env as H
 
     env_id = f"hive_envs/Hive{expansions}-v0"
+    draw = "`random_legal_actions` (compiled scan of the mask rows)"
 
     def aec(seconds):
         from hive_envs import hive_v0
 
         return timed(H.aec_loop(hive_v0.env(expansions=expansions), np.random.default_rng(0)), seconds)
 
-    def spiel(seconds):
-        return timed(H.openspiel_loop(H.openspiel_game(expansions), np.random.default_rng(0)), seconds)
+    def spiel(make_loop, rng=None):
+        def rate(seconds):
+            loop = make_loop(H.openspiel_game(expansions), rng or np.random.default_rng(0))
+            return timed(loop, seconds)
+
+        return rate
 
     def shimmy(seconds):
         from shimmy import OpenSpielCompatibilityV0
@@ -225,24 +256,67 @@ def _hive_rows(name: str, expansions: str) -> dict:
         return rate
 
     rows = {
-        f"hive:{name}:engine": (
+        f"hive:{name}:engine": Row(
             "engine (HiveGame ids)",
+            "`HiveGame.valid_move_ids()`, `play_id(id)`; no observation",
             lambda s: called(lambda x: G.python_path_rate(name, x), s),
         ),
-        f"hive:{name}:kernel": (
+        f"hive:{name}:kernel": Row(
             "engine kernel (whole games)",
+            "`engine.random_playout` (whole random games in one compiled call); no observation",
             lambda s: called(lambda x: G.compiled_loop_rate(name, x), s),
         ),
-        f"hive:{name}:aec": ("AEC env hive_v0.env()", aec),
-        f"hive:{name}:gym": (f"Gymnasium {env_id}", gym_env),
-        f"hive:{name}:vector1024": ("Gymnasium make_vec N=1024", vector),
+        f"hive:{name}:aec": Row(
+            "AEC env hive_v0.env()",
+            "`env.last()` (observation + mask), `env.step(a)`, wrappers included",
+            aec,
+        ),
+        f"hive:{name}:gym": Row(
+            f"Gymnasium {env_id}",
+            "`env.unwrapped.action_masks()`, `env.step(a)` (random opponent inside)",
+            gym_env,
+        ),
+        f"hive:{name}:vector1024": Row(
+            "Gymnasium make_vec N=1024",
+            f"{draw}, `vec.step(actions)` (random opponents inside)",
+            vector,
+        ),
     }
     for n in BATCH_SIZES:
-        rows[f"hive:{name}:batch{n}"] = (f"HiveBatch N={n}", batched(n))
-    rows[f"hive:{name}:batch1024threads"] = ("HiveBatch N=1024, parallel=True", batched(1024, parallel=True))
-    rows[f"hive:{name}:aecloop64"] = ("64 AEC envs in a Python loop", aec_loop_batch)
-    rows[f"hive:{name}:openspiel"] = ("peer: OpenSpiel pyspiel loop", spiel)
-    rows[f"hive:{name}:shimmy"] = ("peer: Shimmy PettingZoo wrapper", shimmy)
+        rows[f"hive:{name}:batch{n}"] = Row(f"HiveBatch N={n}", f"{draw}, `batch.step(actions)`", batched(n))
+    rows[f"hive:{name}:batch1024threads"] = Row(
+        "HiveBatch N=1024, parallel=True",
+        f"{draw}, `batch.step(actions)` on numba threads",
+        batched(1024, True),
+    )
+    rows[f"hive:{name}:aecloop64"] = Row(
+        "64 AEC envs in a Python loop",
+        f"{draw}, `AecLoopHiveBatch.step`: `env.step`, `env.observe` per game",
+        aec_loop_batch,
+    )
+    rows[f"hive:{name}:openspiel"] = Row(
+        "peer: OpenSpiel, set_from + mask",
+        "pyspiel `hive`: `make_observation(game)` once; per ply `observation.set_from(state, player)` "
+        "(into its reused buffer), `legal_actions()` into a reused int8 mask, `apply_action(a)`",
+        spiel(H.openspiel_loop),
+    )
+    rows[f"hive:{name}:openspiel_tensor"] = Row(
+        "peer: OpenSpiel, observation_tensor",
+        "pyspiel `hive`: `observation_tensor()` (a new Python list every ply: the slow path), "
+        "`legal_actions()`, `apply_action(a)`",
+        spiel(H.openspiel_tensor_loop),
+    )
+    rows[f"hive:{name}:openspiel_moves"] = Row(
+        "peer: OpenSpiel, moves only",
+        "pyspiel `hive`: `legal_actions()`, `apply_action(a)` (action by `random.randrange`, as the "
+        "engine rows); no observation (the engines' peer)",
+        spiel(H.openspiel_moves_loop, random.Random(0)),
+    )
+    rows[f"hive:{name}:shimmy"] = Row(
+        "peer: Shimmy PettingZoo wrapper",
+        "`shimmy.OpenSpielCompatibilityV0` over the same pyspiel game: `env.last()`, `env.step(a)`",
+        shimmy,
+    )
     return rows
 
 
@@ -271,15 +345,34 @@ def _hoyito_rows() -> dict:
 
         return rate
 
+    draw = "`random_legal_actions` (compiled scan of the mask rows)"
     rows = {
-        "hoyito:2x6:engine": ("engine (HoyitoGame API)", lambda s: called(B.engine_api_plies_per_second, s)),
-        "hoyito:2x6:kernel": ("engine kernel (whole games)", lambda s: called(B.kernel_plies_per_second, s)),
-        "hoyito:2x6:aec": ("AEC env hoyito_v0.env()", aec),
-        "hoyito:2x6:gym": ("Gymnasium hive_envs/Hoyito-v0", gym_env),
-        "hoyito:2x6:vector1024": ("Gymnasium make_vec N=1024", vector),
+        "hoyito:2x6:engine": Row(
+            "engine (HoyitoGame API)",
+            "`HoyitoGame.legal_moves()`, `play(hole)`; no observation",
+            lambda s: called(B.engine_api_plies_per_second, s),
+        ),
+        "hoyito:2x6:kernel": Row(
+            "engine kernel (whole games)",
+            "`hoyito.kernels.random_playout` (whole random games in one compiled call)",
+            lambda s: called(B.kernel_plies_per_second, s),
+        ),
+        "hoyito:2x6:aec": Row(
+            "AEC env hoyito_v0.env()",
+            "`env.last()` (observation + mask), `env.step(a)`, wrappers included",
+            aec,
+        ),
+        "hoyito:2x6:gym": Row(
+            "Gymnasium hive_envs/Hoyito-v0",
+            "`env.unwrapped.action_masks()`, `env.step(a)` (random opponent inside)",
+            gym_env,
+        ),
+        "hoyito:2x6:vector1024": Row(
+            "Gymnasium make_vec N=1024", f"{draw}, `vec.step(actions)` (random opponents inside)", vector
+        ),
     }
     for n in BATCH_SIZES:
-        rows[f"hoyito:2x6:batch{n}"] = (f"HoyitoBatch N={n}", batched(n))
+        rows[f"hoyito:2x6:batch{n}"] = Row(f"HoyitoBatch N={n}", f"{draw}, `batch.step(actions)`", batched(n))
     return rows
 
 
@@ -301,13 +394,21 @@ def _peer_rows() -> dict:
         return rate
 
     return {
-        "peer:connect_four_v3": ("PettingZoo connect_four_v3", pz("connect_four_v3")),
-        "peer:chess_v6": ("PettingZoo chess_v6", pz("chess_v6")),
+        "peer:connect_four_v3": Row(
+            "PettingZoo connect_four_v3",
+            "`connect_four_v3.env()`: `env.last()` (observation + mask), `env.step(a)`",
+            pz("connect_four_v3"),
+        ),
+        "peer:chess_v6": Row(
+            "PettingZoo chess_v6",
+            "`chess_v6.env()`: `env.last()` (observation + mask), `env.step(a)`",
+            pz("chess_v6"),
+        ),
     }
 
 
-def all_rows() -> dict:
-    """key -> (label, rate(seconds) -> plies/s or (plies/s, buffer bytes)), in table order."""
+def all_rows() -> dict[str, Row]:
+    """key -> `Row`, in table order."""
     rows = {}
     for name, expansions in HIVE_TYPES.items():
         rows.update(_hive_rows(name, expansions))
@@ -317,13 +418,26 @@ def all_rows() -> dict:
 
 
 def peer_of(key: str) -> str | None:
-    """The row a row's ratio is taken against."""
-    game, variant, _ = key.split(":") if key.count(":") == 2 else (key, "", "")
+    """The row a row's ratio is taken against (None for the reference peers themselves)."""
+    parts = key.split(":")
+    if len(parts) != 3:
+        return None
+    game, variant, path = parts
     if game == "hive":
+        if path in ("openspiel", "openspiel_moves"):
+            return None
+        if path in ("engine", "kernel"):
+            return f"hive:{variant}:openspiel_moves"
         return f"hive:{variant}:openspiel"
     if game == "hoyito":
         return "peer:connect_four_v3"
     return None
+
+
+def game_name(key: str) -> str:
+    """Game column of a row: "Hive Base", "Hive Base+MLP", "Hoyito 2x6" or "peer"."""
+    variant = key.split(":")[1] if key.startswith(("hive:", "hoyito:")) else ""
+    return {"Base": "Hive Base", "Base+MLP": "Hive Base+MLP", "2x6": "Hoyito 2x6"}.get(variant, "peer")
 
 
 # --------------------------------------------------------------------------- PPO self-play
@@ -338,7 +452,8 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
     """Self-play PPO env steps/s (rollout + update) of the config, with ``game`` as the batch class.
 
     One update is run first as a warm-up (numba cache load, torch start-up), then ``updates``
-    updates are timed through `training.ppo_selfplay.train` (no evaluation, no periodic checkpoint).
+    updates are timed through `training.ppo_selfplay.train` (no evaluation, no periodic checkpoint,
+    no reward shaping: the loop of AEC envs reports no potentials, and both paths do the same work).
     """
     import dataclasses
     import tempfile
@@ -357,6 +472,7 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
             "checkpoint_every": 10**9,
             "time_limit_minutes": 0.0,
             "anneal_lr": False,
+            "shaping_coef": 0.0,
         }
         train(dataclasses.replace(config, name="warmup", total_steps=steps_per_update, **common))
         summary = train(
@@ -399,8 +515,9 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     return steps / (time.perf_counter() - start), steps / in_step[0]
 
 
-def ppo_section(updates: int) -> str:
-    """PPO steps/s (rollout + update), rollout steps/s and batch.step steps/s, before and after HiveBatch."""
+def ppo_section(updates: int) -> tuple[str, dict]:
+    """PPO steps/s (rollout + update), rollout steps/s and batch.step steps/s, before and after
+    HiveBatch: the printed section and its figures."""
     title = (
         f"Self-play PPO on {PPO_CONFIG} (CPU), env steps/s: rollout + update over {updates} updates "
         f"after one warm-up; rollout alone over {updates} rollouts, and its time inside batch.step"
@@ -409,8 +526,9 @@ def ppo_section(updates: int) -> str:
         f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14} {'batch.step alone':>17}"
     )
     lines = [title, header]
-    rates = {}
+    rates, loads = {}, {}
     for label, game in PPO_PATHS.items():
+        loads[label] = os.getloadavg()[0]
         rates[label] = (ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
         ppo, rollout, step = rates[label]
         lines.append(f"  {label:40} {ppo:21,.1f} {rollout:14,.0f} {step:17,.0f}")
@@ -418,19 +536,32 @@ def ppo_section(updates: int) -> str:
     after, before = rates.values()
     ratios = [f"{a / b:.2f}x" for a, b in zip(after, before)]
     lines.append(f"  {'after / before':40} {ratios[0]:>21} {ratios[1]:>14} {ratios[2]:>17}")
-    return "\n".join(lines)
+    figures = {
+        "config": PPO_CONFIG,
+        "updates": updates,
+        "paths": {
+            label: {
+                "ppo_steps_per_second": p,
+                "rollout_steps_per_second": r,
+                "step_steps_per_second": b,
+                "load_1min": loads[label],
+            }
+            for label, (p, r, b) in rates.items()
+        },
+    }
+    return "\n".join(lines), figures
 
 
 # --------------------------------------------------------------------------- running
 def measure(key: str, seconds: float) -> Result:
     """Measure one row in this process."""
-    _label, rate = all_rows()[key]
+    load = os.getloadavg()[0]
     try:
-        rates = rate(seconds)
+        rates = all_rows()[key].rate(seconds)
     except ImportError as err:  # an optional peer (shimmy, chess, pygame) is not installed
-        return Result(key, float("nan"), note=f"not measured: {err}")
+        return Result(key, float("nan"), note=f"not measured: {err}", load_1min=load)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-    return Result(key, rates.wall, rates.cpu, peak, rates.buffer_bytes)
+    return Result(key, rates.wall, rates.cpu, peak, rates.buffer_bytes, load_1min=load)
 
 
 def measure_isolated(key: str, seconds: float) -> Result:
@@ -439,12 +570,13 @@ def measure_isolated(key: str, seconds: float) -> Result:
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=os.environ.copy())
     if proc.returncode != 0:
         tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
-        return Result(key, float("nan"), note=f"failed: {tail}")
+        return Result(key, float("nan"), note=f"failed: {tail}", load_1min=os.getloadavg()[0])
     return Result(**json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-def format_table(results: list[Result], labels: dict, seconds: float, isolated: bool) -> str:
-    """The one table: wall and CPU-time rates, ratios to the row's peer, peak RSS, batch arrays."""
+def format_table(results: list[Result], rows: dict[str, Row], seconds: float, isolated: bool) -> str:
+    """The one table: wall and CPU-time rates, ratios to the row's peer, peak RSS, batch arrays;
+    then what each peer row calls."""
     by_key = {r.key: r for r in results}
     lines = [
         (
@@ -453,27 +585,28 @@ def format_table(results: list[Result], labels: dict, seconds: float, isolated: 
             f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}; load average {_load()}"
         ),
         (
-            f"{'game':14} {'path':32} {'plies/s':>11} {'plies/CPU-s':>12} {'x peer':>8} {'x peer CPU':>10}  "
-            f"{'peer':17} {'peak RSS':>9} {'batch arrays':>12}"
+            f"{'game':14} {'path':36} {'plies/s':>11} {'plies/CPU-s':>12} {'x peer':>8} {'x peer CPU':>10}  "
+            f"{'peer':36} {'peak RSS':>9} {'batch arrays':>12}"
         ),
     ]
     for r in results:
-        game = r.key.split(":")[1] if r.key.startswith(("hive:", "hoyito:")) else "peer"
-        game = {"Base": "Hive Base", "Base+MLP": "Hive Base+MLP", "2x6": "Hoyito 2x6"}.get(game, game)
         peer = by_key.get(peer_of(r.key) or "")
-        has_peer = peer is not None and peer is not r
-        peer_name = (
-            ("OpenSpiel pyspiel" if peer.key.endswith("openspiel") else "connect_four_v3") if has_peer else ""
-        )
-        ratio = _ratio(r.plies_per_second, peer.plies_per_second) if has_peer else ""
-        ratio_cpu = _ratio(r.cpu_plies_per_second, peer.cpu_plies_per_second) if has_peer else ""
+        ratio = _ratio(r.plies_per_second, peer.plies_per_second) if peer else ""
+        ratio_cpu = _ratio(r.cpu_plies_per_second, peer.cpu_plies_per_second) if peer else ""
+        peer_label = rows[peer.key].label.removeprefix("peer: ") if peer else ""
         rss = f"{r.peak_rss_bytes / 2**20:.0f} MiB" if isolated and r.peak_rss_bytes else "-"
         arrays = _size(r.buffer_bytes) if r.buffer_bytes else ""
         line = (
-            f"{game:14} {labels[r.key]:32} {_rate(r.plies_per_second):>11} {_rate(r.cpu_plies_per_second):>12} "
-            f"{ratio:>8} {ratio_cpu:>10}  {peer_name:17} {rss:>9} {arrays:>12}"
+            f"{game_name(r.key):14} {rows[r.key].label:36} {_rate(r.plies_per_second):>11} "
+            f"{_rate(r.cpu_plies_per_second):>12} {ratio:>8} {ratio_cpu:>10}  {peer_label:36} {rss:>9} {arrays:>12}"
         )
         lines.append(line + (f"  ({r.note})" if r.note else ""))
+    peers = [
+        r.key for r in results if ":openspiel" in r.key or ":shimmy" in r.key or r.key.startswith("peer:")
+    ]
+    if peers:
+        lines.append("peer rows call, every ply:")
+        lines += [f"  {game_name(k)}, {rows[k].label.removeprefix('peer: ')}: {rows[k].calls}" for k in peers]
     return "\n".join(lines)
 
 
@@ -501,46 +634,148 @@ def _numba_threads() -> int:
     return numba.get_num_threads()
 
 
+SECTIONS = ("perft", "kernels", "ppo")
+"""``--rows`` values that select a section after the table instead of rows."""
+
+
+def perft_section(repeats: int, depth: int = 5) -> list[dict]:
+    """perft(depth) from the start of Base and Base+MLP, best wall and CPU time of ``repeats`` runs."""
+    from benchmarks.bench_hive_engine import perft_best
+
+    figures = []
+    for game_type in HIVE_TYPES:
+        perft_best(game_type, 2, 1)  # warm-up (numba cache load)
+        nodes, wall, cpu = perft_best(game_type, depth, repeats)
+        figures.append(
+            {
+                "game_type": game_type,
+                "depth": depth,
+                "nodes": nodes,
+                "best_wall_ms": wall * 1e3,
+                "best_cpu_ms": cpu * 1e3,
+                "repeats": repeats,
+            }
+        )
+    return figures
+
+
+def format_perft(figures: list[dict]) -> str:
+    lines = [f"perft from the start, last ply bulk-counted, best of {figures[0]['repeats']}"]
+    for f in figures:
+        lines.append(
+            f"  {f['game_type']:10} perft({f['depth']}) = {f['nodes']:>11,}  {f['best_wall_ms']:8.2f} ms wall "
+            f"{f['best_cpu_ms']:8.2f} ms CPU  {f['nodes'] / f['best_wall_ms'] / 1e3:6.1f} M nodes/s"
+        )
+    return "\n".join(lines)
+
+
+def kernel_section(count: int) -> list[dict]:
+    from benchmarks.kernel_costs import kernel_costs
+
+    return [kernel_costs(game_type, count) for game_type in HIVE_TYPES]
+
+
+def format_kernels(figures: list[dict]) -> str:
+    names = list(figures[0]["us_per_position"])
+    lines = [
+        f"HiveBatch ply, per-kernel CPU us per position ({figures[0]['positions']} random-game positions)",
+        f"  {'game':10} {'legal moves':>11} " + " ".join(f"{n:>21}" for n in names),
+    ]
+    for f in figures:
+        costs = " ".join(f"{f['us_per_position'][n]:21.2f}" for n in names)
+        lines.append(f"  {f['game_type']:10} {f['mean_legal_moves']:11.1f} {costs}")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per row (default 3)")
     parser.add_argument("--quick", action="store_true", help="CI smoke run: 0.02 s per row, in one process")
     parser.add_argument(
-        "--rows", default="", help="only rows whose key contains this text (e.g. 'hive:Base')"
+        "--rows",
+        default="",
+        help="only rows whose key contains this text (e.g. 'hive:Base'), or one section: "
+        + ", ".join(SECTIONS),
     )
     parser.add_argument("--in-process", action="store_true", help="measure all rows in this process")
     parser.add_argument("--list", action="store_true", help="list the row keys and exit")
     parser.add_argument(
         "--ppo-updates", type=int, default=3, help="PPO updates timed per path (0 skips PPO; --quick: 0)"
     )
+    parser.add_argument(
+        "--perft-repeats", type=int, default=7, help="perft(5) runs per game type (best shown)"
+    )
+    parser.add_argument("--json", metavar="PATH", help="also write every figure, machine and versions here")
     parser.add_argument("--row", help=argparse.SUPPRESS)  # child process: one row, JSON out
     args = parser.parse_args(argv)
     seconds = 0.02 if args.quick else args.seconds
     if args.row:
-        print(json.dumps(vars(measure(args.row, seconds))))
+        print(json.dumps(asdict(measure(args.row, seconds))))
         return 0
     rows = all_rows()
     if args.list:
-        print("\n".join(rows))
+        print("\n".join([*rows, *SECTIONS]))
         return 0
-    keys = [k for k in rows if args.rows in k]
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    commit, dirty = results_file.git_commit()
+    load_before = os.getloadavg()
+    section_only = args.rows in SECTIONS
+    keys = [] if section_only else [k for k in rows if args.rows in k]
     isolated = not (args.quick or args.in_process)
     results = []
     for key in keys:
         result = measure_isolated(key, seconds) if isolated else measure(key, seconds)
         results.append(result)
         print(
-            f"  {key:28} {_rate(result.plies_per_second):>12} plies/s {_rate(result.cpu_plies_per_second):>12} "
+            f"  {key:32} {_rate(result.plies_per_second):>12} plies/s {_rate(result.cpu_plies_per_second):>12} "
             f"plies/CPU-s {result.note}",
             file=sys.stderr,
             flush=True,
         )
     if keys:
-        print(format_table(results, {k: rows[k][0] for k in keys}, seconds, isolated))
+        print(format_table(results, rows, seconds, isolated))
+
+    def wanted(section):
+        return args.rows in ("", section)
+
+    perft = kernels = ppo = None
+    if wanted("perft"):
+        perft = perft_section(1 if args.quick else args.perft_repeats, depth=3 if args.quick else 5)
+        print("\n" + format_perft(perft))
+    if wanted("kernels"):
+        kernels = kernel_section(200 if args.quick else 2000)
+        print("\n" + format_kernels(kernels))
     ppo_updates = 0 if args.quick else args.ppo_updates
-    if ppo_updates > 0 and args.rows in ("", "ppo"):
-        print()
-        print(ppo_section(ppo_updates))
+    if ppo_updates > 0 and wanted("ppo"):
+        text, ppo = ppo_section(ppo_updates)
+        print("\n" + text)
+    if args.json:
+        by_key = {r.key: r for r in results}
+        document = {
+            "schema": results_file.SCHEMA,
+            "command": "python -m benchmarks " + " ".join(sys.argv[1:] if argv is None else argv),
+            "date": started,
+            "commit": commit,
+            "dirty": dirty,
+            "machine": results_file.machine(),
+            "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
+            "versions": results_file.versions(),
+            "seconds_per_row": seconds,
+            "isolated": isolated,
+            "numba_threads": _numba_threads(),
+            "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),
+            "rows": [
+                results_file.row_entry(
+                    r, rows[r.key], by_key.get(peer_of(r.key) or ""), game_name(r.key), peer_of(r.key)
+                )
+                for r in results
+            ],
+            "perft": perft,
+            "kernel_costs": kernels,
+            "ppo": ppo,
+        }
+        results_file.write(args.json, document)
+        print(f"\nwrote {args.json}", file=sys.stderr)
     failed = [r.key for r in results if r.note.startswith("failed")]
     return 1 if failed else 0
 

@@ -45,6 +45,7 @@ from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, WIN_SCORE, greedy_score, queen_margin
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.repetition import position_key
@@ -61,16 +62,16 @@ from hive_envs.hive.engine.workspace import new_workspace
 
 
 # --------------------------------------------------------------------------- per-game kernels
-@njit(cache=True)
+@kernel
 def _publish(s, w, moves, frame, grid, n_tiles, slot_of, kinds, obs, mask):
     """Mask and observation of the player to move (what the AEC env caches once per ply)."""
     count = generate_moves(s, w, moves)
     E.encode_mask(s, moves, count, frame, grid, n_tiles, slot_of, mask)
-    E.encode_observation(s, s[I_TO_MOVE], grid, n_tiles, slot_of, kinds, obs)
+    E.encode_observation_in_frame(s, s[I_TO_MOVE], frame, grid, n_tiles, slot_of, kinds, obs)
     return s[I_TO_MOVE]
 
 
-@njit(cache=True)
+@kernel
 def _repetition_draw(s, keys):
     """Record the new position's key; make the game a draw on its third occurrence (as HiveGame)."""
     ply = s[I_PLY]
@@ -86,7 +87,7 @@ def _repetition_draw(s, keys):
         s[I_STATUS] = STATUS_DRAW
 
 
-@njit(cache=True)
+@kernel
 def _step_one(
     g,
     w,
@@ -136,7 +137,8 @@ def _step_one(
             rewards[g, 1] = 1.0
         terminated[g] = True
         episode_length[g] = s[I_PLY]
-        s[:] = template
+        for i in range(template.shape[0]):  # not s[:] = template: that may allocate a copy
+            s[i] = template[i]
         if repetition:
             keys[g, 0] = position_key(s)
     to_move[g] = _publish(s, w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
@@ -149,8 +151,9 @@ def _step_chunk(t, chunks, workspaces, moves, *args):
     ``args``: `_step_one`'s arguments after ``rec`` (states ... episode_length).
     """
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    w, thread_moves = workspaces[t], moves[t]  # views taken once (each view is reference-counted)
     for g in range(chunks[t], chunks[t + 1]):
-        _step_one(g, workspaces[t], moves[t], rec, *args)
+        _step_one(g, w, thread_moves, rec, *args)
 
 
 @njit(cache=True)
@@ -204,7 +207,7 @@ def _greedy_choice(states, rows, ties, frames, grid, n_tiles, slot_of, w, moves,
                 pick -= 1
 
 
-@njit(cache=True)
+@kernel
 def _potentials(states, out):
     """out[g, seat] = ``seat``'s Queen margin / 6 in game g (`HiveGame.potential`)."""
     for g in range(states.shape[0]):

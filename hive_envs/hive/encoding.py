@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive.engine.grid import GRID_SIZE
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.options import game_type_of
 from hive_envs.hive.engine.pieces import (
@@ -207,12 +208,14 @@ def make_encoding(expansions: str) -> HiveEncoding:
 
 # --------------------------------------------------------------------------- frame
 FRAME_SIZE = 4
+_Q_SHIFT = 5
+assert GRID_SIZE == 1 << _Q_SHIFT
 """Length of a frame array (int32): ``lo_q, off_q, lo_r, off_r``, where ``lo`` is the first occupied
 engine value of the axis after its empty arc and ``off = C // 2 - (span - 1) // 2``, so that engine
 value ``v`` sits at frame coordinate ``(((v - lo + 1) mod 32) - 1 + off) mod C``."""
 
 
-@njit(cache=True)
+@kernel
 def _axis_lo_span(bits):
     """First value after the empty arc and length of the occupied arc of a 32-circle bit set."""
     lo = 0
@@ -225,9 +228,9 @@ def _axis_lo_span(bits):
     return lo, span
 
 
-@njit(cache=True)
-def hive_frame(s, grid, frame):
-    """Write the frame of the hive in state ``s`` for a ``grid x grid`` board into ``frame`` (int32[FRAME_SIZE])."""
+@kernel
+def _frame_of(s, grid):
+    """The frame of the hive in state ``s`` as four integers (the entries of a frame array)."""
     bits_q = 0
     bits_r = 0
     for p in range(NUM_PIECES):
@@ -240,31 +243,46 @@ def hive_frame(s, grid, frame):
         bits_r = 1
     lo_q, span_q = _axis_lo_span(bits_q)
     lo_r, span_r = _axis_lo_span(bits_r)
-    frame[0] = lo_q
-    frame[1] = grid // 2 - (span_q - 1) // 2
-    frame[2] = lo_r
-    frame[3] = grid // 2 - (span_r - 1) // 2
+    return lo_q, grid // 2 - (span_q - 1) // 2, lo_r, grid // 2 - (span_r - 1) // 2
 
 
-@njit(cache=True)
+@kernel
+def hive_frame(s, grid, frame):
+    """Write the frame of the hive in state ``s`` for a ``grid x grid`` board into ``frame`` (int32[FRAME_SIZE])."""
+    frame[0], frame[1], frame[2], frame[3] = _frame_of(s, grid)
+
+
+@kernel
 def _to_frame(v, lo, off, grid):
-    return ((v - lo + 1) % GRID_SIZE - 1 + off) % grid
+    """``((v - lo + 1) mod 32 - 1 + off) mod grid`` without a division: the first term is in
+    [-1, 30] and ``off`` in [grid / 2 - 15, grid / 2], so the sum is in [-grid, 2 * grid)."""
+    x = ((v - lo + 1) & (GRID_SIZE - 1)) - 1 + off
+    if x >= grid:
+        return x - grid
+    if x < 0:
+        return x + grid
+    return x
 
 
-@njit(cache=True)
+@kernel
 def _from_frame(x, lo, off, grid):
     return (lo + (x - off + 1) % grid - 1) % GRID_SIZE
 
 
-@njit(cache=True)
+@kernel
+def _cell_in_frame(cell, lo_q, off_q, lo_r, off_r, grid):
+    return _to_frame(cell >> 5, lo_q, off_q, grid) * grid + _to_frame(
+        cell & (GRID_SIZE - 1), lo_r, off_r, grid
+    )
+
+
+@kernel
 def cell_to_frame(cell, frame, grid):
     """Frame cell index of engine cell ``cell``."""
-    fq = _to_frame(cell // GRID_SIZE, frame[0], frame[1], grid)
-    fr = _to_frame(cell % GRID_SIZE, frame[2], frame[3], grid)
-    return fq * grid + fr
+    return _cell_in_frame(cell, frame[0], frame[1], frame[2], frame[3], grid)
 
 
-@njit(cache=True)
+@kernel
 def frame_to_cell(fcell, frame, grid):
     """Engine cell of frame cell ``fcell`` (the inverse of `cell_to_frame` on the cells of interest)."""
     q = _from_frame(fcell // grid, frame[0], frame[1], grid)
@@ -273,20 +291,26 @@ def frame_to_cell(fcell, frame, grid):
 
 
 # --------------------------------------------------------------------------- actions
-@njit(cache=True)
-def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
-    """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
+@kernel
+def _action_of(to_move, move, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of):
+    """`move_id_to_action` with the frame's four integers."""
     if move == PASS_MOVE:
         return 2 * n_tiles * grid * grid
     piece = move_piece(move)
     if piece < 0 or piece >= NUM_PIECES or slot_of[piece % NUM_PIECE_SLOTS] < 0:
         return -1
-    rel = 0 if piece // NUM_PIECE_SLOTS == s[I_TO_MOVE] else 1
+    rel = 0 if piece // NUM_PIECE_SLOTS == to_move else 1
     slot = rel * n_tiles + slot_of[piece % NUM_PIECE_SLOTS]
-    return slot * grid * grid + cell_to_frame(move_cell(move), frame, grid)
+    return slot * grid * grid + _cell_in_frame(move_cell(move), lo_q, off_q, lo_r, off_r, grid)
 
 
-@njit(cache=True)
+@kernel
+def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
+    """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
+    return _action_of(s[I_TO_MOVE], move, frame[0], frame[1], frame[2], frame[3], grid, n_tiles, slot_of)
+
+
+@kernel
 def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     """Engine move id of action index ``action`` for the player to move in ``s``."""
     area = grid * grid
@@ -314,51 +338,64 @@ def encode_move(s, move, grid, n_tiles, slot_of):
     return move_id_to_action(s, move, frame, grid, n_tiles, slot_of)
 
 
-@njit(cache=True)
+@kernel
 def actions_of_moves(s, moves, n_moves, frame, grid, n_tiles, slot_of, out):
     """``out[i]`` = action index of engine move ``moves[i]`` (``frame`` already written for ``s``)."""
+    lo_q, off_q, lo_r, off_r = frame[0], frame[1], frame[2], frame[3]
     for i in range(n_moves):
-        out[i] = move_id_to_action(s, moves[i], frame, grid, n_tiles, slot_of)
+        out[i] = _action_of(s[I_TO_MOVE], moves[i], lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of)
 
 
-@njit(cache=True)
+@kernel
 def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
     """Action mask (int8 0/1) of the legal engine move ids ``moves[:n_moves]``; returns the count set.
 
     ``frame`` (int32[FRAME_SIZE]) is written from ``s`` first, so the caller can reuse it.
     """
-    hive_frame(s, grid, frame)
+    lo_q, off_q, lo_r, off_r = _frame_of(s, grid)
+    frame[0], frame[1], frame[2], frame[3] = lo_q, off_q, lo_r, off_r
     mask_out[:] = 0
     count = 0
+    to_move = s[I_TO_MOVE]
     for i in range(n_moves):
-        a = move_id_to_action(s, moves[i], frame, grid, n_tiles, slot_of)
-        if mask_out[a] == 0:
-            mask_out[a] = 1
-            count += 1
+        a = _action_of(to_move, moves[i], lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of)
+        count += 1 - mask_out[a]
+        mask_out[a] = 1
     return count
 
 
 # --------------------------------------------------------------------------- observation
-@njit(cache=True)
+@kernel
 def encode_observation(s, seat, grid, n_tiles, slot_of, kinds, obs_out):
     """Observation planes of state ``s`` seen by ``seat`` (0 White, 1 Black) into ``obs_out`` (uint8 (P, C, C))."""
-    frame = np.empty(FRAME_SIZE, dtype=np.int32)
-    hive_frame(s, grid, frame)
-    obs_out[:] = 0
+    lo_q, off_q, lo_r, off_r = _frame_of(s, grid)
+    _encode_observation(s, seat, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of, kinds, obs_out)
+
+
+@kernel
+def encode_observation_in_frame(s, seat, frame, grid, n_tiles, slot_of, kinds, obs_out):
+    """`encode_observation` with the frame of ``s`` already computed (by `encode_mask` or `hive_frame`)."""
+    _encode_observation(
+        s, seat, frame[0], frame[1], frame[2], frame[3], grid, n_tiles, slot_of, kinds, obs_out
+    )
+
+
+@kernel
+def _encode_observation(s, seat, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of, kinds, obs_out):
     n2 = 2 * n_tiles
     top_own = n2
     top_opp = n2 + 1
     last_plane = n2 + 2
-    nk = kinds.shape[0]
+    obs_out[: n2 + 3] = 0  # the planes after these are written whole below
+    last_moved = s[I_LAST_MOVED]
     for p in range(NUM_PIECES):
         slot = slot_of[p % NUM_PIECE_SLOTS]
         c = s[PCELL + p]
         if slot < 0 or c < 0:
             continue
         rel = 0 if p // NUM_PIECE_SLOTS == seat else 1
-        f = cell_to_frame(c, frame, grid)
-        fq = f // grid
-        fr = f % grid
+        fq = _to_frame(c >> _Q_SHIFT, lo_q, off_q, grid)
+        fr = _to_frame(c & (GRID_SIZE - 1), lo_r, off_r, grid)
         level = 1
         below = s[PUNDER + p]
         while below >= 0:
@@ -367,10 +404,11 @@ def encode_observation(s, seat, grid, n_tiles, slot_of, kinds, obs_out):
         obs_out[rel * n_tiles + slot, fq, fr] = level
         if s[TOP + c] == p:
             obs_out[top_own if rel == 0 else top_opp, fq, fr] = 1
-        if s[I_LAST_MOVED] == p:
+        if last_moved == p:
             obs_out[last_plane, fq, fr] = 1
     # Reserve counts per bug kind, own then opponent's.
     base = n2 + 3
+    nk = kinds.shape[0]
     for side in range(2):
         colour = seat if side == 0 else 1 - seat
         for k in range(nk):

@@ -1,11 +1,12 @@
 """Compiled Hive rules kernels over a flat int32 state array (no Python objects on the hot path).
 
-Layering (bottom up): `grid` (torus, directions, neighbour/gate tables) -> `pieces` (ids, kinds)
--> `state` (array layout, put/lift) -> `rules` (apply/undo, end of game) -> `workspace` (scratch)
--> `pins` (articulation points) -> `movegen` (legal moves) -> `search` (perft), `playout`
-(random games), `repetition` (position keys).
+Layering (bottom up): `jit` (decorators), `grid` (torus, directions, neighbour/gate tables) ->
+`pieces` (ids, kinds) -> `state` (array layout, put/lift) -> `rules` (apply/undo, end of game) ->
+`workspace` (scratch) -> `pins` (articulation points) -> `movegen` (legal moves) -> `search`
+(perft), `playout` (random games), `repetition` (position keys).
 
-Kernel API (all numba ``@njit(cache=True)``, also runnable with ``NUMBA_DISABLE_JIT=1``)::
+Kernel API (all numba ``@njit(cache=True)``, the non-allocating ones without reference counting,
+see `hive_envs.hive.engine.jit`; also runnable with ``NUMBA_DISABLE_JIT=1``)::
 
     s = new_state(kinds_mask("MLP"), tournament_opening=True, max_turns=300)   # int32[STATE_SIZE]
     w = new_workspace()                                                        # int32[WORKSPACE_SIZE]

@@ -61,8 +61,12 @@ def _neighbour_table() -> np.ndarray:
     return table
 
 
-NEIGHBOURS = _neighbour_table()
-"""``NEIGHBOURS[cell * 6 + d]``: the neighbour of ``cell`` in direction d."""
+NEIGHBOURS = _neighbour_table().astype(np.uint16)
+"""``NEIGHBOURS[cell * 6 + d]``: the neighbour of ``cell`` in direction d.
+
+The tables are uint16: a cell read from them is known to be non-negative, so the compiled kernels
+index arrays with it without numba's negative-index wrap-around test (about 10% of perft).
+"""
 GATE_LEFT = NEIGHBOURS.reshape(NUM_CELLS, 6)[:, [5, 0, 1, 2, 3, 4]].ravel().copy()
 GATE_RIGHT = NEIGHBOURS.reshape(NUM_CELLS, 6)[:, [1, 2, 3, 4, 5, 0]].ravel().copy()
 """The two gate cells of the step ``cell -> NEIGHBOURS[cell * 6 + d]``: ``GATE_LEFT[cell * 6 + d]``

@@ -21,9 +21,9 @@ occupied cells (at most 28), for at most 28 pieces, so fewer than 28 * 142 + 1 <
 """
 
 import numpy as np
-from numba import njit
 
 from hive_envs.hive.engine.grid import GATE_LEFT, GATE_RIGHT, NEIGHBOURS, ORIGIN
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.moves import PASS_MOVE, pack_move
 from hive_envs.hive.engine.pieces import (
     ANT,
@@ -83,9 +83,12 @@ def _slide_table():
 
 
 SLIDES = _slide_table()
+LOWEST_DIRECTION = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 64)], dtype=np.int32)
+"""``LOWEST_DIRECTION[m]``: the lowest direction in a non-empty bit mask of directions. Walking the
+set bits of a slide mask (usually two) mispredicts less than testing all six directions."""
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _emit(w, out, n, stamp, move):
     if w[MARK + move] != stamp:
         w[MARK + move] = stamp
@@ -94,7 +97,7 @@ def _emit(w, out, n, stamp, move):
     return n
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _gate_blocked(s, a, d, h_from, h_to):
     """Climbing gate rule for the step a -> neighbour in direction d."""
     g1 = s[HEIGHT + GATE_LEFT[a * 6 + d]]
@@ -104,7 +107,7 @@ def _gate_blocked(s, a, d, h_from, h_to):
     return lo > hi
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _can_slide(s, a, d):
     """Ground slide a -> neighbour d: target empty and exactly one gate cell occupied."""
     if s[HEIGHT + NEIGHBOURS[a * 6 + d]] != 0:
@@ -114,7 +117,7 @@ def _can_slide(s, a, d):
     return g1 != g2
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _slide_dirs(s, a):
     """Bit mask of the directions a ground piece may slide in from cell ``a`` (see `SLIDES`)."""
     occupied = 0
@@ -124,7 +127,7 @@ def _slide_dirs(s, a):
     return SLIDES[occupied]
 
 
-@njit(cache=True)
+@kernel
 def _queen_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     dirs = _slide_dirs(s, a)
@@ -134,7 +137,7 @@ def _queen_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _beetle_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     h_from = s[HEIGHT + a]
@@ -149,7 +152,7 @@ def _beetle_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _grasshopper_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     for d in range(6):
@@ -162,7 +165,7 @@ def _grasshopper_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _spider_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     dirs1 = _slide_dirs(s, a)
@@ -187,7 +190,7 @@ def _spider_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _ant_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     vs = next_visit_stamp(w)
@@ -198,18 +201,18 @@ def _ant_moves(s, w, out, n, stamp, piece, a):
         v = w[QUEUE + head]
         head += 1
         dirs = _slide_dirs(s, v)
-        for d in range(6):
-            if (dirs >> d) & 1:
-                u = NEIGHBOURS[v * 6 + d]
-                if w[VISIT + u] != vs:
-                    w[VISIT + u] = vs
-                    w[QUEUE + tail] = u
-                    tail += 1
-                    n = _emit(w, out, n, stamp, base + u)
+        while dirs:
+            u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
+            dirs &= dirs - 1
+            if w[VISIT + u] != vs:
+                w[VISIT + u] = vs
+                w[QUEUE + tail] = u
+                tail += 1
+                n = _emit(w, out, n, stamp, base + u)
     return n
 
 
-@njit(cache=True)
+@kernel
 def _ladybug_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     for d1 in range(6):
@@ -229,7 +232,7 @@ def _ladybug_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _throws(s, w, out, n, stamp, a, last_moved):
     """Pillbug ability from the uncovered ground cell ``a``: lift a neighbour, drop it nearby."""
     for dt in range(6):
@@ -247,7 +250,7 @@ def _throws(s, w, out, n, stamp, a, last_moved):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned):
     """Own movement of ``piece`` (a ground piece unless a Beetle/Mosquito on top), off the board."""
     s[HEIGHT + a] -= 1
@@ -284,7 +287,7 @@ def _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _mosquito_kinds(s, a):
     """Bit mask of the kinds of the top pieces around cell ``a``, Mosquitoes excluded."""
     mask = 0
@@ -297,9 +300,15 @@ def _mosquito_kinds(s, a):
     return mask
 
 
-@njit(cache=True)
+@kernel
 def _placement_cells(s, w, colour):
-    """Write the legal placement cells into ``w[CAND:]``; return how many."""
+    """Write the legal placement cells into ``w[CAND:]``; return how many.
+
+    A placement cell is empty, touches a top piece of the mover's colour and none of the
+    opponent's. One pass stamps the neighbours of the opponent's top pieces "forbidden"; the pass
+    over the neighbours of the mover's stamps each cell it has looked at "seen", so every cell is
+    tested once, in the order of the mover's pieces and of the directions.
+    """
     ply = s[I_PLY]
     if ply == 0:
         w[CAND] = ORIGIN
@@ -308,37 +317,37 @@ def _placement_cells(s, w, colour):
         for d in range(6):
             w[CAND + d] = NEIGHBOURS[ORIGIN * 6 + d]
         return 6
-    vs = next_visit_stamp(w)
+    forbidden = next_visit_stamp(w)
+    seen = next_visit_stamp(w)
+    lo = (1 - colour) * NUM_PIECE_SLOTS
+    for p in range(lo, lo + NUM_PIECE_SLOTS):
+        c = s[PCELL + p]
+        if c >= 0 and s[TOP + c] == p:
+            for d in range(6):
+                w[VISIT + NEIGHBOURS[c * 6 + d]] = forbidden
     count = 0
     lo = colour * NUM_PIECE_SLOTS
     for p in range(lo, lo + NUM_PIECE_SLOTS):
         c = s[PCELL + p]
         if c < 0 or s[TOP + c] != p:
             continue
-        for d in range(6):
+        for d in range(6):  # without branches: which cells pass is hard to predict
             e = NEIGHBOURS[c * 6 + d]
-            if s[HEIGHT + e] != 0 or w[VISIT + e] == vs:
-                continue
-            w[VISIT + e] = vs
-            ok = True
-            for d2 in range(6):
-                f = NEIGHBOURS[e * 6 + d2]
-                if s[HEIGHT + f] > 0 and s[TOP + f] // NUM_PIECE_SLOTS != colour:
-                    ok = False
-                    break
-            if ok:
-                w[CAND + count] = e
-                count += 1
+            mark = w[VISIT + e]
+            free = (mark != forbidden) & (mark != seen) & (s[HEIGHT + e] == 0)
+            w[VISIT + e] = seen  # a forbidden cell marked seen is still skipped
+            w[CAND + count] = e
+            count += int(free)
     return count
 
 
-@njit(cache=True)
+@kernel
 def generate_moves(s, w, out):
     """Legal move ids of the player to move into ``out``; returns the count (see module doc)."""
     return _generate(s, w, out, True)
 
 
-@njit(cache=True)
+@kernel
 def count_moves(s, w, out):
     """Number of legal moves, as `generate_moves` returns it, without listing placements.
 
@@ -349,7 +358,7 @@ def count_moves(s, w, out):
     return _generate(s, w, out, False)
 
 
-@njit(cache=True)
+@kernel
 def _generate(s, w, out, list_placements):
     refresh(w)
     stamp = w[W_STAMP] + 1

@@ -7,7 +7,7 @@ placement when the piece is in the reserve, else a movement or a Pillbug throw. 
 are numba kernels, so compiled code and Python share them.
 """
 
-from numba import njit
+from hive_envs.hive.engine.jit import kernel
 
 from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.pieces import NUM_PIECES
@@ -19,19 +19,19 @@ PASS_MOVE = NUM_PIECES << CELL_BITS
 NUM_MOVE_IDS = PASS_MOVE + 1
 
 
-@njit(cache=True)
+@kernel
 def pack_move(piece, cell):
     """The move id of ``piece`` going to (or being placed on) ``cell``."""
     return (piece << CELL_BITS) + cell
 
 
-@njit(cache=True)
+@kernel
 def move_piece(move):
     """The piece a (non-pass) move id moves."""
     return move >> CELL_BITS
 
 
-@njit(cache=True)
+@kernel
 def move_cell(move):
     """The destination cell of a (non-pass) move id."""
     return move & CELL_MASK

@@ -8,9 +8,8 @@ splitting the hive: it is pinned. A piece on top of a stack never is (its cell s
 obviously-correct slow check (remove, flood fill, count) kept as the test oracle.
 """
 
-from numba import njit
-
 from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.pieces import NUM_PIECES
 from hive_envs.hive.engine.state import HEIGHT, PCELL
 from hive_envs.hive.engine.workspace import (
@@ -26,7 +25,7 @@ from hive_envs.hive.engine.workspace import (
 )
 
 
-@njit(cache=True)
+@kernel
 def mark_articulation_cells(s, w, stamp):
     """Set ``w[ART + cell] = stamp`` for every articulation cell of the hive."""
     root = -1
@@ -76,7 +75,7 @@ def mark_articulation_cells(s, w, stamp):
     w[W_CLOCK] = clock
 
 
-@njit(cache=True)
+@kernel
 def hive_size_from(s, w, start):
     """Number of occupied cells reachable from ``start`` through occupied cells (flood fill)."""
     vs = next_visit_stamp(w)
@@ -95,7 +94,7 @@ def hive_size_from(s, w, start):
     return tail
 
 
-@njit(cache=True)
+@kernel
 def splits_hive(s, w, cell):
     """Slow oracle: does emptying ``cell`` leave the other occupied cells disconnected?"""
     other = -1

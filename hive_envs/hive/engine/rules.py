@@ -13,9 +13,8 @@ surrounded at once is a draw; two passes in a row is a draw; reaching ``max_turn
 draw (0 = no cap).
 """
 
-from numba import njit
-
 from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.state import (
@@ -38,7 +37,7 @@ from hive_envs.hive.engine.state import (
 UNDO_SIZE = 5
 
 
-@njit(cache=True)
+@kernel
 def queen_neighbours(s, colour):
     """Occupied cells around ``colour``'s Queen (0 if the Queen is not in play)."""
     cell = s[PCELL + colour * NUM_PIECE_SLOTS]
@@ -51,7 +50,7 @@ def queen_neighbours(s, colour):
     return count
 
 
-@njit(cache=True)
+@kernel
 def _status_after_ply(s):
     white_lost = queen_neighbours(s, 0) == 6
     black_lost = queen_neighbours(s, 1) == 6
@@ -68,7 +67,7 @@ def _status_after_ply(s):
     return STATUS_IN_PROGRESS
 
 
-@njit(cache=True)
+@kernel
 def apply_move(s, move, rec):
     """Play ``move`` (assumed legal) in place; fill ``rec`` for `undo_move`."""
     rec[0] = move
@@ -93,7 +92,7 @@ def apply_move(s, move, rec):
     s[I_STATUS] = _status_after_ply(s)
 
 
-@njit(cache=True)
+@kernel
 def undo_move(s, rec):
     """Take back the move recorded in ``rec`` by `apply_move`."""
     move = rec[0]
@@ -109,7 +108,7 @@ def undo_move(s, rec):
     s[I_TO_MOVE] ^= 1
 
 
-@njit(cache=True)
+@kernel
 def apply_if_listed(s, w_marks, stamp, move, history, ply):
     """Apply ``move`` if the last move generation listed it (``w_marks[move] == stamp``).
 

@@ -7,6 +7,7 @@ a finished game has no moves. Buffers are allocated once per call, one row per d
 import numpy as np
 from numba import njit
 
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, count_moves, generate_moves
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, undo_move
 
@@ -21,11 +22,18 @@ def perft_kernel(s, w, depth):
     if depth <= 0:
         return 1
     moves = np.empty((depth, MAX_MOVES), dtype=np.int32)
+    if depth == 1:
+        return count_moves(s, w, moves[0])
     counts = np.zeros(depth, dtype=np.int64)
     index = np.zeros(depth, dtype=np.int64)
     recs = np.empty((depth, UNDO_SIZE), dtype=np.int32)
-    if depth == 1:
-        return count_moves(s, w, moves[0])
+    return _perft(s, w, depth, moves, counts, index, recs)
+
+
+@kernel
+def _perft(s, w, depth, moves, counts, index, recs):
+    """The walk of `perft_kernel` (``depth >= 2``) in its buffers, compiled without the reference
+    counting of the per-level rows it hands to the move generator (see `hive_envs.hive.engine.jit`)."""
     total = 0
     counts[0] = generate_moves(s, w, moves[0])
     level = 0
