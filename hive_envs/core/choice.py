@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
 _BLOCK = 256
 """Mask entries summed at a time by `random_legal_actions`."""
 

@@ -7,9 +7,8 @@ placement when the piece is in the reserve, else a movement or a Pillbug throw. 
 are numba kernels, so compiled code and Python share them.
 """
 
-from hive_envs.hive.engine.jit import kernel
-
 from hive_envs.hive.engine.grid import NUM_CELLS
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.pieces import NUM_PIECES
 
 CELL_BITS = NUM_CELLS.bit_length() - 1
