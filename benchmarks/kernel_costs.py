@@ -4,7 +4,7 @@ Positions are taken from seeded random games (every ply of each game, up to ``co
 kernel then runs over all of them in one compiled loop, best of ``repeats``: move generation
 (`engine.movegen.generate_moves`), the mask (`encoding.encode_mask`), the observation
 (`encoding.encode_observation`) and the benchmark loop's random action draw
-(`vector_env.random_legal_actions` over the positions' masks). The batch's own bookkeeping
+(`core.choice.random_legal_actions` over the positions' masks). The batch's own bookkeeping
 (action -> move id, `apply_move`, rewards, restarts) is the rest of a row's time per ply.
 """
 
@@ -15,14 +15,14 @@ import time
 import numpy as np
 from numba import njit
 
+from hive_envs.core.choice import random_legal_actions
 from hive_envs.hive import HiveGame
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
-from hive_envs.hive.engine.pieces import parse_game_type
+from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move
 from hive_envs.hive.engine.state import I_STATUS, I_TO_MOVE
 from hive_envs.hive.engine.workspace import new_workspace
-from hive_envs.hive.vector_env import random_legal_actions
 
 
 @njit(cache=True)
@@ -69,7 +69,7 @@ def _best_seconds(fn, repeats: int) -> float:
 
 def kernel_costs(game_type: str, count: int = 2000, repeats: int = 5, seed: int = 0) -> dict:
     """Microseconds of CPU time per position of each kernel over ``count`` random-game positions."""
-    enc = E.make_encoding(parse_game_type(game_type))
+    enc = E.make_encoding(HiveOptions.from_game_type(game_type).expansions)
     start = HiveGame(game_type).state.copy()
     w = new_workspace()
     rng = np.random.default_rng(seed)

@@ -354,7 +354,7 @@ def _hoyito_rows() -> dict:
         ),
         "hoyito:2x6:kernel": Row(
             "engine kernel (whole games)",
-            "`hoyito.kernels.random_playout` (whole random games in one compiled call)",
+            "`hoyito.engine.kernels.random_playout` (whole random games in one compiled call)",
             lambda s: called(B.kernel_plies_per_second, s),
         ),
         "hoyito:2x6:aec": Row(
