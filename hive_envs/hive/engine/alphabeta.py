@@ -1,0 +1,298 @@
+"""Alpha-beta search over the Hive engine state (negamax, iterative deepening), compiled.
+
+`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats) -> move` searches
+the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
+with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
+runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
+walks the tree with an explicit stack (numba's cache cannot reload recursive functions reliably).
+
+- **Iterative deepening** from depth 1 to ``max_depth``; each iteration starts from what the
+  previous one left in the transposition table and the history table. It stops early on a proven
+  result (a forced win or loss: deeper search cannot change it), when the root has a single legal
+  move, or when half the time is gone (the next iteration would not finish).
+- **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
+  ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
+  the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`.
+- **Transposition table** keyed by `repetition.position_key` (translation-invariant, includes the
+  side to move) mixed with the last-moved piece and the passes in a row (both change the legal
+  moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
+  so that a capped and an uncapped position never share an entry. Leaves and the root are not
+  looked up, so a depth-1 or depth-2 search returns exactly the plain minimax value.
+- **Move ordering**: the table's move, then two killer moves per ply, then the history heuristic
+  (cut-offs weighted by depth squared), then a static order (moves onto a liberty of the
+  opponent's Queen first, moves that take a piece away from it last, moves that free the mover's
+  own Queen before moves that crowd it), then a tie-break drawn from ``seed`` (deterministic).
+- **Time**: with ``time_s > 0`` the clock is read every `CLOCK_EVERY` nodes; past the limit the
+  search unwinds and the best move of the last completed iteration is returned (of the current
+  one if none completed and a root move was searched, else the first ordered root move). The
+  result is always a move the generator listed at the root; a forced pass is ``PASS_MOVE``.
+
+``stats`` (int64[4]) receives the score, the depth of the last completed iteration, the nodes
+visited and the length of the principal variation written into ``pv`` (int32[max_depth]).
+"""
+
+import numpy as np
+from numba import njit
+
+from hive_envs.core.alphabeta import (
+    CLOCK_EVERY,
+    INFINITY,
+    MATE_BOUND,
+    mix64,
+    now,
+    select_next,
+    table_probe,
+    table_store,
+    terminal_score,
+    tie_break,
+)
+from hive_envs.hive.engine.evaluation import evaluate
+from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
+from hive_envs.hive.engine.repetition import position_key
+from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE, UNDO_SIZE, apply_move, undo_move
+from hive_envs.hive.engine.state import (
+    I_LAST_MOVED,
+    I_MAX_TURNS,
+    I_PASSES,
+    I_PLY,
+    I_STATUS,
+    I_TO_MOVE,
+    PCELL,
+    STATUS_BLACK_WINS,
+    STATUS_WHITE_WINS,
+)
+
+_ENTER, _UP, _NEXT = 0, 1, 2
+_TABLE_MOVE = 1 << 30
+_KILLER_1 = 1 << 29
+_KILLER_2 = 1 << 28
+_HISTORY_CAP = (1 << 11) - 1
+
+
+@njit(cache=True)
+def node_key(s, with_ply):
+    """Table key of ``s``: the position key, the last-moved piece, passes (and the ply if asked)."""
+    key = position_key(s)
+    key ^= mix64(np.uint64((s[I_LAST_MOVED] + 1) * 4 + s[I_PASSES]))
+    if with_ply:
+        key ^= mix64(np.uint64(1 << 20) + np.uint64(s[I_PLY]))
+    return key
+
+
+@njit(cache=True)
+def _winner(status):
+    if status == STATUS_WHITE_WINS:
+        return 0
+    if status == STATUS_BLACK_WINS:
+        return 1
+    return -1
+
+
+@njit(cache=True)
+def _touches(a, b):
+    for d in range(6):
+        if NEIGHBOURS[a * 6 + d] == b:
+            return True
+    return False
+
+
+@njit(cache=True)
+def static_order(s, move):
+    """Cheap a-priori rank of a move (higher first): see the module docstring."""
+    if move == PASS_MOVE:
+        return 0
+    piece = move >> 10
+    dest = move & 1023
+    me = s[I_TO_MOVE]
+    origin = s[PCELL + piece]
+    enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
+    own_queen = s[PCELL + me * NUM_PIECE_SLOTS]
+    rank = 4
+    if enemy_queen >= 0:
+        if _touches(dest, enemy_queen) and (origin < 0 or not _touches(origin, enemy_queen)):
+            rank += 3
+        elif origin >= 0 and _touches(origin, enemy_queen) and not _touches(dest, enemy_queen):
+            rank -= 3
+    if own_queen >= 0 and piece != me * NUM_PIECE_SLOTS:
+        if origin >= 0 and _touches(origin, own_queen) and not _touches(dest, own_queen):
+            rank += 1
+        elif _touches(dest, own_queen):
+            rank -= 1
+    return rank
+
+
+@njit(cache=True)
+def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats):
+    """Best move for the side to move in ``s`` (not finished); see the module docstring."""
+    start = now()
+    deadline = start + time_s
+    timed = time_s > 0
+    keys, tmoves, tscores, tinfo = table
+    plies = max_depth + 1
+    moves = np.empty((plies, MAX_MOVES), dtype=np.int32)
+    order = np.empty((plies, MAX_MOVES), dtype=np.int32)
+    count = np.zeros(plies, dtype=np.int64)
+    index = np.zeros(plies, dtype=np.int64)
+    alpha = np.zeros(plies, dtype=np.int64)
+    alpha0 = np.zeros(plies, dtype=np.int64)
+    beta = np.zeros(plies, dtype=np.int64)
+    best = np.zeros(plies, dtype=np.int64)
+    best_move = np.full(plies, -1, dtype=np.int32)
+    depth_left = np.zeros(plies, dtype=np.int64)
+    node_keys = np.zeros(plies, dtype=np.uint64)
+    recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
+    line = np.zeros((plies + 1, plies + 1), dtype=np.int32)
+    line_len = np.zeros(plies + 1, dtype=np.int64)
+    killers = np.full((plies, 2), -1, dtype=np.int32)
+    history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
+    probe = np.zeros(2, dtype=np.int64)
+    with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + max_depth + 1 >= s[I_MAX_TURNS]
+
+    nodes = 0
+    result_move = -1
+    result_score = 0
+    depth_reached = 0
+    stats[3] = 0
+    for depth in range(1, max_depth + 1):
+        if timed and depth > 1 and now() - start > 0.5 * time_s:
+            break
+        ply = 0
+        alpha[0] = -INFINITY
+        beta[0] = INFINITY
+        depth_left[0] = depth
+        phase = _ENTER
+        value = 0
+        aborted = False
+        while True:
+            if phase == _ENTER:
+                nodes += 1
+                if timed and ply > 0 and nodes % CLOCK_EVERY == 0 and now() > deadline:
+                    aborted = True
+                    break
+                line_len[ply] = 0
+                status = s[I_STATUS]
+                if ply > 0 and status != 0:
+                    value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
+                    phase = _UP
+                    continue
+                if depth_left[ply] == 0:
+                    value = evaluate(s, w)
+                    phase = _UP
+                    continue
+                table_move = -1
+                if use_table:
+                    node_keys[ply] = node_key(s, with_ply)
+                    hit = table_probe(
+                        keys,
+                        tmoves,
+                        tscores,
+                        tinfo,
+                        node_keys[ply],
+                        depth_left[ply],
+                        alpha[ply],
+                        beta[ply],
+                        ply,
+                        probe,
+                    )
+                    table_move = probe[0]
+                    if hit and ply > 0:
+                        value = probe[1]
+                        phase = _UP
+                        continue
+                n = generate_moves(s, w, moves[ply])
+                for i in range(n):
+                    m = moves[ply, i]
+                    if m == table_move:
+                        order[ply, i] = _TABLE_MOVE
+                    elif m == killers[ply, 0]:
+                        order[ply, i] = _KILLER_1
+                    elif m == killers[ply, 1]:
+                        order[ply, i] = _KILLER_2
+                    else:
+                        order[ply, i] = (
+                            (static_order(s, m) << 16)
+                            + (min(history[m], _HISTORY_CAP) << 4)
+                            + tie_break(seed, m)
+                        )
+                count[ply] = n
+                index[ply] = 0
+                best[ply] = -INFINITY
+                best_move[ply] = -1
+                alpha0[ply] = alpha[ply]
+                phase = _NEXT
+            elif phase == _UP:
+                ply -= 1
+                undo_move(s, recs[ply])
+                v = -value
+                i = index[ply]
+                m = moves[ply, i]
+                index[ply] = i + 1
+                if v > best[ply]:
+                    best[ply] = v
+                    best_move[ply] = m
+                    if v > alpha[ply]:
+                        alpha[ply] = v
+                        line[ply, 0] = m
+                        for j in range(line_len[ply + 1]):
+                            line[ply, j + 1] = line[ply + 1, j]
+                        line_len[ply] = line_len[ply + 1] + 1
+                        if v >= beta[ply]:
+                            if m != killers[ply, 0]:
+                                killers[ply, 1] = killers[ply, 0]
+                                killers[ply, 0] = m
+                            history[m] += depth_left[ply] * depth_left[ply]
+                            index[ply] = count[ply]
+                phase = _NEXT
+            else:
+                if index[ply] < count[ply]:
+                    i = index[ply]
+                    select_next(moves[ply], order[ply], i, count[ply])
+                    apply_move(s, moves[ply, i], recs[ply])
+                    alpha[ply + 1] = -beta[ply]
+                    beta[ply + 1] = -alpha[ply]
+                    depth_left[ply + 1] = depth_left[ply] - 1
+                    ply += 1
+                    phase = _ENTER
+                else:
+                    value = best[ply]
+                    if use_table:
+                        table_store(
+                            keys,
+                            tmoves,
+                            tscores,
+                            tinfo,
+                            node_keys[ply],
+                            depth_left[ply],
+                            value,
+                            alpha0[ply],
+                            beta[ply],
+                            best_move[ply],
+                            ply,
+                        )
+                    if ply == 0:
+                        break
+                    phase = _UP
+        if aborted:
+            for p in range(ply - 1, -1, -1):
+                undo_move(s, recs[p])
+            if result_move < 0:  # nothing completed: the best root move so far, else the first ordered
+                result_move = best_move[0] if best_move[0] >= 0 else moves[0, index[0]]
+                result_score = best[0] if best_move[0] >= 0 else 0
+            break
+        result_move = best_move[0]
+        result_score = best[0]
+        depth_reached = depth
+        stats[3] = line_len[0]
+        for j in range(line_len[0]):
+            pv[j] = line[0, j]
+        if count[0] == 1 or result_score > MATE_BOUND or result_score < -MATE_BOUND:
+            break
+    if stats[3] == 0:
+        pv[0] = result_move
+        stats[3] = 1
+    stats[0] = result_score
+    stats[1] = depth_reached
+    stats[2] = nodes
+    return result_move
