@@ -144,6 +144,23 @@ def table_probe(keys, moves, scores, info, key, depth, alpha, beta, ply, result)
     return False
 
 
+def search_plies(max_depth: int) -> int:
+    """Plies the search buffers hold for ``max_depth``: room for the forced-move extensions."""
+    return 2 * max_depth + 2
+
+
+@njit(cache=True)
+def child_depth(depth, moves_here, ply, plies):
+    """Depth left to a child of a node at ``ply`` with ``depth`` left and ``moves_here`` legal moves:
+    one less, except under a forced move (a single legal move, a pass included), which costs no
+    depth while the buffers of ``plies`` plies have room (single-reply extension). Without it a
+    depth-2 search facing a blocked opponent (who can only pass) sees one move of its own, never
+    the two-move manoeuvre that ends the game."""
+    if moves_here == 1 and ply + depth + 1 < plies:
+        return depth
+    return depth - 1
+
+
 @njit(cache=True)
 def select_next(moves, order, start, count):
     """Swap the move of highest ``order`` in ``[start, count)`` to ``start`` (selection sort step:

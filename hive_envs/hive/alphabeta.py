@@ -21,8 +21,9 @@ by numba afterwards).
 The game is never changed: the search runs on a copy of its state array. The transposition table
 (``table_bits``: 2**bits entries) is cleared before every search, so the answer depends only on
 the position, the limits and ``seed`` (which breaks ties between moves the ordering cannot tell
-apart): the same call gives the same move. The optional repetition draw of `HiveGame` is not
-seen by the search (the engine's own draws are: double pass, turn cap).
+apart): the same call gives the same move. Inside the search a position that already occurred in
+the game (or on the searched line) scores as a draw, whether or not the game was created with
+``repetition_draw=True``.
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ from hive_envs.core.alphabeta import (
     check_seed,
     clear_table,
     new_table,
+    search_plies,
 )
-from hive_envs.hive.engine.alphabeta import alphabeta_kernel
+from hive_envs.hive.engine.alphabeta import alphabeta_kernel, game_position_keys
+from hive_envs.hive.engine.pieces import kinds_mask
+from hive_envs.hive.engine.state import new_state
 from hive_envs.hive.engine.workspace import new_workspace
 from hive_envs.hive.game import HiveGame
 from hive_envs.hive.players import SearchLimits
@@ -78,7 +82,9 @@ class HiveAlphaBeta:
             depth, time_s = self.depth, self.time_s
         else:
             depth, time_s = check_limits(depth, time_s, MAX_DEPTH, DEFAULT_DEPTH, "HiveAlphaBeta")
-        return self._run(game.state.copy(), depth, time_s, use_table=True)
+        start = new_state(kinds_mask(game.expansions), game.tournament_opening, game.max_turns or 0)
+        seen = np.sort(game_position_keys(start, np.asarray(game.move_ids, dtype=np.int32)))
+        return self._run(game.state.copy(), seen, depth, time_s)
 
     def choose(self, game: HiveGame) -> int:
         """The move id `search` picks."""
@@ -92,9 +98,9 @@ class HiveAlphaBeta:
         result = self.search(game, limits.depth, limits.time_s)
         return game.move_id_to_uhp(result.move_id)
 
-    def _run(self, state: np.ndarray, depth: int, time_s: float | None, use_table: bool) -> SearchResult:
+    def _run(self, state: np.ndarray, seen: np.ndarray, depth: int, time_s: float | None) -> SearchResult:
         clear_table(self._table)
-        pv = np.zeros(depth, dtype=np.int32)
+        pv = np.zeros(search_plies(depth), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
         started = time.perf_counter()
         move = alphabeta_kernel(
@@ -104,7 +110,8 @@ class HiveAlphaBeta:
             0.0 if time_s is None else time_s,
             self.seed,
             self._table,
-            use_table,
+            True,
+            seen,
             pv,
             stats,
         )

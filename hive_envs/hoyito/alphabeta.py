@@ -16,8 +16,9 @@ parity), and so is the alpha-beta window. A position is a ~30-int array, so each
 legal move into its own copy (``children``, one per hole); that also gives the move ordering its best key, the
 counters each move captures. Iterative deepening, the transposition table (a splitmix64 hash of the
 board, the captured totals and the player to move; the stall clock is mixed in when the stall
-limit is within reach of the search), killer moves, history, a seeded tie-break, proven results
-as ``±(WIN_SCORE - ply)`` and the clock read every 1024 nodes are as in the Hive search.
+limit is within reach of the search), killer moves, history, a seeded tie-break, the single-reply
+extension (a position with one legal move costs no depth), proven results as
+``±(WIN_SCORE - ply)`` and the clock read every 1024 nodes are as in the Hive search.
 
 **Evaluation** (for the player to move, who is the player the array's turn entry names):
 ``COUNTER * (own captured - opponent's captured) + THREAT * best immediate capture``. The second
@@ -45,10 +46,12 @@ from hive_envs.core.alphabeta import (
     SearchResult,
     check_limits,
     check_seed,
+    child_depth,
     clear_table,
     mix64,
     new_table,
     now,
+    search_plies,
     select_next,
     table_probe,
     table_store,
@@ -125,7 +128,7 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
     deadline = start + time_s
     timed = time_s > 0
     keys, tmoves, tscores, tinfo = table
-    plies = max_depth + 1
+    plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
     size = s0.shape[0]
     states = np.empty((plies, size), dtype=s0.dtype)
     children = np.empty((plies, n, size), dtype=s0.dtype)
@@ -146,7 +149,7 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
     killers = np.full((plies, 2), -1, dtype=np.int32)
     history = np.zeros(2 * n, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
-    with_stall = _stall(s0, n) + max_depth + 1 >= limit
+    with_stall = _stall(s0, n) + plies >= limit
     states[0] = s0
 
     nodes = 0
@@ -262,7 +265,7 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
                     else:
                         alpha[ply + 1] = -beta[ply]
                         beta[ply + 1] = -alpha[ply]
-                    depth_left[ply + 1] = depth_left[ply] - 1
+                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
                     ply += 1
                     phase = _ENTER
                 else:
@@ -337,7 +340,7 @@ class HoyitoAlphaBeta:
             depth, time_s = check_limits(depth, time_s, MAX_DEPTH, DEFAULT_DEPTH, "HoyitoAlphaBeta")
         options = game.options
         clear_table(self._table)
-        pv = np.zeros(depth, dtype=np.int32)
+        pv = np.zeros(search_plies(depth), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
         started = time.perf_counter()
         move = alphabeta_kernel(

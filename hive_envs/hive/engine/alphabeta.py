@@ -1,6 +1,6 @@
 """Alpha-beta search over the Hive engine state (negamax, iterative deepening), compiled.
 
-`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats) -> move` searches
+`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
 with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
 runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
@@ -10,6 +10,9 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   previous one left in the transposition table and the history table. It stops early on a proven
   result (a forced win or loss: deeper search cannot change it), when the root has a single legal
   move, or when half the time is gone (the next iteration would not finish).
+- **Forced moves are free**: below a position with a single legal move (a forced pass, most
+  often) the depth is not reduced (`child_depth`), so depth 2 against a blocked opponent still
+  sees two moves of its own.
 - **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
   ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
   the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`.
@@ -18,6 +21,10 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
   so that a capped and an uncapped position never share an entry. Leaves and the root are not
   looked up, so a depth-1 or depth-2 search returns exactly the plain minimax value.
+- **Repetitions score as draws**: a position (board and side to move, `position_key`) that
+  occurred earlier in the game (``seen``: the sorted keys of `game_position_keys`) or earlier on
+  the search path scores 0, as chess engines score repetitions. A side that is ahead then never
+  shuffles back and forth (which would only end in the turn-cap draw) and looks for progress.
 - **Move ordering**: the table's move, then two killer moves per ply, then the history heuristic
   (cut-offs weighted by depth squared), then a static order (moves onto a liberty of the
   opponent's Queen first, moves that take a piece away from it last, moves that free the mover's
@@ -28,7 +35,8 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   result is always a move the generator listed at the root; a forced pass is ``PASS_MOVE``.
 
 ``stats`` (int64[4]) receives the score, the depth of the last completed iteration, the nodes
-visited and the length of the principal variation written into ``pv`` (int32[max_depth]).
+visited and the length of the principal variation written into ``pv``
+(int32[search_plies(max_depth)], which also sizes the buffers).
 """
 
 import numpy as np
@@ -38,6 +46,7 @@ from hive_envs.core.alphabeta import (
     CLOCK_EVERY,
     INFINITY,
     MATE_BOUND,
+    child_depth,
     mix64,
     now,
     select_next,
@@ -46,7 +55,7 @@ from hive_envs.core.alphabeta import (
     terminal_score,
     tie_break,
 )
-from hive_envs.hive.engine.evaluation import evaluate
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.grid import NEIGHBOURS
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
@@ -72,13 +81,38 @@ _HISTORY_CAP = (1 << 11) - 1
 
 
 @njit(cache=True)
-def node_key(s, with_ply):
-    """Table key of ``s``: the position key, the last-moved piece, passes (and the ply if asked)."""
-    key = position_key(s)
-    key ^= mix64(np.uint64((s[I_LAST_MOVED] + 1) * 4 + s[I_PASSES]))
+def table_key(s, board_key, with_ply):
+    """Table key of ``s`` from its `position_key`: mixes in the last-moved piece, the passes in a
+    row (and the ply if asked)."""
+    key = board_key ^ mix64(np.uint64((s[I_LAST_MOVED] + 1) * 4 + s[I_PASSES]))
     if with_ply:
         key ^= mix64(np.uint64(1 << 20) + np.uint64(s[I_PLY]))
     return key
+
+
+@njit(cache=True)
+def game_position_keys(start, moves):
+    """`position_key` of every position of a game: ``start`` and after each of ``moves``."""
+    s = start.copy()
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    keys = np.empty(moves.shape[0] + 1, dtype=np.uint64)
+    keys[0] = position_key(s)
+    for i in range(moves.shape[0]):
+        apply_move(s, moves[i], rec)
+        keys[i + 1] = position_key(s)
+    return keys
+
+
+@njit(cache=True)
+def _repeats(key, seen, path_keys, ply):
+    """Did the position ``key`` occur before: in the game (sorted ``seen``) or on the search path?"""
+    i = np.searchsorted(seen, key)
+    if i < seen.shape[0] and seen[i] == key:
+        return True
+    for p in range(ply):
+        if path_keys[p] == key:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -124,13 +158,13 @@ def static_order(s, move):
 
 
 @njit(cache=True)
-def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats):
+def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats):
     """Best move for the side to move in ``s`` (not finished); see the module docstring."""
     start = now()
     deadline = start + time_s
     timed = time_s > 0
     keys, tmoves, tscores, tinfo = table
-    plies = max_depth + 1
+    plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
     moves = np.empty((plies, MAX_MOVES), dtype=np.int32)
     order = np.empty((plies, MAX_MOVES), dtype=np.int32)
     count = np.zeros(plies, dtype=np.int64)
@@ -142,14 +176,17 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats)
     best_move = np.full(plies, -1, dtype=np.int32)
     depth_left = np.zeros(plies, dtype=np.int64)
     node_keys = np.zeros(plies, dtype=np.uint64)
+    path_keys = np.zeros(plies, dtype=np.uint64)
     recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
     line = np.zeros((plies + 1, plies + 1), dtype=np.int32)
     line_len = np.zeros(plies + 1, dtype=np.int64)
     killers = np.full((plies, 2), -1, dtype=np.int32)
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
-    with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + max_depth + 1 >= s[I_MAX_TURNS]
+    eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
 
+    path_keys[0] = position_key(s)
     nodes = 0
     result_move = -1
     result_score = 0
@@ -177,13 +214,19 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats)
                     value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
                     phase = _UP
                     continue
+                if ply > 0:
+                    path_keys[ply] = position_key(s)
+                    if _repeats(path_keys[ply], seen, path_keys, ply):
+                        value = 0
+                        phase = _UP
+                        continue
                 if depth_left[ply] == 0:
-                    value = evaluate(s, w)
+                    value = evaluate(s, w, eval_buffer)
                     phase = _UP
                     continue
                 table_move = -1
                 if use_table:
-                    node_keys[ply] = node_key(s, with_ply)
+                    node_keys[ply] = table_key(s, path_keys[ply], with_ply)
                     hit = table_probe(
                         keys,
                         tmoves,
@@ -252,7 +295,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, pv, stats)
                     apply_move(s, moves[ply, i], recs[ply])
                     alpha[ply + 1] = -beta[ply]
                     beta[ply + 1] = -alpha[ply]
-                    depth_left[ply + 1] = depth_left[ply] - 1
+                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
                     ply += 1
                     phase = _ENTER
                 else:

@@ -1,44 +1,48 @@
 """Static evaluation of a Hive position for the alpha-beta search (`engine.alphabeta`).
 
-``evaluate(s, w)`` returns an int score for the side to move: ``E(mover) - E(opponent)``, where
-each side's ``E`` adds up the terms below (weights in the arrays/constants of this module; a
-surrounded Queen is not scored here: the search scores finished games itself).
+``evaluate(s, w, buffer) -> int``: the score of an unfinished position for the side to move,
+``E(mover) - E(opponent)``. A finished game is not scored here (the search scores it as won,
+lost or drawn). To know what each side can do, both sides' legal moves are generated with the
+engine's own generator (the opponent's as if it were on move, its last-moved restriction lifted),
+so mobility, pins (the generator's articulation pass), covered pieces and the freedom-of-movement
+gates are all exact. Each side's ``E`` adds up:
 
-1. **Queen pressure** (the game is won by surrounding the Queen). Each occupied neighbour of a
-   side's own Queen costs it, by who fills it:
-   an opponent's piece `QUEEN_ENEMY_NEIGHBOUR`; one of its own pieces that cannot move away
-   (pinned, covered, or a crawler with no room) `QUEEN_STUCK_NEIGHBOUR`; one of its own pieces
-   that can leave `QUEEN_FREE_NEIGHBOUR` (it can make room later, so it costs less).
-   `QUEEN_RING_EXTRA[k]` is added on top for k occupied neighbours: the last liberties are worth
-   more than the first. An opponent's Beetle (or Mosquito) on top of the Queen costs
-   `QUEEN_COVERED`: the Queen cannot move and the stack counts as the opponent's for placements.
-2. **Queen freedom**: `QUEEN_CAN_MOVE` when the side's Queen is on the ground, uncovered, not
-   pinned and has a slide (it can step out of a closing ring).
-3. **Mobility of the other pieces**: each piece in play that can move earns `MOBILE_VALUE[kind]`
-   (Ants, Beetles and Mosquitoes most, as both Mzinga's and nokamute's weights agree). A piece
-   cannot move when its Queen is not placed yet, when it is covered, when its cell is an
-   articulation point of the hive (pinned: `pins.mark_articulation_cells`, the generator's own
-   pass) unless it sits on a stack, or when it is a crawler (Queen, Spider, Ant, Pillbug) on the
-   ground without a single legal slide. A ground Mosquito is worth the best kind it can copy from
-   its neighbours (nothing next to Mosquitoes only). Pieces next to the opponent's Queen earn no
-   mobility (nokamute's rule): there they are already doing their job and moving them away
-   would only release the Queen.
-4. **Pieces in hand**: `HAND_VALUE[kind]` per piece of the game type still in reserve (options
-   for later; smaller than a mobile piece in play, so developing a piece pays).
-5. **Beetles at the opponent's Queen**: a side's movable Beetle (or Mosquito on a stack) next to
-   the opponent's Queen earns `BEETLE_NEXT_TO_QUEEN`, one on top of it `BEETLE_ON_QUEEN` (the best
-   one counts once): such a Beetle can climb on the Queen, pinning it, or fill a gated liberty.
+1. **Queen pressure** (the game is won by surrounding the Queen). Each occupied neighbour of the
+   side's own Queen costs, by who fills it: an opponent's piece `QUEEN_ENEMY_NEIGHBOUR`; one of
+   its own pieces that has no move (pinned, covered, boxed in) `QUEEN_STUCK_NEIGHBOUR`; one of its
+   own pieces that can leave `QUEEN_FREE_NEIGHBOUR` (it can make room later). On top,
+   `QUEEN_RING_EXTRA[k]` for k occupied neighbours: the last liberties matter most. An opponent's
+   Beetle (or Mosquito) on top of the Queen costs `QUEEN_COVERED`: the Queen cannot move and the
+   stack counts as the opponent's for placements.
+2. **Reachable liberties**: `REACHABLE_LIBERTY` for each empty neighbour of the opponent's Queen
+   that the side can fill with one move (a placement, or a move of a piece not already touching
+   that Queen): the empty-but-reachable half of Mzinga's and nokamute's Queen terms, and what a
+   shallow search needs to bring pieces within range of the last liberties. If the side to move
+   can fill the last liberty, it wins next move: `WIN_NEXT_MOVE`; if the other side can, that is
+   a threat the side to move must answer: `WIN_THREAT` for the threatening side.
+3. **Queen freedom**: `QUEEN_CAN_MOVE` when the side's Queen has a move.
+4. **Mobility**: each other piece of the side in play with at least one move earns
+   `MOBILE_VALUE[kind]`, plus `PER_MOVE` per destination up to `MOVES_COUNTED` (Ants, Beetles
+   and Mosquitoes weigh most, as in both reference engines). A piece without a move (pinned,
+   covered, no room, Queen not placed) earns nothing. A piece next to the opponent's Queen earns
+   no mobility (nokamute's rule): it is doing its job there, and moving it releases the Queen.
+5. **Pieces in hand**: `HAND_VALUE[kind]` per piece still in reserve (less than a mobile piece in
+   play, so developing pays).
+6. **Beetles closing in on the opponent's Queen**: a side's Beetle (or Mosquito on a stack) with
+   a move earns `BEETLE_AT_DISTANCE[d]` at hex distance d = 0 (on top of the Queen), 1, 2, 3 (the
+   best one, once): a Beetle walks over the hive where gates stop the crawlers, and on the Queen
+   it pins it; the gradient gives a shallow search a way forward when the hive is locked.
 
-The weights are our own, tuned by matches against the 1-ply greedy player and between depths
-(see `benchmarks/search_matches.py`); their scale: one mobile Ant = 14, one Queen liberty taken by
-the opponent = 48.
+The weights are ours, tuned by matches against the 1-ply greedy player and between depths
+(`benchmarks/search_matches.py`). Scale: a mobile Ant with 10+ moves = 14 + 10, an opponent's
+piece next to one's Queen = -48.
 """
 
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.grid import NEIGHBOURS
-from hive_envs.hive.engine.movegen import _mosquito_kinds, _slide_dirs
+from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import (
     BEETLE,
     KIND_COUNT,
@@ -48,14 +52,14 @@ from hive_envs.hive.engine.pieces import (
     NUM_PIECES,
     PIECE_KIND,
 )
-from hive_envs.hive.engine.pins import mark_articulation_cells
-from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_TO_MOVE, PCELL, PUNDER, TOP
-from hive_envs.hive.engine.workspace import ART, W_COUNT, W_STAMP, refresh
+from hive_envs.hive.engine.rules import PASS_MOVE
+from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_TO_MOVE, PCELL, PUNDER, TOP
 
 # Weights by kind:             Q   S   B   G   A   M   L   P
 MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
 HAND_VALUE = np.array([0, 2, 3, 2, 4, 4, 3, 2], dtype=np.int32)
-CRAWLERS = (1 << 0) | (1 << 1) | (1 << 4) | (1 << 7)  # kinds that only slide: Q, S, A, P
+PER_MOVE = 1
+MOVES_COUNTED = 10
 
 QUEEN_ENEMY_NEIGHBOUR = 48
 QUEEN_STUCK_NEIGHBOUR = 40
@@ -63,42 +67,64 @@ QUEEN_FREE_NEIGHBOUR = 20
 QUEEN_RING_EXTRA = np.array([0, 0, 0, 8, 24, 60, 0], dtype=np.int32)
 QUEEN_COVERED = 60
 QUEEN_CAN_MOVE = 20
-BEETLE_NEXT_TO_QUEEN = 15
-BEETLE_ON_QUEEN = 30
+REACHABLE_LIBERTY = 6
+WIN_NEXT_MOVE = 400
+WIN_THREAT = 150
+BEETLE_AT_DISTANCE = np.array([30, 15, 8, 3], dtype=np.int32)
+
+EVAL_BUFFER_SIZE = 2 * MAX_MOVES
+"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists)."""
 
 
 @njit(cache=True)
-def _mobile_value(s, w, stamp, piece, cell):
-    """Mobility worth of ``piece`` (the top of ``cell``, its Queen in play); 0 if it cannot move."""
-    on_stack = s[PUNDER + piece] >= 0
-    if on_stack:
-        return MOBILE_VALUE[BEETLE]
-    if w[ART + cell] == stamp:
-        return 0
-    kind = PIECE_KIND[piece]
-    if kind == MOSQUITO:
-        copied = _mosquito_kinds(s, cell)
-        best = 0
-        can_slide = _slide_dirs(s, cell) != 0
-        for k in range(8):
-            if (copied >> k) & 1 and (can_slide or not (CRAWLERS >> k) & 1):
-                best = max(best, MOBILE_VALUE[k])
-        return best
-    if (CRAWLERS >> kind) & 1 and _slide_dirs(s, cell) == 0:
-        return 0
-    return MOBILE_VALUE[kind]
+def _direction_to(cell, target):
+    """d with NEIGHBOURS[target * 6 + d] == cell, or -1 if ``cell`` does not touch ``target``."""
+    for d in range(6):
+        if NEIGHBOURS[target * 6 + d] == cell:
+            return d
+    return -1
 
 
 @njit(cache=True)
-def _side_score(s, w, stamp, colour, mobile):
-    """``E(colour)`` of the module docstring, given the mobility worth of every piece."""
+def _distance(a, b):
+    """Hex distance between two cells of the torus (exact for any two cells of one hive)."""
+    dq = (a // GRID_SIZE - b // GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
+    dr = (a % GRID_SIZE - b % GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@njit(cache=True)
+def _count_moves(s, moves, n, colour, per_piece):
+    """Destinations of each of ``colour``'s pieces in play into ``per_piece``; returns the bit mask of
+    the opponent's Queen's empty neighbours (by direction) that one of the moves fills."""
+    enemy_queen = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    reach = 0
+    for i in range(n):
+        m = moves[i]
+        if m == PASS_MOVE:
+            continue
+        piece = m >> 10
+        origin = s[PCELL + piece]
+        if piece // NUM_PIECE_SLOTS == colour and origin >= 0:
+            per_piece[piece] += 1
+        if enemy_queen >= 0 and piece // NUM_PIECE_SLOTS == colour:
+            d = _direction_to(m & 1023, enemy_queen)
+            if (
+                d >= 0
+                and s[HEIGHT + (m & 1023)] == 0
+                and (origin < 0 or _direction_to(origin, enemy_queen) < 0)
+            ):
+                reach |= 1 << d
+    return reach
+
+
+@njit(cache=True)
+def _side_score(s, colour, per_piece, reach, on_move):
+    """``E(colour)`` of the module docstring."""
     lo = colour * NUM_PIECE_SLOTS
-    queen = lo
-    enemy_queen = (1 - colour) * NUM_PIECE_SLOTS
-    enemy_cell = s[PCELL + enemy_queen]
+    enemy_cell = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
     score = 0
 
-    # Pieces in hand (only kinds of this game type).
     kinds = s[I_KINDS]
     for kind in range(8):
         if (kinds >> kind) & 1:
@@ -107,29 +133,34 @@ def _side_score(s, w, stamp, colour, mobile):
                 if s[PCELL + p] < 0:
                     score += HAND_VALUE[kind]
 
-    # Mobility, and Beetles at the opponent's Queen.
     beetle = 0
     for p in range(lo + 1, lo + NUM_PIECE_SLOTS):
         cell = s[PCELL + p]
-        if cell < 0 or mobile[p] == 0:
+        if cell < 0 or per_piece[p] == 0:
             continue
-        near_enemy_queen = False
-        if enemy_cell >= 0:
-            for d in range(6):
-                if NEIGHBOURS[enemy_cell * 6 + d] == cell:
-                    near_enemy_queen = True
-        if not near_enemy_queen:
-            score += mobile[p]
         kind = PIECE_KIND[p]
+        score += MOBILE_VALUE[kind] + PER_MOVE * min(per_piece[p], MOVES_COUNTED)
         if enemy_cell >= 0 and (kind == BEETLE or (kind == MOSQUITO and s[PUNDER + p] >= 0)):
-            if cell == enemy_cell:
-                beetle = max(beetle, BEETLE_ON_QUEEN)
-            elif near_enemy_queen:
-                beetle = max(beetle, BEETLE_NEXT_TO_QUEEN)
+            distance = _distance(cell, enemy_cell)
+            if distance < BEETLE_AT_DISTANCE.shape[0]:
+                beetle = max(beetle, BEETLE_AT_DISTANCE[distance])
     score += beetle
 
-    # Own Queen: pressure and freedom.
-    qcell = s[PCELL + queen]
+    if enemy_cell >= 0:
+        liberties = 0
+        for d in range(6):
+            if (reach >> d) & 1:
+                liberties += 1
+        score += REACHABLE_LIBERTY * liberties
+        if liberties > 0:
+            occupied = 0
+            for d in range(6):
+                if s[HEIGHT + NEIGHBOURS[enemy_cell * 6 + d]] > 0:
+                    occupied += 1
+            if occupied == 5:
+                score += WIN_NEXT_MOVE if on_move else WIN_THREAT
+
+    qcell = s[PCELL + lo]
     if qcell >= 0:
         occupied = 0
         for d in range(6):
@@ -140,40 +171,36 @@ def _side_score(s, w, stamp, colour, mobile):
             top = s[TOP + nb]
             if top // NUM_PIECE_SLOTS != colour:
                 score -= QUEEN_ENEMY_NEIGHBOUR
-            elif mobile[top] > 0:
+            elif per_piece[top] > 0:
                 score -= QUEEN_FREE_NEIGHBOUR
             else:
                 score -= QUEEN_STUCK_NEIGHBOUR
         score -= QUEEN_RING_EXTRA[occupied]
         top = s[TOP + qcell]
-        if top != queen and top // NUM_PIECE_SLOTS != colour:
+        if top != lo and top // NUM_PIECE_SLOTS != colour:
             score -= QUEEN_COVERED
-        if mobile[queen] > 0:
+        if per_piece[lo] > 0:
             score += QUEEN_CAN_MOVE
     return score
 
 
 @njit(cache=True)
-def evaluate(s, w):
-    """Score of the (unfinished) position ``s`` for the side to move; ``w`` is scratch."""
-    refresh(w)
-    stamp = w[W_STAMP] + 1
-    w[W_STAMP] = stamp
-    w[W_COUNT] = -1  # the generator's marks no longer describe a move list
-    mark_articulation_cells(s, w, stamp)
-    mobile = np.zeros(NUM_PIECES, dtype=np.int32)
-    for colour in range(2):
-        lo = colour * NUM_PIECE_SLOTS
-        if s[PCELL + lo] < 0:  # no piece moves before its Queen is placed
-            continue
-        for p in range(lo, lo + NUM_PIECE_SLOTS):
-            cell = s[PCELL + p]
-            if cell >= 0 and s[TOP + cell] == p:
-                if p == lo:
-                    mobile[p] = (
-                        1 if s[PUNDER + p] < 0 and w[ART + cell] != stamp and _slide_dirs(s, cell) != 0 else 0
-                    )
-                else:
-                    mobile[p] = _mobile_value(s, w, stamp, p, cell)
+def evaluate(s, w, buffer):
+    """Score of the unfinished position ``s`` for the side to move; ``w`` and ``buffer``
+    (int32[EVAL_BUFFER_SIZE]) are scratch. ``s`` is restored before returning."""
     me = s[I_TO_MOVE]
-    return _side_score(s, w, stamp, me, mobile) - _side_score(s, w, stamp, 1 - me, mobile)
+    per_piece = np.zeros(NUM_PIECES, dtype=np.int32)
+    own = buffer[:MAX_MOVES]
+    other = buffer[MAX_MOVES:]
+    n_own = generate_moves(s, w, own)
+    last_moved = s[I_LAST_MOVED]
+    s[I_TO_MOVE] = 1 - me
+    s[I_LAST_MOVED] = -1
+    n_other = generate_moves(s, w, other)
+    s[I_TO_MOVE] = me
+    s[I_LAST_MOVED] = last_moved
+    reach_own = _count_moves(s, own, n_own, me, per_piece)
+    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece)
+    return _side_score(s, me, per_piece, reach_own, True) - _side_score(
+        s, 1 - me, per_piece, reach_other, False
+    )
