@@ -12,7 +12,10 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   move, or when half the time is gone (the next iteration would not finish).
 - **Forced moves are free**: below a position with a single legal move (a forced pass, most
   often) the depth is not reduced (`child_depth`), so depth 2 against a blocked opponent still
-  sees two moves of its own.
+  sees two moves of its own. And a leaf where a Queen has five occupied neighbours is searched
+  one ply deeper (at most `_MAX_THREAT_PLIES` times on one line), so that a threat to surround
+  it is played out (the defence, then the attacker's winning move) instead of guessed by the
+  evaluation.
 - **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
   ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
   the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`.
@@ -60,7 +63,14 @@ from hive_envs.hive.engine.grid import NEIGHBOURS
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key
-from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE, UNDO_SIZE, apply_move, undo_move
+from hive_envs.hive.engine.rules import (
+    NUM_MOVE_IDS,
+    PASS_MOVE,
+    UNDO_SIZE,
+    apply_move,
+    queen_neighbours,
+    undo_move,
+)
 from hive_envs.hive.engine.state import (
     I_LAST_MOVED,
     I_MAX_TURNS,
@@ -78,6 +88,7 @@ _TABLE_MOVE = 1 << 30
 _KILLER_1 = 1 << 29
 _KILLER_2 = 1 << 28
 _HISTORY_CAP = (1 << 11) - 1
+_MAX_THREAT_PLIES = 2
 
 
 @njit(cache=True)
@@ -113,6 +124,12 @@ def _repeats(key, seen, path_keys, ply):
         if path_keys[p] == key:
             return True
     return False
+
+
+@njit(cache=True)
+def _queen_in_danger(s):
+    """A Queen has five occupied neighbours: one move may end the game (a leaf gets one more ply)."""
+    return queen_neighbours(s, 0) == 5 or queen_neighbours(s, 1) == 5
 
 
 @njit(cache=True)
@@ -177,6 +194,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     depth_left = np.zeros(plies, dtype=np.int64)
     node_keys = np.zeros(plies, dtype=np.uint64)
     path_keys = np.zeros(plies, dtype=np.uint64)
+    threat_plies = np.zeros(plies, dtype=np.int64)  # threat extensions on the path to each ply
     recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
     line = np.zeros((plies + 1, plies + 1), dtype=np.int32)
     line_len = np.zeros(plies + 1, dtype=np.int64)
@@ -221,9 +239,12 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                         phase = _UP
                         continue
                 if depth_left[ply] == 0:
-                    value = evaluate(s, w, eval_buffer)
-                    phase = _UP
-                    continue
+                    if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not _queen_in_danger(s):
+                        value = evaluate(s, w, eval_buffer)
+                        phase = _UP
+                        continue
+                    threat_plies[ply] += 1
+                    depth_left[ply] = 1
                 table_move = -1
                 if use_table:
                     node_keys[ply] = table_key(s, path_keys[ply], with_ply)
@@ -296,6 +317,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                     alpha[ply + 1] = -beta[ply]
                     beta[ply + 1] = -alpha[ply]
                     depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                    threat_plies[ply + 1] = threat_plies[ply]
                     ply += 1
                     phase = _ENTER
                 else:

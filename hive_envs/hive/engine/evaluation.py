@@ -70,7 +70,7 @@ QUEEN_CAN_MOVE = 20
 REACHABLE_LIBERTY = 6
 WIN_NEXT_MOVE = 400
 WIN_THREAT = 150
-BEETLE_AT_DISTANCE = np.array([30, 15, 8, 3], dtype=np.int32)
+BEETLE_AT_DISTANCE = np.array([40, 20, 12, 6], dtype=np.int32)
 
 EVAL_BUFFER_SIZE = 2 * MAX_MOVES
 """Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists)."""
@@ -133,7 +133,6 @@ def _side_score(s, colour, per_piece, reach, on_move):
                 if s[PCELL + p] < 0:
                     score += HAND_VALUE[kind]
 
-    beetle = 0
     for p in range(lo + 1, lo + NUM_PIECE_SLOTS):
         cell = s[PCELL + p]
         if cell < 0 or per_piece[p] == 0:
@@ -143,8 +142,7 @@ def _side_score(s, colour, per_piece, reach, on_move):
         if enemy_cell >= 0 and (kind == BEETLE or (kind == MOSQUITO and s[PUNDER + p] >= 0)):
             distance = _distance(cell, enemy_cell)
             if distance < BEETLE_AT_DISTANCE.shape[0]:
-                beetle = max(beetle, BEETLE_AT_DISTANCE[distance])
-    score += beetle
+                score += BEETLE_AT_DISTANCE[distance]
 
     if enemy_cell >= 0:
         liberties = 0
