@@ -70,7 +70,7 @@ QUEEN_CAN_MOVE = 20
 REACHABLE_LIBERTY = 6
 WIN_NEXT_MOVE = 400
 WIN_THREAT = 150
-BEETLE_AT_DISTANCE = np.array([40, 20, 12, 6], dtype=np.int32)
+BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 
 EVAL_BUFFER_SIZE = 2 * MAX_MOVES
 """Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists)."""
