@@ -106,8 +106,9 @@ def score_from_table(score, ply):
 
 
 @njit(cache=True)
-def table_store(keys, moves, scores, info, key, depth, score, alpha, beta, move, ply):
+def table_store(table, key, depth, score, alpha, beta, move, ply):
     """Store a node searched to ``depth`` with window (alpha, beta) that scored ``score``."""
+    keys, moves, scores, info = table
     if score <= alpha:
         bound = BOUND_UPPER
     elif score >= beta:
@@ -122,9 +123,10 @@ def table_store(keys, moves, scores, info, key, depth, score, alpha, beta, move,
 
 
 @njit(cache=True)
-def table_probe(keys, moves, scores, info, key, depth, alpha, beta, ply, result):
+def table_probe(table, key, depth, alpha, beta, ply, result):
     """Look ``key`` up: ``result[0]`` = the stored best move (-1 if none); returns True when the
     stored entry, searched at least ``depth`` deep, decides the node, with its score in ``result[1]``."""
+    keys, moves, scores, info = table
     i = np.int64(key & np.uint64(keys.shape[0] - 1))
     result[0] = -1
     if keys[i] != key or info[i] < 0:
@@ -172,6 +174,166 @@ def select_next(moves, order, start, count):
     if best != start:
         moves[start], moves[best] = moves[best], moves[start]
         order[start], order[best] = order[best], order[start]
+
+
+# -- the per-ply frames of the iterative negamax both searches run ---------------------------------
+# Each search walks its tree with an explicit stack (numba's cache cannot reload recursive
+# functions reliably); these arrays hold, per ply, what a recursive negamax keeps in locals.
+_TABLE_MOVE = 1 << 30
+_KILLER_1 = 1 << 29
+_KILLER_2 = 1 << 28
+_HISTORY_CAP = (1 << 11) - 1
+
+
+@njit(cache=True)
+def new_frames(plies):
+    """(count, index, alpha, alpha0, beta, best, best_move, depth_left, node_keys, line, line_len,
+    killers): moves at each ply, the one being searched, the window (and alpha on entry), the best
+    score and move so far, depth left, table key, the principal variation (triangular) and two
+    killer moves."""
+    return (
+        np.zeros(plies, dtype=np.int64),
+        np.zeros(plies, dtype=np.int64),
+        np.zeros(plies, dtype=np.int64),
+        np.zeros(plies, dtype=np.int64),
+        np.zeros(plies, dtype=np.int64),
+        np.zeros(plies, dtype=np.int64),
+        np.full(plies, -1, dtype=np.int32),
+        np.zeros(plies, dtype=np.int64),
+        np.zeros(plies, dtype=np.uint64),
+        np.zeros((plies + 1, plies + 1), dtype=np.int32),
+        np.zeros(plies + 1, dtype=np.int64),
+        np.full((plies, 2), -1, dtype=np.int32),
+    )
+
+
+@njit(cache=True)
+def order_key(frames, ply, move, table_move, rank, history, seed):
+    """Ordering key of ``move`` (higher first): the table's move, two killers, then the game's own
+    static ``rank`` (small, >= 0), the history count and the seeded tie-break."""
+    killers = frames[11]
+    if move == table_move:
+        return _TABLE_MOVE
+    if move == killers[ply, 0]:
+        return _KILLER_1
+    if move == killers[ply, 1]:
+        return _KILLER_2
+    return (rank << 16) + (min(history[move], _HISTORY_CAP) << 4) + tie_break(seed, move)
+
+
+@njit(cache=True)
+def open_node(frames, ply, moves_here):
+    """Start searching the ``moves_here`` moves of the node at ``ply``."""
+    count, index, alpha, alpha0 = frames[0], frames[1], frames[2], frames[3]
+    count[ply] = moves_here
+    index[ply] = 0
+    frames[5][ply] = -INFINITY
+    frames[6][ply] = -1
+    alpha0[ply] = alpha[ply]
+
+
+@njit(cache=True)
+def child_searched(frames, history, ply, move, value):
+    """Fold the value of the child just searched (``move``, ``value`` from the side to move at
+    ``ply``) into its parent: best, alpha, principal variation; at a cut-off the killers and the
+    history table learn the move and the node's remaining moves are skipped."""
+    count, index, alpha, beta, best, best_move = (
+        frames[0],
+        frames[1],
+        frames[2],
+        frames[4],
+        frames[5],
+        frames[6],
+    )
+    depth_left, line, line_len, killers = frames[7], frames[9], frames[10], frames[11]
+    index[ply] += 1
+    if value <= best[ply]:
+        return
+    best[ply] = value
+    best_move[ply] = move
+    if value <= alpha[ply]:
+        return
+    alpha[ply] = value
+    line[ply, 0] = move
+    for j in range(line_len[ply + 1]):
+        line[ply, j + 1] = line[ply + 1, j]
+    line_len[ply] = line_len[ply + 1] + 1
+    if value >= beta[ply]:
+        if move != killers[ply, 0]:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = move
+        history[move] += depth_left[ply] * depth_left[ply]
+        index[ply] = count[ply]
+
+
+@njit(cache=True)
+def close_node(frames, table, use_table, ply):
+    """The node at ``ply`` is done: store it in the table; returns its score."""
+    best = frames[5]
+    if use_table:
+        alpha0, beta, best_move, depth_left, node_keys = frames[3], frames[4], frames[6], frames[7], frames[8]
+        table_store(
+            table, node_keys[ply], depth_left[ply], best[ply], alpha0[ply], beta[ply], best_move[ply], ply
+        )
+    return best[ply]
+
+
+@njit(cache=True)
+def root_line(frames, pv):
+    """Copy the root's principal variation into ``pv``; returns its length."""
+    line, line_len = frames[9], frames[10]
+    for j in range(line_len[0]):
+        pv[j] = line[0, j]
+    return line_len[0]
+
+
+@njit(cache=True)
+def begin_iteration(frames, depth):
+    """Set the root up for the iteration searching ``depth`` plies (full window)."""
+    frames[2][0] = -INFINITY
+    frames[4][0] = INFINITY
+    frames[7][0] = depth
+
+
+@njit(cache=True)
+def clock_expired(time_s, ply, nodes, deadline):
+    """Time to stop (read the clock every `CLOCK_EVERY` nodes, never at the root)."""
+    return time_s > 0 and ply > 0 and nodes % CLOCK_EVERY == 0 and now() > deadline
+
+
+@njit(cache=True)
+def iteration_result(frames, pv):
+    """An iteration completed: (best root move, its score, PV length written to ``pv``, whether
+    deepening should stop: a single legal move or a proven result)."""
+    count, best, best_move = frames[0], frames[5], frames[6]
+    score = best[0]
+    stop = count[0] == 1 or score > MATE_BOUND or score < -MATE_BOUND
+    return best_move[0], score, root_line(frames, pv), stop
+
+
+@njit(cache=True)
+def aborted_result(frames, root_moves, move, score):
+    """The time ran out mid-iteration: the last completed iteration's (move, score); if none
+    completed, the best root move searched so far, else the first ordered root move."""
+    if move >= 0:
+        return move, score
+    index, best, best_move = frames[1], frames[5], frames[6]
+    if best_move[0] >= 0:
+        return best_move[0], best[0]
+    return root_moves[index[0]], 0
+
+
+@njit(cache=True)
+def finish_search(stats, pv, pv_len, move, score, depth_reached, nodes):
+    """Write the result: ``stats`` = (score, depth reached, nodes, PV length); ``move``."""
+    if pv_len == 0:
+        pv[0] = move
+        pv_len = 1
+    stats[0] = score
+    stats[1] = depth_reached
+    stats[2] = nodes
+    stats[3] = pv_len
+    return move
 
 
 # ---------------------------------------------------------------------------- Python side
@@ -232,3 +394,64 @@ def check_seed(seed, owner: str) -> int:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
         raise ValueError(f"{owner} seed must be an int in [0, 2**63), got {seed!r}")
     return int(seed)
+
+
+class AlphaBetaSearcher:
+    """What `HiveAlphaBeta` and `HoyitoAlphaBeta` share: the limits, the seed, the table and the
+    result. A subclass names ``game_class``, ``max_depth`` and ``default_depth`` and runs its
+    kernel in ``_run_kernel(game, depth, time_s, table, pv, stats) -> move`` (``time_s`` 0: none)."""
+
+    game_class: type
+    max_depth: int
+    default_depth: int
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time_s: float | None = None,
+        seed: int = 0,
+        table_bits: int = DEFAULT_TABLE_BITS,
+    ):
+        name = type(self).__name__
+        self.depth, self.time_s = check_limits(depth, time_s, self.max_depth, self.default_depth, name)
+        self.seed = check_seed(seed, name)
+        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 10 <= table_bits <= 26:
+            raise ValueError(f"{name} table_bits must be an int in 10..26, got {table_bits!r}")
+        self._table = new_table(table_bits)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(depth={self.depth}, time_s={self.time_s}, seed={self.seed})"
+
+    def search(self, game, depth: int | None = None, time_s: float | None = None) -> SearchResult:
+        """Search ``game`` (left unchanged) with this player's limits, or with ``depth``/``time_s``
+        when either is given (validated as in the constructor)."""
+        name = type(self).__name__
+        if not isinstance(game, self.game_class):
+            raise ValueError(f"{name}.search needs a {self.game_class.__name__}, got {type(game).__name__}")
+        if game.is_terminal:
+            raise ValueError(f"{name}.search: the game is over")
+        if depth is None and time_s is None:
+            depth, time_s = self.depth, self.time_s
+        else:
+            depth, time_s = check_limits(depth, time_s, self.max_depth, self.default_depth, name)
+        clear_table(self._table)
+        pv = np.zeros(search_plies(depth), dtype=np.int32)
+        stats = np.zeros(4, dtype=np.int64)
+        started = time.perf_counter()
+        move = self._run_kernel(game, depth, 0.0 if time_s is None else time_s, self._table, pv, stats)
+        elapsed = time.perf_counter() - started
+        return SearchResult(
+            move_id=int(move),
+            score=int(stats[0]),
+            depth_reached=int(stats[1]),
+            nodes=int(stats[2]),
+            elapsed_s=elapsed,
+            pv=tuple(int(m) for m in pv[: stats[3]]),
+        )
+
+    def choose(self, game) -> int:
+        """The move `search` picks (a Hive move id, a Hoyito hole)."""
+        return self.search(game).move_id
+
+    def _run_kernel(self, game, depth: int, time_s: float, table, pv: np.ndarray, stats: np.ndarray) -> int:
+        raise NotImplementedError

@@ -14,9 +14,8 @@
 Limits: ``depth`` in 1..`MAX_DEPTH` plies, ``time_s`` in (0, 3600] seconds (iterative deepening
 up to `MAX_DEPTH` until the time is used), both given: whichever is reached first; neither:
 ``depth=DEFAULT_DEPTH``. Bad values raise ValueError naming the parameter. With a time limit the
-answer comes within about a millisecond of ``time_s`` plus the time of one leaf batch (the clock
-is read every 1024 nodes); the first call of a process also compiles the kernels (cached on disk
-by numba afterwards).
+answer comes a few milliseconds after ``time_s`` at most (the clock is read every 1024 nodes);
+the first call of a process also compiles the kernels (cached on disk by numba afterwards).
 
 The game is never changed: the search runs on a copy of its state array. The transposition table
 (``table_bits``: 2**bits entries) is cleared before every search, so the answer depends only on
@@ -28,19 +27,9 @@ the game (or on the searched line) scores as a draw, whether or not the game was
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from hive_envs.core.alphabeta import (
-    DEFAULT_TABLE_BITS,
-    SearchResult,
-    check_limits,
-    check_seed,
-    clear_table,
-    new_table,
-    search_plies,
-)
+from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, AlphaBetaSearcher
 from hive_envs.hive.engine.alphabeta import alphabeta_kernel, game_position_keys
 from hive_envs.hive.engine.pieces import kinds_mask
 from hive_envs.hive.engine.state import new_state
@@ -52,43 +41,17 @@ MAX_DEPTH = 12
 DEFAULT_DEPTH = 3
 
 
-class HiveAlphaBeta:
-    """Alpha-beta searcher for Hive; see the module docstring."""
+class HiveAlphaBeta(AlphaBetaSearcher):
+    """Alpha-beta searcher for Hive; see the module docstring. ``search(game, depth=None,
+    time_s=None) -> SearchResult`` and ``choose(game) -> move id`` come from `AlphaBetaSearcher`."""
 
-    def __init__(
-        self,
-        depth: int | None = None,
-        time_s: float | None = None,
-        seed: int = 0,
-        table_bits: int = DEFAULT_TABLE_BITS,
-    ):
-        self.depth, self.time_s = check_limits(depth, time_s, MAX_DEPTH, DEFAULT_DEPTH, "HiveAlphaBeta")
-        self.seed = check_seed(seed, "HiveAlphaBeta")
-        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 10 <= table_bits <= 26:
-            raise ValueError(f"HiveAlphaBeta table_bits must be an int in 10..26, got {table_bits!r}")
-        self._table = new_table(table_bits)
-        self._w = new_workspace()
+    game_class = HiveGame
+    max_depth = MAX_DEPTH
+    default_depth = DEFAULT_DEPTH
 
-    def __repr__(self) -> str:
-        return f"HiveAlphaBeta(depth={self.depth}, time_s={self.time_s}, seed={self.seed})"
-
-    def search(self, game: HiveGame, depth: int | None = None, time_s: float | None = None) -> SearchResult:
-        """Search ``game`` (unchanged) with this player's limits, or with ``depth``/``time_s`` if given."""
-        if not isinstance(game, HiveGame):
-            raise ValueError(f"HiveAlphaBeta.search needs a HiveGame, got {type(game).__name__}")
-        if game.is_terminal:
-            raise ValueError(f"HiveAlphaBeta.search: the game is over ({game.outcome})")
-        if depth is None and time_s is None:
-            depth, time_s = self.depth, self.time_s
-        else:
-            depth, time_s = check_limits(depth, time_s, MAX_DEPTH, DEFAULT_DEPTH, "HiveAlphaBeta")
-        start = new_state(kinds_mask(game.expansions), game.tournament_opening, game.max_turns or 0)
-        seen = np.sort(game_position_keys(start, np.asarray(game.move_ids, dtype=np.int32)))
-        return self._run(game.state.copy(), seen, depth, time_s)
-
-    def choose(self, game: HiveGame) -> int:
-        """The move id `search` picks."""
-        return self.search(game).move_id
+    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS):
+        super().__init__(depth, time_s, seed, table_bits)
+        self._w = new_workspace()  # the move generator's scratch, reused by every search
 
     def choose_move(self, game: HiveGame, limits: SearchLimits) -> str:
         """`hive_envs.hive.players.Player` protocol: the UHP string of the chosen move.
@@ -98,29 +61,9 @@ class HiveAlphaBeta:
         result = self.search(game, limits.depth, limits.time_s)
         return game.move_id_to_uhp(result.move_id)
 
-    def _run(self, state: np.ndarray, seen: np.ndarray, depth: int, time_s: float | None) -> SearchResult:
-        clear_table(self._table)
-        pv = np.zeros(search_plies(depth), dtype=np.int32)
-        stats = np.zeros(4, dtype=np.int64)
-        started = time.perf_counter()
-        move = alphabeta_kernel(
-            state,
-            self._w,
-            depth,
-            0.0 if time_s is None else time_s,
-            self.seed,
-            self._table,
-            True,
-            seen,
-            pv,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move_id=int(move),
-            score=int(stats[0]),
-            depth_reached=int(stats[1]),
-            nodes=int(stats[2]),
-            elapsed_s=elapsed,
-            pv=tuple(int(m) for m in pv[: stats[3]]),
+    def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        start = new_state(kinds_mask(game.expansions), game.tournament_opening, game.max_turns or 0)
+        seen = np.sort(game_position_keys(start, np.asarray(game.move_ids, dtype=np.int32)))
+        return alphabeta_kernel(
+            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats
         )

@@ -33,30 +33,27 @@ neither: ``depth=DEFAULT_DEPTH``. The game is never changed (the search copies i
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
 from hive_envs.core.alphabeta import (
-    CLOCK_EVERY,
-    DEFAULT_TABLE_BITS,
-    INFINITY,
-    MATE_BOUND,
-    SearchResult,
-    check_limits,
-    check_seed,
+    AlphaBetaSearcher,
+    aborted_result,
+    begin_iteration,
     child_depth,
-    clear_table,
+    child_searched,
+    clock_expired,
+    close_node,
+    finish_search,
+    iteration_result,
     mix64,
-    new_table,
+    new_frames,
     now,
-    search_plies,
+    open_node,
+    order_key,
     select_next,
     table_probe,
-    table_store,
     terminal_score,
-    tie_break,
 )
 from hive_envs.hoyito import kernels as K
 from hive_envs.hoyito.game import HoyitoGame
@@ -68,10 +65,6 @@ COUNTER = 16  #: score of one captured counter
 THREAT = 8  #: score per counter of the best capture the player to move has now
 
 _ENTER, _UP, _NEXT = 0, 1, 2
-_TABLE_MOVE = 1 << 30
-_KILLER_1 = 1 << 29
-_KILLER_2 = 1 << 28
-_HISTORY_CAP = (1 << 11) - 1
 
 
 # -- the state array's entries past the board (the one place this module names them) --------------
@@ -126,51 +119,35 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
     kernel: score, depth of the last completed iteration, nodes, PV length."""
     start = now()
     deadline = start + time_s
-    timed = time_s > 0
-    keys, tmoves, tscores, tinfo = table
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
+    frames = new_frames(plies)
+    count, index, alpha, beta = frames[0], frames[1], frames[2], frames[4]
+    depth_left, node_keys, line_len = frames[7], frames[8], frames[10]
     size = s0.shape[0]
     states = np.empty((plies, size), dtype=s0.dtype)
     children = np.empty((plies, n, size), dtype=s0.dtype)
     moves = np.empty((plies, n), dtype=np.int32)
     order = np.empty((plies, n), dtype=np.int32)
     scratch = np.empty(size, dtype=s0.dtype)
-    count = np.zeros(plies, dtype=np.int64)
-    index = np.zeros(plies, dtype=np.int64)
-    alpha = np.zeros(plies, dtype=np.int64)
-    alpha0 = np.zeros(plies, dtype=np.int64)
-    beta = np.zeros(plies, dtype=np.int64)
-    best = np.zeros(plies, dtype=np.int64)
-    best_move = np.full(plies, -1, dtype=np.int32)
-    depth_left = np.zeros(plies, dtype=np.int64)
-    node_keys = np.zeros(plies, dtype=np.uint64)
-    line = np.zeros((plies + 1, plies + 1), dtype=np.int32)
-    line_len = np.zeros(plies + 1, dtype=np.int64)
-    killers = np.full((plies, 2), -1, dtype=np.int32)
     history = np.zeros(2 * n, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
     with_stall = _stall(s0, n) + plies >= limit
     states[0] = s0
 
     nodes = 0
-    result_move = -1
-    result_score = 0
-    depth_reached = 0
-    stats[3] = 0
+    result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
     for depth in range(1, max_depth + 1):
-        if timed and depth > 1 and now() - start > 0.5 * time_s:
+        if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
             break
+        begin_iteration(frames, depth)
         ply = 0
-        alpha[0] = -INFINITY
-        beta[0] = INFINITY
-        depth_left[0] = depth
         phase = _ENTER
         value = 0
         aborted = False
         while True:
             if phase == _ENTER:
                 nodes += 1
-                if timed and ply > 0 and nodes % CLOCK_EVERY == 0 and now() > deadline:
+                if clock_expired(time_s, ply, nodes, deadline):
                     aborted = True
                     break
                 line_len[ply] = 0
@@ -187,16 +164,7 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
                 if use_table:
                     node_keys[ply] = position_hash(s, n, with_stall)
                     hit = table_probe(
-                        keys,
-                        tmoves,
-                        tscores,
-                        tinfo,
-                        node_keys[ply],
-                        depth_left[ply],
-                        alpha[ply],
-                        beta[ply],
-                        ply,
-                        probe,
+                        table, node_keys[ply], depth_left[ply], alpha[ply], beta[ply], ply, probe
                     )
                     table_move = probe[0]
                     if hit and ply > 0:
@@ -206,166 +174,60 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
                 base = _to_move(s, n) * n
                 c = 0
                 for k in range(n):
-                    if s[base + k] == 0:
-                        continue
-                    hole = base + k
-                    children[ply, k] = s
-                    taken = K.play(children[ply, k], hole, n, max_laps, limit)
-                    moves[ply, c] = hole
-                    if hole == table_move:
-                        order[ply, c] = _TABLE_MOVE
-                    elif hole == killers[ply, 0]:
-                        order[ply, c] = _KILLER_1
-                    elif hole == killers[ply, 1]:
-                        order[ply, c] = _KILLER_2
-                    else:
-                        order[ply, c] = (
-                            (min(taken, 1 << 10) << 16)
-                            + (min(history[hole], _HISTORY_CAP) << 4)
-                            + tie_break(seed, hole)
+                    if s[base + k] > 0:
+                        children[ply, k] = s
+                        taken = K.play(children[ply, k], base + k, n, max_laps, limit)
+                        moves[ply, c] = base + k
+                        order[ply, c] = order_key(
+                            frames, ply, base + k, table_move, min(taken, 1 << 10), history, seed
                         )
-                    c += 1
-                count[ply] = c
-                index[ply] = 0
-                best[ply] = -INFINITY
-                best_move[ply] = -1
-                alpha0[ply] = alpha[ply]
+                        c += 1
+                open_node(frames, ply, c)
                 phase = _NEXT
             elif phase == _UP:
                 ply -= 1
                 same_side = _to_move(states[ply + 1], n) == _to_move(states[ply], n)
-                v = value if same_side else -value
-                i = index[ply]
-                m = moves[ply, i]
-                index[ply] = i + 1
-                if v > best[ply]:
-                    best[ply] = v
-                    best_move[ply] = m
-                    if v > alpha[ply]:
-                        alpha[ply] = v
-                        line[ply, 0] = m
-                        for j in range(line_len[ply + 1]):
-                            line[ply, j + 1] = line[ply + 1, j]
-                        line_len[ply] = line_len[ply + 1] + 1
-                        if v >= beta[ply]:
-                            if m != killers[ply, 0]:
-                                killers[ply, 1] = killers[ply, 0]
-                                killers[ply, 0] = m
-                            history[m] += depth_left[ply] * depth_left[ply]
-                            index[ply] = count[ply]
+                child_searched(frames, history, ply, moves[ply, index[ply]], value if same_side else -value)
                 phase = _NEXT
-            else:
-                if index[ply] < count[ply]:
-                    i = index[ply]
-                    select_next(moves[ply], order[ply], i, count[ply])
-                    states[ply + 1] = children[ply, moves[ply, i] - _to_move(states[ply], n) * n]
-                    if _to_move(states[ply + 1], n) == _to_move(states[ply], n):
-                        alpha[ply + 1] = alpha[ply]
-                        beta[ply + 1] = beta[ply]
-                    else:
-                        alpha[ply + 1] = -beta[ply]
-                        beta[ply + 1] = -alpha[ply]
-                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
-                    ply += 1
-                    phase = _ENTER
+            elif index[ply] < count[ply]:
+                i = index[ply]
+                select_next(moves[ply], order[ply], i, count[ply])
+                states[ply + 1] = children[ply, moves[ply, i] - _to_move(states[ply], n) * n]
+                if _to_move(states[ply + 1], n) == _to_move(states[ply], n):
+                    alpha[ply + 1] = alpha[ply]
+                    beta[ply + 1] = beta[ply]
                 else:
-                    value = best[ply]
-                    if use_table:
-                        table_store(
-                            keys,
-                            tmoves,
-                            tscores,
-                            tinfo,
-                            node_keys[ply],
-                            depth_left[ply],
-                            value,
-                            alpha0[ply],
-                            beta[ply],
-                            best_move[ply],
-                            ply,
-                        )
-                    if ply == 0:
-                        break
-                    phase = _UP
+                    alpha[ply + 1] = -beta[ply]
+                    beta[ply + 1] = -alpha[ply]
+                depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                ply += 1
+                phase = _ENTER
+            else:
+                value = close_node(frames, table, use_table, ply)
+                if ply == 0:
+                    break
+                phase = _UP
         if aborted:
-            if result_move < 0:
-                result_move = best_move[0] if best_move[0] >= 0 else moves[0, index[0]]
-                result_score = best[0] if best_move[0] >= 0 else 0
+            result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
             break
-        result_move = best_move[0]
-        result_score = best[0]
+        result_move, result_score, pv_len, stop = iteration_result(frames, pv)
         depth_reached = depth
-        stats[3] = line_len[0]
-        for j in range(line_len[0]):
-            pv[j] = line[0, j]
-        if count[0] == 1 or result_score > MATE_BOUND or result_score < -MATE_BOUND:
+        if stop:
             break
-    if stats[3] == 0:
-        pv[0] = result_move
-        stats[3] = 1
-    stats[0] = result_score
-    stats[1] = depth_reached
-    stats[2] = nodes
-    return result_move
+    return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
 
 
-class HoyitoAlphaBeta:
-    """Alpha-beta searcher for Hoyito II; see the module docstring."""
+class HoyitoAlphaBeta(AlphaBetaSearcher):
+    """Alpha-beta searcher for Hoyito II; see the module docstring. ``search(game, depth=None,
+    time_s=None) -> SearchResult`` and ``choose(game) -> hole`` come from `AlphaBetaSearcher`."""
 
-    def __init__(
-        self,
-        depth: int | None = None,
-        time_s: float | None = None,
-        seed: int = 0,
-        table_bits: int = DEFAULT_TABLE_BITS,
-    ):
-        self.depth, self.time_s = check_limits(depth, time_s, MAX_DEPTH, DEFAULT_DEPTH, "HoyitoAlphaBeta")
-        self.seed = check_seed(seed, "HoyitoAlphaBeta")
-        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 10 <= table_bits <= 26:
-            raise ValueError(f"HoyitoAlphaBeta table_bits must be an int in 10..26, got {table_bits!r}")
-        self._table = new_table(table_bits)
+    game_class = HoyitoGame
+    max_depth = MAX_DEPTH
+    default_depth = DEFAULT_DEPTH
 
-    def __repr__(self) -> str:
-        return f"HoyitoAlphaBeta(depth={self.depth}, time_s={self.time_s}, seed={self.seed})"
-
-    def search(self, game: HoyitoGame, depth: int | None = None, time_s: float | None = None) -> SearchResult:
-        """Search ``game`` (unchanged) with this player's limits, or with ``depth``/``time_s`` if given."""
-        if not isinstance(game, HoyitoGame):
-            raise ValueError(f"HoyitoAlphaBeta.search needs a HoyitoGame, got {type(game).__name__}")
-        if game.is_terminal:
-            raise ValueError("HoyitoAlphaBeta.search: the game is over")
-        if depth is None and time_s is None:
-            depth, time_s = self.depth, self.time_s
-        else:
-            depth, time_s = check_limits(depth, time_s, MAX_DEPTH, DEFAULT_DEPTH, "HoyitoAlphaBeta")
-        options = game.options
-        clear_table(self._table)
-        pv = np.zeros(search_plies(depth), dtype=np.int32)
-        stats = np.zeros(4, dtype=np.int64)
-        started = time.perf_counter()
-        move = alphabeta_kernel(
-            game.state.copy(),
-            options.holes_per_row,
-            options.max_laps,
-            options.no_capture_limit,
-            depth,
-            0.0 if time_s is None else time_s,
-            self.seed,
-            self._table,
-            True,
-            pv,
-            stats,
-        )
-        elapsed = time.perf_counter() - started
-        return SearchResult(
-            move_id=int(move),
-            score=int(stats[0]),
-            depth_reached=int(stats[1]),
-            nodes=int(stats[2]),
-            elapsed_s=elapsed,
-            pv=tuple(int(m) for m in pv[: stats[3]]),
-        )
-
-    def choose(self, game: HoyitoGame) -> int:
-        """The hole `search` picks."""
-        return self.search(game).move_id
+    def _run_kernel(self, game: HoyitoGame, depth, time_s, table, pv, stats) -> int:
+        o = game.options
+        return alphabeta_kernel(
+            game.state.copy(), o.holes_per_row, o.max_laps, o.no_capture_limit, depth, time_s, self.seed, table,
+            True, pv, stats,
+        )  # fmt: skip

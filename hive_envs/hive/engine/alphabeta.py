@@ -46,17 +46,22 @@ import numpy as np
 from numba import njit
 
 from hive_envs.core.alphabeta import (
-    CLOCK_EVERY,
-    INFINITY,
-    MATE_BOUND,
+    aborted_result,
+    begin_iteration,
     child_depth,
+    child_searched,
+    clock_expired,
+    close_node,
+    finish_search,
+    iteration_result,
     mix64,
+    new_frames,
     now,
+    open_node,
+    order_key,
     select_next,
     table_probe,
-    table_store,
     terminal_score,
-    tie_break,
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.grid import NEIGHBOURS
@@ -84,10 +89,6 @@ from hive_envs.hive.engine.state import (
 )
 
 _ENTER, _UP, _NEXT = 0, 1, 2
-_TABLE_MOVE = 1 << 30
-_KILLER_1 = 1 << 29
-_KILLER_2 = 1 << 28
-_HISTORY_CAP = (1 << 11) - 1
 _MAX_THREAT_PLIES = 2
 
 
@@ -179,26 +180,15 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     """Best move for the side to move in ``s`` (not finished); see the module docstring."""
     start = now()
     deadline = start + time_s
-    timed = time_s > 0
-    keys, tmoves, tscores, tinfo = table
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
+    frames = new_frames(plies)
+    count, index, alpha, beta = frames[0], frames[1], frames[2], frames[4]
+    depth_left, node_keys, line_len = frames[7], frames[8], frames[10]
     moves = np.empty((plies, MAX_MOVES), dtype=np.int32)
     order = np.empty((plies, MAX_MOVES), dtype=np.int32)
-    count = np.zeros(plies, dtype=np.int64)
-    index = np.zeros(plies, dtype=np.int64)
-    alpha = np.zeros(plies, dtype=np.int64)
-    alpha0 = np.zeros(plies, dtype=np.int64)
-    beta = np.zeros(plies, dtype=np.int64)
-    best = np.zeros(plies, dtype=np.int64)
-    best_move = np.full(plies, -1, dtype=np.int32)
-    depth_left = np.zeros(plies, dtype=np.int64)
-    node_keys = np.zeros(plies, dtype=np.uint64)
+    recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
     path_keys = np.zeros(plies, dtype=np.uint64)
     threat_plies = np.zeros(plies, dtype=np.int64)  # threat extensions on the path to each ply
-    recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
-    line = np.zeros((plies + 1, plies + 1), dtype=np.int32)
-    line_len = np.zeros(plies + 1, dtype=np.int64)
-    killers = np.full((plies, 2), -1, dtype=np.int32)
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
     eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
@@ -206,24 +196,19 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
 
     path_keys[0] = position_key(s)
     nodes = 0
-    result_move = -1
-    result_score = 0
-    depth_reached = 0
-    stats[3] = 0
+    result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
     for depth in range(1, max_depth + 1):
-        if timed and depth > 1 and now() - start > 0.5 * time_s:
+        if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
             break
+        begin_iteration(frames, depth)
         ply = 0
-        alpha[0] = -INFINITY
-        beta[0] = INFINITY
-        depth_left[0] = depth
         phase = _ENTER
         value = 0
         aborted = False
         while True:
             if phase == _ENTER:
                 nodes += 1
-                if timed and ply > 0 and nodes % CLOCK_EVERY == 0 and now() > deadline:
+                if clock_expired(time_s, ply, nodes, deadline):
                     aborted = True
                     break
                 line_len[ply] = 0
@@ -249,16 +234,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                 if use_table:
                     node_keys[ply] = table_key(s, path_keys[ply], with_ply)
                     hit = table_probe(
-                        keys,
-                        tmoves,
-                        tscores,
-                        tinfo,
-                        node_keys[ply],
-                        depth_left[ply],
-                        alpha[ply],
-                        beta[ply],
-                        ply,
-                        probe,
+                        table, node_keys[ply], depth_left[ply], alpha[ply], beta[ply], ply, probe
                     )
                     table_move = probe[0]
                     if hit and ply > 0:
@@ -268,96 +244,36 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                 n = generate_moves(s, w, moves[ply])
                 for i in range(n):
                     m = moves[ply, i]
-                    if m == table_move:
-                        order[ply, i] = _TABLE_MOVE
-                    elif m == killers[ply, 0]:
-                        order[ply, i] = _KILLER_1
-                    elif m == killers[ply, 1]:
-                        order[ply, i] = _KILLER_2
-                    else:
-                        order[ply, i] = (
-                            (static_order(s, m) << 16)
-                            + (min(history[m], _HISTORY_CAP) << 4)
-                            + tie_break(seed, m)
-                        )
-                count[ply] = n
-                index[ply] = 0
-                best[ply] = -INFINITY
-                best_move[ply] = -1
-                alpha0[ply] = alpha[ply]
+                    order[ply, i] = order_key(frames, ply, m, table_move, static_order(s, m), history, seed)
+                open_node(frames, ply, n)
                 phase = _NEXT
             elif phase == _UP:
                 ply -= 1
                 undo_move(s, recs[ply])
-                v = -value
-                i = index[ply]
-                m = moves[ply, i]
-                index[ply] = i + 1
-                if v > best[ply]:
-                    best[ply] = v
-                    best_move[ply] = m
-                    if v > alpha[ply]:
-                        alpha[ply] = v
-                        line[ply, 0] = m
-                        for j in range(line_len[ply + 1]):
-                            line[ply, j + 1] = line[ply + 1, j]
-                        line_len[ply] = line_len[ply + 1] + 1
-                        if v >= beta[ply]:
-                            if m != killers[ply, 0]:
-                                killers[ply, 1] = killers[ply, 0]
-                                killers[ply, 0] = m
-                            history[m] += depth_left[ply] * depth_left[ply]
-                            index[ply] = count[ply]
+                child_searched(frames, history, ply, moves[ply, index[ply]], -value)
                 phase = _NEXT
+            elif index[ply] < count[ply]:
+                i = index[ply]
+                select_next(moves[ply], order[ply], i, count[ply])
+                apply_move(s, moves[ply, i], recs[ply])
+                alpha[ply + 1] = -beta[ply]
+                beta[ply + 1] = -alpha[ply]
+                depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                threat_plies[ply + 1] = threat_plies[ply]
+                ply += 1
+                phase = _ENTER
             else:
-                if index[ply] < count[ply]:
-                    i = index[ply]
-                    select_next(moves[ply], order[ply], i, count[ply])
-                    apply_move(s, moves[ply, i], recs[ply])
-                    alpha[ply + 1] = -beta[ply]
-                    beta[ply + 1] = -alpha[ply]
-                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
-                    threat_plies[ply + 1] = threat_plies[ply]
-                    ply += 1
-                    phase = _ENTER
-                else:
-                    value = best[ply]
-                    if use_table:
-                        table_store(
-                            keys,
-                            tmoves,
-                            tscores,
-                            tinfo,
-                            node_keys[ply],
-                            depth_left[ply],
-                            value,
-                            alpha0[ply],
-                            beta[ply],
-                            best_move[ply],
-                            ply,
-                        )
-                    if ply == 0:
-                        break
-                    phase = _UP
+                value = close_node(frames, table, use_table, ply)
+                if ply == 0:
+                    break
+                phase = _UP
         if aborted:
             for p in range(ply - 1, -1, -1):
                 undo_move(s, recs[p])
-            if result_move < 0:  # nothing completed: the best root move so far, else the first ordered
-                result_move = best_move[0] if best_move[0] >= 0 else moves[0, index[0]]
-                result_score = best[0] if best_move[0] >= 0 else 0
+            result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
             break
-        result_move = best_move[0]
-        result_score = best[0]
+        result_move, result_score, pv_len, stop = iteration_result(frames, pv)
         depth_reached = depth
-        stats[3] = line_len[0]
-        for j in range(line_len[0]):
-            pv[j] = line[0, j]
-        if count[0] == 1 or result_score > MATE_BOUND or result_score < -MATE_BOUND:
+        if stop:
             break
-    if stats[3] == 0:
-        pv[0] = result_move
-        stats[3] = 1
-    stats[0] = result_score
-    stats[1] = depth_reached
-    stats[2] = nodes
-    return result_move
+    return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)

@@ -24,14 +24,16 @@ gates are all exact. Each side's ``E`` adds up:
 4. **Mobility**: each other piece of the side in play with at least one move earns
    `MOBILE_VALUE[kind]`, plus `PER_MOVE` per destination up to `MOVES_COUNTED` (Ants, Beetles
    and Mosquitoes weigh most, as in both reference engines). A piece without a move (pinned,
-   covered, no room, Queen not placed) earns nothing. A piece next to the opponent's Queen earns
-   no mobility (nokamute's rule): it is doing its job there, and moving it releases the Queen.
+   covered, no room, Queen not placed) earns nothing. Unlike nokamute, a piece next to the
+   opponent's Queen keeps its mobility worth: with the reachable-liberty term, dropping it made
+   stepping into a liberty score below merely threatening to (measured: more turn-cap draws).
 5. **Pieces in hand**: `HAND_VALUE[kind]` per piece still in reserve (less than a mobile piece in
    play, so developing pays).
-6. **Beetles closing in on the opponent's Queen**: a side's Beetle (or Mosquito on a stack) with
-   a move earns `BEETLE_AT_DISTANCE[d]` at hex distance d = 0 (on top of the Queen), 1, 2, 3 (the
-   best one, once): a Beetle walks over the hive where gates stop the crawlers, and on the Queen
-   it pins it; the gradient gives a shallow search a way forward when the hive is locked.
+6. **Beetles closing in on the opponent's Queen**: each of the side's Beetles (and a Mosquito on
+   a stack) with a move earns `BEETLE_AT_DISTANCE[d]` at hex distance d = 0 (on top of the
+   Queen) to 4: a Beetle walks over the hive where gates stop the crawlers, on the Queen it pins
+   it and makes its neighbours placeable, and it can drop into a gated last liberty; the gradient
+   gives a shallow search a way forward when the hive is locked.
 
 The weights are ours, tuned by matches against the 1-ply greedy player and between depths
 (`benchmarks/search_matches.py`). Scale: a mobile Ant with 10+ moves = 14 + 10, an opponent's
