@@ -28,11 +28,9 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hive_envs.hive import HiveGame
-from hive_envs.hive.alphabeta import HiveAlphaBeta
-from hive_envs.hoyito import HoyitoGame
-from hive_envs.hoyito import kernels as hoyito_kernels
-from hive_envs.hoyito.alphabeta import HoyitoAlphaBeta
+from hive_envs.hive import HiveAlphaBeta, HiveGame
+from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
+from hive_envs.hoyito.engine import kernels as hoyito_kernels
 
 
 def hive_positions(game_type: str, count: int, seed: int) -> list[HiveGame]:

@@ -10,9 +10,8 @@ import pytest
 
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
-from hive_envs.hive.alphabeta import DEFAULT_DEPTH, MAX_DEPTH, HiveAlphaBeta
 from hive_envs.hive.engine import MAX_MOVES, UNDO_SIZE, apply_move, generate_moves, new_workspace, undo_move
-from hive_envs.hive.engine.alphabeta import alphabeta_kernel
+from hive_envs.hive.engine.alphabeta import DEFAULT_DEPTH, MAX_DEPTH, HiveAlphaBeta, alphabeta_kernel
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
@@ -23,7 +22,6 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
-from hive_envs.hive.players import SearchLimits
 
 # Black's Queen (2,0) has five neighbours; wB1 at (0,1) fills the sixth (1,1) with 'wB1 /bQ', the
 # only winning move of 108.
@@ -197,8 +195,6 @@ def test_never_returns_an_illegal_move(game_type):
             result = player.search(game)
             assert result.move_id in legal
             assert np.array_equal(game.state, before) and game.move_ids == moves_before
-        uhp = HiveAlphaBeta(depth=1).choose_move(game, SearchLimits())
-        assert game.uhp_to_move_id(uhp) in legal
 
 
 def test_depth_three_legal_on_expansion_positions():

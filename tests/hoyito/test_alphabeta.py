@@ -10,7 +10,13 @@ import pytest
 
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hoyito import HoyitoGame
-from hive_envs.hoyito.alphabeta import DEFAULT_DEPTH, MAX_DEPTH, HoyitoAlphaBeta, alphabeta_kernel, evaluate
+from hive_envs.hoyito.engine.alphabeta import (
+    DEFAULT_DEPTH,
+    MAX_DEPTH,
+    HoyitoAlphaBeta,
+    alphabeta_kernel,
+    evaluate,
+)
 
 
 def position(board, captured, to_move=0, holes_per_row=6):

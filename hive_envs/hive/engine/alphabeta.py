@@ -1,4 +1,23 @@
-"""Alpha-beta search over the Hive engine state (negamax, iterative deepening), compiled.
+"""Alpha-beta search over the Hive engine state (negamax, iterative deepening), compiled, and
+`HiveAlphaBeta`, its face on a `HiveGame`::
+
+    from hive_envs.hive import HiveAlphaBeta, HiveGame
+
+    game = HiveGame("Base+MLP")
+    searcher = HiveAlphaBeta(depth=3)            # or time_s=0.5, or both (whichever comes first)
+    result = searcher.search(game)               # SearchResult(move_id, score, depth_reached, nodes, elapsed_s, pv)
+    game.play_id(result.move_id)
+    searcher.choose(game)                        # just the move id
+    searcher.search(game, depth=2)               # other limits for one search
+
+Limits: ``depth`` in 1..`MAX_DEPTH` plies, ``time_s`` in (0, 3600] seconds (iterative deepening up
+to `MAX_DEPTH` until the time is used), both given: whichever is reached first; neither:
+``depth=DEFAULT_DEPTH``. Bad values raise ValueError naming the parameter. With a time limit the
+answer comes a few milliseconds after ``time_s`` at most; the first call of a process also
+compiles the kernels (cached on disk by numba afterwards). The transposition table (``table_bits``:
+2**bits entries) is cleared before every search, so the answer depends only on the position (and
+the positions the game went through), the limits and ``seed`` (which breaks ties between moves the
+ordering cannot tell apart).
 
 `alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
@@ -46,6 +65,8 @@ import numpy as np
 from numba import njit
 
 from hive_envs.core.alphabeta import (
+    DEFAULT_TABLE_BITS,
+    AlphaBetaSearcher,
     aborted_result,
     begin_iteration,
     child_depth,
@@ -64,18 +85,14 @@ from hive_envs.core.alphabeta import (
     terminal_score,
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key
-from hive_envs.hive.engine.rules import (
-    NUM_MOVE_IDS,
-    PASS_MOVE,
-    UNDO_SIZE,
-    apply_move,
-    queen_neighbours,
-    undo_move,
-)
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     I_LAST_MOVED,
     I_MAX_TURNS,
@@ -87,6 +104,10 @@ from hive_envs.hive.engine.state import (
     STATUS_BLACK_WINS,
     STATUS_WHITE_WINS,
 )
+from hive_envs.hive.engine.workspace import new_workspace
+
+MAX_DEPTH = 12
+DEFAULT_DEPTH = 3
 
 _ENTER, _UP, _NEXT = 0, 1, 2
 _MAX_THREAT_PLIES = 2
@@ -115,7 +136,7 @@ def game_position_keys(start, moves):
     return keys
 
 
-@njit(cache=True)
+@kernel
 def _repeats(key, seen, path_keys, ply):
     """Did the position ``key`` occur before: in the game (sorted ``seen``) or on the search path?"""
     i = np.searchsorted(seen, key)
@@ -127,13 +148,13 @@ def _repeats(key, seen, path_keys, ply):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _queen_in_danger(s):
     """A Queen has five occupied neighbours: one move may end the game (a leaf gets one more ply)."""
     return queen_neighbours(s, 0) == 5 or queen_neighbours(s, 1) == 5
 
 
-@njit(cache=True)
+@kernel
 def _winner(status):
     if status == STATUS_WHITE_WINS:
         return 0
@@ -142,7 +163,7 @@ def _winner(status):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _touches(a, b):
     for d in range(6):
         if NEIGHBOURS[a * 6 + d] == b:
@@ -150,13 +171,13 @@ def _touches(a, b):
     return False
 
 
-@njit(cache=True)
+@kernel
 def static_order(s, move):
     """Cheap a-priori rank of a move (higher first): see the module docstring."""
     if move == PASS_MOVE:
         return 0
-    piece = move >> 10
-    dest = move & 1023
+    piece = move_piece(move)
+    dest = move_cell(move)
     me = s[I_TO_MOVE]
     origin = s[PCELL + piece]
     enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
@@ -277,3 +298,27 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
         if stop:
             break
     return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
+
+
+class HiveAlphaBeta(AlphaBetaSearcher):
+    """The alpha-beta searcher for Hive: `alphabeta_kernel` behind `AlphaBetaSearcher`'s
+    ``search(game, depth=None, time_s=None) -> SearchResult`` and ``choose(game) -> move id``.
+
+    The game is never changed: the kernel runs on a copy of its state array. Positions the game went
+    through (replayed from `HiveGame.start_state` in one compiled call) score as draws inside the
+    search, whether or not the game was created with ``repetition_draw=True``.
+    """
+
+    game_class = HiveGame
+    max_depth = MAX_DEPTH
+    default_depth = DEFAULT_DEPTH
+
+    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS):
+        super().__init__(depth, time_s, seed, table_bits)
+        self._w = new_workspace()  # the move generator's scratch, reused by every search
+
+    def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+        return alphabeta_kernel(
+            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats
+        )

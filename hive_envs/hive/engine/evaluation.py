@@ -41,10 +41,11 @@ piece next to one's Queen = -48.
 """
 
 import numpy as np
-from numba import njit
 
 from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import (
     BEETLE,
     KIND_COUNT,
@@ -54,7 +55,6 @@ from hive_envs.hive.engine.pieces import (
     NUM_PIECES,
     PIECE_KIND,
 )
-from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_TO_MOVE, PCELL, PUNDER, TOP
 
 # Weights by kind:             Q   S   B   G   A   M   L   P
@@ -74,11 +74,11 @@ WIN_NEXT_MOVE = 400
 WIN_THREAT = 150
 BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 
-EVAL_BUFFER_SIZE = 2 * MAX_MOVES
-"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists)."""
+EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES
+"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece)."""
 
 
-@njit(cache=True)
+@kernel
 def _direction_to(cell, target):
     """d with NEIGHBOURS[target * 6 + d] == cell, or -1 if ``cell`` does not touch ``target``."""
     for d in range(6):
@@ -87,7 +87,7 @@ def _direction_to(cell, target):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _distance(a, b):
     """Hex distance between two cells of the torus (exact for any two cells of one hive)."""
     dq = (a // GRID_SIZE - b // GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
@@ -95,7 +95,7 @@ def _distance(a, b):
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit(cache=True)
+@kernel
 def _count_moves(s, moves, n, colour, per_piece):
     """Destinations of each of ``colour``'s pieces in play into ``per_piece``; returns the bit mask of
     the opponent's Queen's empty neighbours (by direction) that one of the moves fills."""
@@ -105,22 +105,22 @@ def _count_moves(s, moves, n, colour, per_piece):
         m = moves[i]
         if m == PASS_MOVE:
             continue
-        piece = m >> 10
+        piece = move_piece(m)
         origin = s[PCELL + piece]
         if piece // NUM_PIECE_SLOTS == colour and origin >= 0:
             per_piece[piece] += 1
         if enemy_queen >= 0 and piece // NUM_PIECE_SLOTS == colour:
-            d = _direction_to(m & 1023, enemy_queen)
+            d = _direction_to(move_cell(m), enemy_queen)
             if (
                 d >= 0
-                and s[HEIGHT + (m & 1023)] == 0
+                and s[HEIGHT + move_cell(m)] == 0
                 and (origin < 0 or _direction_to(origin, enemy_queen) < 0)
             ):
                 reach |= 1 << d
     return reach
 
 
-@njit(cache=True)
+@kernel
 def _side_score(s, colour, per_piece, reach, on_move):
     """``E(colour)`` of the module docstring."""
     lo = colour * NUM_PIECE_SLOTS
@@ -184,14 +184,15 @@ def _side_score(s, colour, per_piece, reach, on_move):
     return score
 
 
-@njit(cache=True)
+@kernel
 def evaluate(s, w, buffer):
     """Score of the unfinished position ``s`` for the side to move; ``w`` and ``buffer``
     (int32[EVAL_BUFFER_SIZE]) are scratch. ``s`` is restored before returning."""
     me = s[I_TO_MOVE]
-    per_piece = np.zeros(NUM_PIECES, dtype=np.int32)
     own = buffer[:MAX_MOVES]
-    other = buffer[MAX_MOVES:]
+    other = buffer[MAX_MOVES : 2 * MAX_MOVES]
+    per_piece = buffer[2 * MAX_MOVES :]
+    per_piece[:] = 0
     n_own = generate_moves(s, w, own)
     last_moved = s[I_LAST_MOVED]
     s[I_TO_MOVE] = 1 - me

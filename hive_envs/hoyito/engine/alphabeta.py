@@ -1,13 +1,12 @@
 """`HoyitoAlphaBeta`: alpha-beta search for Hoyito II over the compiled rule kernels.
 
-    from hive_envs.hoyito import HoyitoGame
-    from hive_envs.hoyito.alphabeta import HoyitoAlphaBeta
+    from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
 
     game = HoyitoGame(holes_per_row=6)
-    player = HoyitoAlphaBeta(depth=6)            # or time_s=0.5, or both (whichever comes first)
-    result = player.search(game)                 # SearchResult(move_id=hole, score, depth_reached, nodes, elapsed_s, pv)
-    game.play(result.move_id)                    # an absolute hole, as HoyitoGame.play takes
-    player.choose(game)                          # just the hole
+    searcher = HoyitoAlphaBeta(depth=6)          # or time_s=0.5, or both (whichever comes first)
+    result = searcher.search(game)               # SearchResult(move_id=hole, score, depth_reached, nodes, elapsed_s, pv)
+    game.play_id(result.move_id)                 # an absolute hole, the game's move id
+    searcher.choose(game)                        # just the hole
 
 The search (`alphabeta_kernel`) is the negamax of `hive_envs.hive.engine.alphabeta` adapted to a
 game whose side to move may stay the same: after a capture the capturer moves again, so a child's
@@ -55,8 +54,8 @@ from hive_envs.core.alphabeta import (
     table_probe,
     terminal_score,
 )
-from hive_envs.hoyito import kernels as K
-from hive_envs.hoyito.game import HoyitoGame
+from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.game import HoyitoGame
 
 MAX_DEPTH = 20
 DEFAULT_DEPTH = 6
@@ -67,32 +66,32 @@ THREAT = 8  #: score per counter of the best capture the player to move has now
 _ENTER, _UP, _NEXT = 0, 1, 2
 
 
-# -- the state array's entries past the board (the one place this module names them) --------------
+# -- the state array's entries past the board (named by `kernels`' offsets from m = 2n) -------------
 @njit(cache=True, inline="always")
 def _captured(s, n, player):
-    return s[2 * n + player]
+    return s[2 * n + K.CAPTURED + player]
 
 
 @njit(cache=True, inline="always")
 def _to_move(s, n):
-    return s[2 * n + 2]
+    return s[2 * n + K.TURN]
 
 
 @njit(cache=True, inline="always")
 def _stall(s, n):
-    return s[2 * n + 3]
+    return s[2 * n + K.STALL]
 
 
 @njit(cache=True, inline="always")
 def _over(s, n):
-    return s[2 * n + 4] != 0
+    return s[2 * n + K.OVER] != 0
 
 
 @njit(cache=True)
 def position_hash(s, n, with_stall):
     """Key of a position: board, captured totals, player to move (and the stall clock if asked)."""
     key = mix64(np.uint64(_to_move(s, n) + 1))
-    for i in range(2 * n + 2):
+    for i in range(2 * n + K.CAPTURED + 2):  # the holes and both captured totals
         key = mix64(key ^ np.uint64(s[i]))
     if with_stall:
         key = mix64(key ^ (np.uint64(_stall(s, n)) << np.uint64(32)))
