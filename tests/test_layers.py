@@ -27,6 +27,7 @@ LAYERS = [
     (
         "engines",
         [
+            "hive_envs.core.alphabeta",
             "hive_envs.hive.engine",
             "hive_envs.hive.engine.*",
             "hive_envs.hoyito.engine",

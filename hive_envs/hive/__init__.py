@@ -3,11 +3,12 @@
 Public names: `HiveGame`, `GAME_TYPES`, piece numbering (`PIECE_NAMES`, `NUM_PIECE_SLOTS`, ...),
 the torus grid helpers (`GRID_SIZE`, `cell_to_qr`, `qr_to_cell`, `DIRECTIONS`) and the integer
 move encoding (``move_id = pack_move(piece_id, cell) = piece_id * 1024 + cell``, `move_piece`,
-`move_cell`, `PASS_MOVE`), the rule options `HiveOptions`. Kernels that work on the flat
+`move_cell`, `PASS_MOVE`), the rule options `HiveOptions`, the alpha-beta searcher `HiveAlphaBeta`. Kernels that work on the flat
 state array directly (for batched stepping) are in `hive_envs.hive.engine`.
 """
 
 from hive_envs.hive.batch import HiveBatch
+from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import (
     DIRECTION_NAMES,
@@ -47,6 +48,7 @@ __all__ = [
     "PIECE_NAMES",
     "SLOT_NAMES",
     "WHITE",
+    "HiveAlphaBeta",
     "HiveBatch",
     "HiveGame",
     "HiveOptions",

@@ -319,6 +319,12 @@ class HiveGame:
         return self._state_view
 
     @property
+    def start_state(self) -> np.ndarray:
+        """The state the game started from, a copy: the empty board, or the position `from_state` was
+        given (with `move_ids`, it replays the game; the alpha-beta search reads its repetitions so)."""
+        return self._options.new_state() if self._start is None else self._start.copy()
+
+    @property
     def options(self) -> HiveOptions:
         return self._options
 

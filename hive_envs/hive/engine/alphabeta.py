@@ -1,0 +1,324 @@
+"""Alpha-beta search over the Hive engine state (negamax, iterative deepening), compiled, and
+`HiveAlphaBeta`, its face on a `HiveGame`::
+
+    from hive_envs.hive import HiveAlphaBeta, HiveGame
+
+    game = HiveGame("Base+MLP")
+    searcher = HiveAlphaBeta(depth=3)            # or time_s=0.5, or both (whichever comes first)
+    result = searcher.search(game)               # SearchResult(move_id, score, depth_reached, nodes, elapsed_s, pv)
+    game.play_id(result.move_id)
+    searcher.choose(game)                        # just the move id
+    searcher.search(game, depth=2)               # other limits for one search
+
+Limits: ``depth`` in 1..`MAX_DEPTH` plies, ``time_s`` in (0, 3600] seconds (iterative deepening up
+to `MAX_DEPTH` until the time is used), both given: whichever is reached first; neither:
+``depth=DEFAULT_DEPTH``. Bad values raise ValueError naming the parameter. With a time limit the
+answer comes a few milliseconds after ``time_s`` at most; the first call of a process also
+compiles the kernels (cached on disk by numba afterwards). The transposition table (``table_bits``:
+2**bits entries) is cleared before every search, so the answer depends only on the position (and
+the positions the game went through), the limits and ``seed`` (which breaks ties between moves the
+ordering cannot tell apart).
+
+`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats) -> move` searches
+the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
+with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
+runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
+walks the tree with an explicit stack (numba's cache cannot reload recursive functions reliably).
+
+- **Iterative deepening** from depth 1 to ``max_depth``; each iteration starts from what the
+  previous one left in the transposition table and the history table. It stops early on a proven
+  result (a forced win or loss: deeper search cannot change it), when the root has a single legal
+  move, or when half the time is gone (the next iteration would not finish).
+- **Forced moves are free**: below a position with a single legal move (a forced pass, most
+  often) the depth is not reduced (`child_depth`), so depth 2 against a blocked opponent still
+  sees two moves of its own. And a leaf where a Queen has five occupied neighbours is searched
+  one ply deeper (at most `_MAX_THREAT_PLIES` times on one line), so that a threat to surround
+  it is played out (the defence, then the attacker's winning move) instead of guessed by the
+  evaluation.
+- **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
+  ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
+  the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`.
+- **Transposition table** keyed by `repetition.position_key` (translation-invariant, includes the
+  side to move) mixed with the last-moved piece and the passes in a row (both change the legal
+  moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
+  so that a capped and an uncapped position never share an entry. Leaves and the root are not
+  looked up, so a depth-1 or depth-2 search returns exactly the plain minimax value.
+- **Repetitions score as draws**: a position (board and side to move, `position_key`) that
+  occurred earlier in the game (``seen``: the sorted keys of `game_position_keys`) or earlier on
+  the search path scores 0, as chess engines score repetitions. A side that is ahead then never
+  shuffles back and forth (which would only end in the turn-cap draw) and looks for progress.
+- **Move ordering**: the table's move, then two killer moves per ply, then the history heuristic
+  (cut-offs weighted by depth squared), then a static order (moves onto a liberty of the
+  opponent's Queen first, moves that take a piece away from it last, moves that free the mover's
+  own Queen before moves that crowd it), then a tie-break drawn from ``seed`` (deterministic).
+- **Time**: with ``time_s > 0`` the clock is read every `CLOCK_EVERY` nodes; past the limit the
+  search unwinds and the best move of the last completed iteration is returned (of the current
+  one if none completed and a root move was searched, else the first ordered root move). The
+  result is always a move the generator listed at the root; a forced pass is ``PASS_MOVE``.
+
+``stats`` (int64[4]) receives the score, the depth of the last completed iteration, the nodes
+visited and the length of the principal variation written into ``pv``
+(int32[search_plies(max_depth)], which also sizes the buffers).
+"""
+
+import numpy as np
+from numba import njit
+
+from hive_envs.core.alphabeta import (
+    DEFAULT_TABLE_BITS,
+    AlphaBetaSearcher,
+    aborted_result,
+    begin_iteration,
+    child_depth,
+    child_searched,
+    clock_expired,
+    close_node,
+    finish_search,
+    iteration_result,
+    mix64,
+    new_frames,
+    now,
+    open_node,
+    order_key,
+    select_next,
+    table_probe,
+    terminal_score,
+)
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.game import HiveGame
+from hive_envs.hive.engine.grid import NEIGHBOURS
+from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
+from hive_envs.hive.engine.repetition import position_key
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
+from hive_envs.hive.engine.state import (
+    I_LAST_MOVED,
+    I_MAX_TURNS,
+    I_PASSES,
+    I_PLY,
+    I_STATUS,
+    I_TO_MOVE,
+    PCELL,
+    STATUS_BLACK_WINS,
+    STATUS_WHITE_WINS,
+)
+from hive_envs.hive.engine.workspace import new_workspace
+
+MAX_DEPTH = 12
+DEFAULT_DEPTH = 3
+
+_ENTER, _UP, _NEXT = 0, 1, 2
+_MAX_THREAT_PLIES = 2
+
+
+@njit(cache=True)
+def table_key(s, board_key, with_ply):
+    """Table key of ``s`` from its `position_key`: mixes in the last-moved piece, the passes in a
+    row (and the ply if asked)."""
+    key = board_key ^ mix64(np.uint64((s[I_LAST_MOVED] + 1) * 4 + s[I_PASSES]))
+    if with_ply:
+        key ^= mix64(np.uint64(1 << 20) + np.uint64(s[I_PLY]))
+    return key
+
+
+@njit(cache=True)
+def game_position_keys(start, moves):
+    """`position_key` of every position of a game: ``start`` and after each of ``moves``."""
+    s = start.copy()
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    keys = np.empty(moves.shape[0] + 1, dtype=np.uint64)
+    keys[0] = position_key(s)
+    for i in range(moves.shape[0]):
+        apply_move(s, moves[i], rec)
+        keys[i + 1] = position_key(s)
+    return keys
+
+
+@kernel
+def _repeats(key, seen, path_keys, ply):
+    """Did the position ``key`` occur before: in the game (sorted ``seen``) or on the search path?"""
+    i = np.searchsorted(seen, key)
+    if i < seen.shape[0] and seen[i] == key:
+        return True
+    for p in range(ply):
+        if path_keys[p] == key:
+            return True
+    return False
+
+
+@kernel
+def _queen_in_danger(s):
+    """A Queen has five occupied neighbours: one move may end the game (a leaf gets one more ply)."""
+    return queen_neighbours(s, 0) == 5 or queen_neighbours(s, 1) == 5
+
+
+@kernel
+def _winner(status):
+    if status == STATUS_WHITE_WINS:
+        return 0
+    if status == STATUS_BLACK_WINS:
+        return 1
+    return -1
+
+
+@kernel
+def _touches(a, b):
+    for d in range(6):
+        if NEIGHBOURS[a * 6 + d] == b:
+            return True
+    return False
+
+
+@kernel
+def static_order(s, move):
+    """Cheap a-priori rank of a move (higher first): see the module docstring."""
+    if move == PASS_MOVE:
+        return 0
+    piece = move_piece(move)
+    dest = move_cell(move)
+    me = s[I_TO_MOVE]
+    origin = s[PCELL + piece]
+    enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
+    own_queen = s[PCELL + me * NUM_PIECE_SLOTS]
+    rank = 4
+    if enemy_queen >= 0:
+        if _touches(dest, enemy_queen) and (origin < 0 or not _touches(origin, enemy_queen)):
+            rank += 3
+        elif origin >= 0 and _touches(origin, enemy_queen) and not _touches(dest, enemy_queen):
+            rank -= 3
+    if own_queen >= 0 and piece != me * NUM_PIECE_SLOTS:
+        if origin >= 0 and _touches(origin, own_queen) and not _touches(dest, own_queen):
+            rank += 1
+        elif _touches(dest, own_queen):
+            rank -= 1
+    return rank
+
+
+@njit(cache=True)
+def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats):
+    """Best move for the side to move in ``s`` (not finished); see the module docstring."""
+    start = now()
+    deadline = start + time_s
+    plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
+    frames = new_frames(plies)
+    count, index, alpha, beta = frames[0], frames[1], frames[2], frames[4]
+    depth_left, node_keys, line_len = frames[7], frames[8], frames[10]
+    moves = np.empty((plies, MAX_MOVES), dtype=np.int32)
+    order = np.empty((plies, MAX_MOVES), dtype=np.int32)
+    recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
+    path_keys = np.zeros(plies, dtype=np.uint64)
+    threat_plies = np.zeros(plies, dtype=np.int64)  # threat extensions on the path to each ply
+    history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
+    probe = np.zeros(2, dtype=np.int64)
+    eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
+
+    path_keys[0] = position_key(s)
+    nodes = 0
+    result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
+    for depth in range(1, max_depth + 1):
+        if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
+            break
+        begin_iteration(frames, depth)
+        ply = 0
+        phase = _ENTER
+        value = 0
+        aborted = False
+        while True:
+            if phase == _ENTER:
+                nodes += 1
+                if clock_expired(time_s, ply, nodes, deadline):
+                    aborted = True
+                    break
+                line_len[ply] = 0
+                status = s[I_STATUS]
+                if ply > 0 and status != 0:
+                    value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
+                    phase = _UP
+                    continue
+                if ply > 0:
+                    path_keys[ply] = position_key(s)
+                    if _repeats(path_keys[ply], seen, path_keys, ply):
+                        value = 0
+                        phase = _UP
+                        continue
+                if depth_left[ply] == 0:
+                    if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not _queen_in_danger(s):
+                        value = evaluate(s, w, eval_buffer)
+                        phase = _UP
+                        continue
+                    threat_plies[ply] += 1
+                    depth_left[ply] = 1
+                table_move = -1
+                if use_table:
+                    node_keys[ply] = table_key(s, path_keys[ply], with_ply)
+                    hit = table_probe(
+                        table, node_keys[ply], depth_left[ply], alpha[ply], beta[ply], ply, probe
+                    )
+                    table_move = probe[0]
+                    if hit and ply > 0:
+                        value = probe[1]
+                        phase = _UP
+                        continue
+                n = generate_moves(s, w, moves[ply])
+                for i in range(n):
+                    m = moves[ply, i]
+                    order[ply, i] = order_key(frames, ply, m, table_move, static_order(s, m), history, seed)
+                open_node(frames, ply, n)
+                phase = _NEXT
+            elif phase == _UP:
+                ply -= 1
+                undo_move(s, recs[ply])
+                child_searched(frames, history, ply, moves[ply, index[ply]], -value)
+                phase = _NEXT
+            elif index[ply] < count[ply]:
+                i = index[ply]
+                select_next(moves[ply], order[ply], i, count[ply])
+                apply_move(s, moves[ply, i], recs[ply])
+                alpha[ply + 1] = -beta[ply]
+                beta[ply + 1] = -alpha[ply]
+                depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                threat_plies[ply + 1] = threat_plies[ply]
+                ply += 1
+                phase = _ENTER
+            else:
+                value = close_node(frames, table, use_table, ply)
+                if ply == 0:
+                    break
+                phase = _UP
+        if aborted:
+            for p in range(ply - 1, -1, -1):
+                undo_move(s, recs[p])
+            result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
+            break
+        result_move, result_score, pv_len, stop = iteration_result(frames, pv)
+        depth_reached = depth
+        if stop:
+            break
+    return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
+
+
+class HiveAlphaBeta(AlphaBetaSearcher):
+    """The alpha-beta searcher for Hive: `alphabeta_kernel` behind `AlphaBetaSearcher`'s
+    ``search(game, depth=None, time_s=None) -> SearchResult`` and ``choose(game) -> move id``.
+
+    The game is never changed: the kernel runs on a copy of its state array. Positions the game went
+    through (replayed from `HiveGame.start_state` in one compiled call) score as draws inside the
+    search, whether or not the game was created with ``repetition_draw=True``.
+    """
+
+    game_class = HiveGame
+    max_depth = MAX_DEPTH
+    default_depth = DEFAULT_DEPTH
+
+    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS):
+        super().__init__(depth, time_s, seed, table_bits)
+        self._w = new_workspace()  # the move generator's scratch, reused by every search
+
+    def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+        return alphabeta_kernel(
+            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats
+        )

@@ -1,0 +1,207 @@
+"""Static evaluation of a Hive position for the alpha-beta search (`engine.alphabeta`).
+
+``evaluate(s, w, buffer) -> int``: the score of an unfinished position for the side to move,
+``E(mover) - E(opponent)``. A finished game is not scored here (the search scores it as won,
+lost or drawn). To know what each side can do, both sides' legal moves are generated with the
+engine's own generator (the opponent's as if it were on move, its last-moved restriction lifted),
+so mobility, pins (the generator's articulation pass), covered pieces and the freedom-of-movement
+gates are all exact. Each side's ``E`` adds up:
+
+1. **Queen pressure** (the game is won by surrounding the Queen). Each occupied neighbour of the
+   side's own Queen costs, by who fills it: an opponent's piece `QUEEN_ENEMY_NEIGHBOUR`; one of
+   its own pieces that has no move (pinned, covered, boxed in) `QUEEN_STUCK_NEIGHBOUR`; one of its
+   own pieces that can leave `QUEEN_FREE_NEIGHBOUR` (it can make room later). On top,
+   `QUEEN_RING_EXTRA[k]` for k occupied neighbours: the last liberties matter most. An opponent's
+   Beetle (or Mosquito) on top of the Queen costs `QUEEN_COVERED`: the Queen cannot move and the
+   stack counts as the opponent's for placements.
+2. **Reachable liberties**: `REACHABLE_LIBERTY` for each empty neighbour of the opponent's Queen
+   that the side can fill with one move (a placement, or a move of a piece not already touching
+   that Queen): the empty-but-reachable half of Mzinga's and nokamute's Queen terms, and what a
+   shallow search needs to bring pieces within range of the last liberties. If the side to move
+   can fill the last liberty, it wins next move: `WIN_NEXT_MOVE`; if the other side can, that is
+   a threat the side to move must answer: `WIN_THREAT` for the threatening side.
+3. **Queen freedom**: `QUEEN_CAN_MOVE` when the side's Queen has a move.
+4. **Mobility**: each other piece of the side in play with at least one move earns
+   `MOBILE_VALUE[kind]`, plus `PER_MOVE` per destination up to `MOVES_COUNTED` (Ants, Beetles
+   and Mosquitoes weigh most, as in both reference engines). A piece without a move (pinned,
+   covered, no room, Queen not placed) earns nothing. Unlike nokamute, a piece next to the
+   opponent's Queen keeps its mobility worth: with the reachable-liberty term, dropping it made
+   stepping into a liberty score below merely threatening to (measured: more turn-cap draws).
+5. **Pieces in hand**: `HAND_VALUE[kind]` per piece still in reserve (less than a mobile piece in
+   play, so developing pays).
+6. **Beetles closing in on the opponent's Queen**: each of the side's Beetles (and a Mosquito on
+   a stack) with a move earns `BEETLE_AT_DISTANCE[d]` at hex distance d = 0 (on top of the
+   Queen) to 4: a Beetle walks over the hive where gates stop the crawlers, on the Queen it pins
+   it and makes its neighbours placeable, and it can drop into a gated last liberty; the gradient
+   gives a shallow search a way forward when the hive is locked.
+
+The weights are ours, tuned by matches against the 1-ply greedy player and between depths
+(`benchmarks/search_matches.py`). Scale: a mobile Ant with 10+ moves = 14 + 10, an opponent's
+piece next to one's Queen = -48.
+"""
+
+import numpy as np
+
+from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS
+from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.pieces import (
+    BEETLE,
+    KIND_COUNT,
+    KIND_FIRST_SLOT,
+    MOSQUITO,
+    NUM_PIECE_SLOTS,
+    NUM_PIECES,
+    PIECE_KIND,
+)
+from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_TO_MOVE, PCELL, PUNDER, TOP
+
+# Weights by kind:             Q   S   B   G   A   M   L   P
+MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
+HAND_VALUE = np.array([0, 2, 3, 2, 4, 4, 3, 2], dtype=np.int32)
+PER_MOVE = 1
+MOVES_COUNTED = 10
+
+QUEEN_ENEMY_NEIGHBOUR = 48
+QUEEN_STUCK_NEIGHBOUR = 40
+QUEEN_FREE_NEIGHBOUR = 20
+QUEEN_RING_EXTRA = np.array([0, 0, 0, 8, 24, 60, 0], dtype=np.int32)
+QUEEN_COVERED = 60
+QUEEN_CAN_MOVE = 20
+REACHABLE_LIBERTY = 6
+WIN_NEXT_MOVE = 400
+WIN_THREAT = 150
+BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
+
+EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES
+"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece)."""
+
+
+@kernel
+def _direction_to(cell, target):
+    """d with NEIGHBOURS[target * 6 + d] == cell, or -1 if ``cell`` does not touch ``target``."""
+    for d in range(6):
+        if NEIGHBOURS[target * 6 + d] == cell:
+            return d
+    return -1
+
+
+@kernel
+def _distance(a, b):
+    """Hex distance between two cells of the torus (exact for any two cells of one hive)."""
+    dq = (a // GRID_SIZE - b // GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
+    dr = (a % GRID_SIZE - b % GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@kernel
+def _count_moves(s, moves, n, colour, per_piece):
+    """Destinations of each of ``colour``'s pieces in play into ``per_piece``; returns the bit mask of
+    the opponent's Queen's empty neighbours (by direction) that one of the moves fills."""
+    enemy_queen = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    reach = 0
+    for i in range(n):
+        m = moves[i]
+        if m == PASS_MOVE:
+            continue
+        piece = move_piece(m)
+        origin = s[PCELL + piece]
+        if piece // NUM_PIECE_SLOTS == colour and origin >= 0:
+            per_piece[piece] += 1
+        if enemy_queen >= 0 and piece // NUM_PIECE_SLOTS == colour:
+            d = _direction_to(move_cell(m), enemy_queen)
+            if (
+                d >= 0
+                and s[HEIGHT + move_cell(m)] == 0
+                and (origin < 0 or _direction_to(origin, enemy_queen) < 0)
+            ):
+                reach |= 1 << d
+    return reach
+
+
+@kernel
+def _side_score(s, colour, per_piece, reach, on_move):
+    """``E(colour)`` of the module docstring."""
+    lo = colour * NUM_PIECE_SLOTS
+    enemy_cell = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    score = 0
+
+    kinds = s[I_KINDS]
+    for kind in range(8):
+        if (kinds >> kind) & 1:
+            first = lo + KIND_FIRST_SLOT[kind]
+            for p in range(first, first + KIND_COUNT[kind]):
+                if s[PCELL + p] < 0:
+                    score += HAND_VALUE[kind]
+
+    for p in range(lo + 1, lo + NUM_PIECE_SLOTS):
+        cell = s[PCELL + p]
+        if cell < 0 or per_piece[p] == 0:
+            continue
+        kind = PIECE_KIND[p]
+        score += MOBILE_VALUE[kind] + PER_MOVE * min(per_piece[p], MOVES_COUNTED)
+        if enemy_cell >= 0 and (kind == BEETLE or (kind == MOSQUITO and s[PUNDER + p] >= 0)):
+            distance = _distance(cell, enemy_cell)
+            if distance < BEETLE_AT_DISTANCE.shape[0]:
+                score += BEETLE_AT_DISTANCE[distance]
+
+    if enemy_cell >= 0:
+        liberties = 0
+        for d in range(6):
+            if (reach >> d) & 1:
+                liberties += 1
+        score += REACHABLE_LIBERTY * liberties
+        if liberties > 0:
+            occupied = 0
+            for d in range(6):
+                if s[HEIGHT + NEIGHBOURS[enemy_cell * 6 + d]] > 0:
+                    occupied += 1
+            if occupied == 5:
+                score += WIN_NEXT_MOVE if on_move else WIN_THREAT
+
+    qcell = s[PCELL + lo]
+    if qcell >= 0:
+        occupied = 0
+        for d in range(6):
+            nb = NEIGHBOURS[qcell * 6 + d]
+            if s[HEIGHT + nb] == 0:
+                continue
+            occupied += 1
+            top = s[TOP + nb]
+            if top // NUM_PIECE_SLOTS != colour:
+                score -= QUEEN_ENEMY_NEIGHBOUR
+            elif per_piece[top] > 0:
+                score -= QUEEN_FREE_NEIGHBOUR
+            else:
+                score -= QUEEN_STUCK_NEIGHBOUR
+        score -= QUEEN_RING_EXTRA[occupied]
+        top = s[TOP + qcell]
+        if top != lo and top // NUM_PIECE_SLOTS != colour:
+            score -= QUEEN_COVERED
+        if per_piece[lo] > 0:
+            score += QUEEN_CAN_MOVE
+    return score
+
+
+@kernel
+def evaluate(s, w, buffer):
+    """Score of the unfinished position ``s`` for the side to move; ``w`` and ``buffer``
+    (int32[EVAL_BUFFER_SIZE]) are scratch. ``s`` is restored before returning."""
+    me = s[I_TO_MOVE]
+    own = buffer[:MAX_MOVES]
+    other = buffer[MAX_MOVES : 2 * MAX_MOVES]
+    per_piece = buffer[2 * MAX_MOVES :]
+    per_piece[:] = 0
+    n_own = generate_moves(s, w, own)
+    last_moved = s[I_LAST_MOVED]
+    s[I_TO_MOVE] = 1 - me
+    s[I_LAST_MOVED] = -1
+    n_other = generate_moves(s, w, other)
+    s[I_TO_MOVE] = me
+    s[I_LAST_MOVED] = last_moved
+    reach_own = _count_moves(s, own, n_own, me, per_piece)
+    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece)
+    return _side_score(s, me, per_piece, reach_own, True) - _side_score(
+        s, 1 - me, per_piece, reach_other, False
+    )

@@ -1,0 +1,232 @@
+"""`HoyitoAlphaBeta`: alpha-beta search for Hoyito II over the compiled rule kernels.
+
+    from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
+
+    game = HoyitoGame(holes_per_row=6)
+    searcher = HoyitoAlphaBeta(depth=6)          # or time_s=0.5, or both (whichever comes first)
+    result = searcher.search(game)               # SearchResult(move_id=hole, score, depth_reached, nodes, elapsed_s, pv)
+    game.play_id(result.move_id)                 # an absolute hole, the game's move id
+    searcher.choose(game)                        # just the hole
+
+The search (`alphabeta_kernel`) is the negamax of `hive_envs.hive.engine.alphabeta` adapted to a
+game whose side to move may stay the same: after a capture the capturer moves again, so a child's
+score is negated only when the player to move differs between parent and child (never by ply
+parity), and so is the alpha-beta window. A position is a ~30-int array, so each ply plays every
+legal move into its own copy (``children``, one per hole); that also gives the move ordering its best key, the
+counters each move captures. Iterative deepening, the transposition table (a splitmix64 hash of the
+board, the captured totals and the player to move; the stall clock is mixed in when the stall
+limit is within reach of the search), killer moves, history, a seeded tie-break, the single-reply
+extension (a position with one legal move costs no depth), proven results as
+``±(WIN_SCORE - ply)`` and the clock read every 1024 nodes are as in the Hive search.
+
+**Evaluation** (for the player to move, who is the player the array's turn entry names):
+``COUNTER * (own captured - opponent's captured) + THREAT * best immediate capture``. The second
+term is a one-move look at the capture the player to move can make right now (the greedy
+player's whole policy): the mover is on move, so that capture is real unless a deeper line
+beats it, but the opponent's reply can answer it, so it counts half a counter per counter. A
+finished game scores as won, lost (``±(WIN_SCORE - ply)``) or drawn (0), whatever the margin.
+
+Limits: ``depth`` 1..`MAX_DEPTH` plies (moves; an extra turn is a ply), ``time_s`` in (0, 3600],
+neither: ``depth=DEFAULT_DEPTH``. The game is never changed (the search copies its state array).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from hive_envs.core.alphabeta import (
+    AlphaBetaSearcher,
+    aborted_result,
+    begin_iteration,
+    child_depth,
+    child_searched,
+    clock_expired,
+    close_node,
+    finish_search,
+    iteration_result,
+    mix64,
+    new_frames,
+    now,
+    open_node,
+    order_key,
+    select_next,
+    table_probe,
+    terminal_score,
+)
+from hive_envs.hoyito.engine import kernels as K
+from hive_envs.hoyito.engine.game import HoyitoGame
+
+MAX_DEPTH = 20
+DEFAULT_DEPTH = 6
+
+COUNTER = 16  #: score of one captured counter
+THREAT = 8  #: score per counter of the best capture the player to move has now
+
+_ENTER, _UP, _NEXT = 0, 1, 2
+
+
+# -- the state array's entries past the board (named by `kernels`' offsets from m = 2n) -------------
+@njit(cache=True, inline="always")
+def _captured(s, n, player):
+    return s[2 * n + K.CAPTURED + player]
+
+
+@njit(cache=True, inline="always")
+def _to_move(s, n):
+    return s[2 * n + K.TURN]
+
+
+@njit(cache=True, inline="always")
+def _stall(s, n):
+    return s[2 * n + K.STALL]
+
+
+@njit(cache=True, inline="always")
+def _over(s, n):
+    return s[2 * n + K.OVER] != 0
+
+
+@njit(cache=True)
+def position_hash(s, n, with_stall):
+    """Key of a position: board, captured totals, player to move (and the stall clock if asked)."""
+    key = mix64(np.uint64(_to_move(s, n) + 1))
+    for i in range(2 * n + K.CAPTURED + 2):  # the holes and both captured totals
+        key = mix64(key ^ np.uint64(s[i]))
+    if with_stall:
+        key = mix64(key ^ (np.uint64(_stall(s, n)) << np.uint64(32)))
+    return key
+
+
+@njit(cache=True)
+def evaluate(s, n, max_laps, limit, scratch):
+    """Score of the unfinished position ``s`` for the player to move (see the module docstring)."""
+    p = _to_move(s, n)
+    score = COUNTER * (_captured(s, n, p) - _captured(s, n, 1 - p))
+    threat = 0
+    base = p * n
+    for k in range(n):
+        if s[base + k] > 0:
+            scratch[:] = s
+            threat = max(threat, K.play(scratch, base + k, n, max_laps, limit))
+    return score + THREAT * threat
+
+
+@njit(cache=True)
+def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use_table, pv, stats):
+    """Best hole for the player to move in ``s0`` (unchanged); ``stats`` and ``pv`` as in the Hive
+    kernel: score, depth of the last completed iteration, nodes, PV length."""
+    start = now()
+    deadline = start + time_s
+    plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
+    frames = new_frames(plies)
+    count, index, alpha, beta = frames[0], frames[1], frames[2], frames[4]
+    depth_left, node_keys, line_len = frames[7], frames[8], frames[10]
+    size = s0.shape[0]
+    states = np.empty((plies, size), dtype=s0.dtype)
+    children = np.empty((plies, n, size), dtype=s0.dtype)
+    moves = np.empty((plies, n), dtype=np.int32)
+    order = np.empty((plies, n), dtype=np.int32)
+    scratch = np.empty(size, dtype=s0.dtype)
+    history = np.zeros(2 * n, dtype=np.int32)
+    probe = np.zeros(2, dtype=np.int64)
+    with_stall = _stall(s0, n) + plies >= limit
+    states[0] = s0
+
+    nodes = 0
+    result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
+    for depth in range(1, max_depth + 1):
+        if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
+            break
+        begin_iteration(frames, depth)
+        ply = 0
+        phase = _ENTER
+        value = 0
+        aborted = False
+        while True:
+            if phase == _ENTER:
+                nodes += 1
+                if clock_expired(time_s, ply, nodes, deadline):
+                    aborted = True
+                    break
+                line_len[ply] = 0
+                s = states[ply]
+                if ply > 0 and _over(s, n):
+                    value = terminal_score(K.winner(s, n), _to_move(s, n), ply)
+                    phase = _UP
+                    continue
+                if depth_left[ply] == 0:
+                    value = evaluate(s, n, max_laps, limit, scratch)
+                    phase = _UP
+                    continue
+                table_move = -1
+                if use_table:
+                    node_keys[ply] = position_hash(s, n, with_stall)
+                    hit = table_probe(
+                        table, node_keys[ply], depth_left[ply], alpha[ply], beta[ply], ply, probe
+                    )
+                    table_move = probe[0]
+                    if hit and ply > 0:
+                        value = probe[1]
+                        phase = _UP
+                        continue
+                base = _to_move(s, n) * n
+                c = 0
+                for k in range(n):
+                    if s[base + k] > 0:
+                        children[ply, k] = s
+                        taken = K.play(children[ply, k], base + k, n, max_laps, limit)
+                        moves[ply, c] = base + k
+                        order[ply, c] = order_key(
+                            frames, ply, base + k, table_move, min(taken, 1 << 10), history, seed
+                        )
+                        c += 1
+                open_node(frames, ply, c)
+                phase = _NEXT
+            elif phase == _UP:
+                ply -= 1
+                same_side = _to_move(states[ply + 1], n) == _to_move(states[ply], n)
+                child_searched(frames, history, ply, moves[ply, index[ply]], value if same_side else -value)
+                phase = _NEXT
+            elif index[ply] < count[ply]:
+                i = index[ply]
+                select_next(moves[ply], order[ply], i, count[ply])
+                states[ply + 1] = children[ply, moves[ply, i] - _to_move(states[ply], n) * n]
+                if _to_move(states[ply + 1], n) == _to_move(states[ply], n):
+                    alpha[ply + 1] = alpha[ply]
+                    beta[ply + 1] = beta[ply]
+                else:
+                    alpha[ply + 1] = -beta[ply]
+                    beta[ply + 1] = -alpha[ply]
+                depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                ply += 1
+                phase = _ENTER
+            else:
+                value = close_node(frames, table, use_table, ply)
+                if ply == 0:
+                    break
+                phase = _UP
+        if aborted:
+            result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
+            break
+        result_move, result_score, pv_len, stop = iteration_result(frames, pv)
+        depth_reached = depth
+        if stop:
+            break
+    return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
+
+
+class HoyitoAlphaBeta(AlphaBetaSearcher):
+    """Alpha-beta searcher for Hoyito II; see the module docstring. ``search(game, depth=None,
+    time_s=None) -> SearchResult`` and ``choose(game) -> hole`` come from `AlphaBetaSearcher`."""
+
+    game_class = HoyitoGame
+    max_depth = MAX_DEPTH
+    default_depth = DEFAULT_DEPTH
+
+    def _run_kernel(self, game: HoyitoGame, depth, time_s, table, pv, stats) -> int:
+        o = game.options
+        return alphabeta_kernel(
+            game.state.copy(), o.holes_per_row, o.max_laps, o.no_capture_limit, depth, time_s, self.seed, table,
+            True, pv, stats,
+        )  # fmt: skip
