@@ -108,6 +108,7 @@ Version history
 from __future__ import annotations
 
 from hive_envs.core.aec import wrap_aec
+from hive_envs.games import check_option_names
 from hive_envs.hive.env import raw_env
 
 __all__ = ["env", "raw_env"]
@@ -115,4 +116,5 @@ __all__ = ["env", "raw_env"]
 
 def env(**options):
     """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
+    check_option_names("hive", options, extra=("render_mode",))
     return wrap_aec(raw_env(**options))

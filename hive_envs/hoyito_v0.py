@@ -72,6 +72,7 @@ Version history
 from __future__ import annotations
 
 from hive_envs.core.aec import wrap_aec
+from hive_envs.games import check_option_names
 from hive_envs.hoyito.env import raw_env
 
 __all__ = ["env", "raw_env"]
@@ -79,4 +80,5 @@ __all__ = ["env", "raw_env"]
 
 def env(**options):
     """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
+    check_option_names("hoyito", options, extra=("render_mode",))
     return wrap_aec(raw_env(**options))

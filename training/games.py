@@ -9,6 +9,7 @@ toy game.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from hive_envs.games import GAMES
@@ -27,8 +28,18 @@ def batch_class(game: str) -> type:
 
 
 def make_batch(game: str, num_games: int, options: dict[str, Any]):
-    """A batch of `num_games` games; bad options raise the game's own ValueError."""
-    return batch_class(game)(num_games, **options)
+    """A batch of `num_games` games; an unknown option name raises ValueError naming it and the batch's
+    options (not a TypeError from the constructor), bad values the game's own ValueError."""
+    cls = batch_class(game)
+    if not isinstance(options, dict):
+        raise ValueError(f"game_options must be a dict, got {options!r}")
+    known = [name for name in inspect.signature(cls).parameters if name != "num_games"]
+    unknown = sorted(repr(key) for key in options if key not in known)
+    if unknown:
+        raise ValueError(
+            f"game {game!r} has no option {', '.join(unknown)}; its options are {', '.join(known)}"
+        )
+    return cls(num_games, **options)
 
 
 def encoding_version(batch) -> str:

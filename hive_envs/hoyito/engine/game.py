@@ -15,11 +15,9 @@ Interface (the rules are `docs/rules/hoyito_ii.md`)::
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from hive_envs.core.game import check_seat
+from hive_envs.core.game import check_integer, check_seat
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
@@ -169,12 +167,7 @@ class HoyitoGame:
     def play(self, hole) -> int:
         """Play absolute `hole`; return the counters captured. Illegal -> ValueError, state unchanged."""
         if hole.__class__ is not int:
-            try:
-                if hole.__class__ is bool:
-                    raise TypeError
-                hole = operator.index(hole)
-            except TypeError:
-                raise ValueError(f"hole must be an integer, got {hole!r}") from None
+            hole = check_integer(hole, "hole")
         if not -(2**62) < hole < 2**62:  # beyond the compiled kernel's int64
             self._refuse(hole)
         ply = self._plies
@@ -197,17 +190,18 @@ class HoyitoGame:
 
     def move_name(self, move_id: int) -> str:
         """The hole number of a legal move, as text; ValueError if it is not legal now."""
-        if move_id not in self.legal_move_ids():
-            self._refuse(move_id)
-        return str(int(move_id))
+        hole = check_integer(move_id, "hole")
+        if hole not in self.legal_moves():
+            self._refuse(hole)
+        return str(hole)
 
     def move_id(self, name: str) -> int:
-        """The legal move a typed hole number names; ValueError for text that is not one."""
-        try:
-            hole = int(name)
-        except (TypeError, ValueError):
+        """The legal move a typed hole number (ASCII digits) names; ValueError for text that is not one."""
+        text = name.strip() if isinstance(name, str) else ""
+        if not (text.isascii() and text.isdigit()):
             legal = " ".join(str(h) for h in self.legal_moves())
-            raise ValueError(f"{name!r} is not a hole number; legal holes: {legal}") from None
+            raise ValueError(f"{name!r} is not a hole number; legal holes: {legal}")
+        hole = int(text)
         self.move_name(hole)
         return hole
 
