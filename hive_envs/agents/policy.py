@@ -97,5 +97,6 @@ def load_policy(
             view_for_checkpoint(data).check_game(played)
 
     policy.check_game = check_game  # type: ignore[attr-defined]
+    policy.network = network  # type: ignore[attr-defined]  # the torch module it runs
     policy.checkpoint = data  # type: ignore[attr-defined]  # for callers that want game/step info
     return policy

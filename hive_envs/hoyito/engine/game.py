@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hive_envs.core.game import check_integer, check_seat
+from hive_envs.core.game import as_integer, check_integer, check_seat
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
@@ -62,29 +62,40 @@ class HoyitoGame:
         `plies_without_capture` sets the stall guard's clock. If the player to move has no
         counters, the automatic pass is applied (and the game is over if neither has any).
         """
+        unknown = sorted(set(options) - set(_OPTION_NAMES))
+        if unknown:
+            raise ValueError(
+                f"Hoyito has no option {', '.join(map(repr, unknown))}; its options are {_OPTION_NAMES}"
+            )
         game = cls.__new__(cls)
         game._setup(HoyitoOptions(**options))
-        n, m = game._n, game._m
+        n, m, total = game._n, game._m, game.options.total_counters
         board = np.asarray(board)
-        if board.shape != (m,) or not np.issubdtype(board.dtype, np.integer) or (board < 0).any():
-            raise ValueError(f"board must be {m} non-negative integers, got {board.tolist()!r}")
-        if len(captured) != 2 or any(int(c) != c or c < 0 for c in captured):
-            raise ValueError(f"captured must be two non-negative integers, got {captured!r}")
-        total = int(board.sum()) + int(captured[0]) + int(captured[1])
-        if total != game.options.total_counters:
-            raise ValueError(
-                f"board + captured hold {total} counters; these options need {game.options.total_counters}"
-            )
-        if to_move not in (0, 1):
+        if (
+            board.shape != (m,)
+            or not np.issubdtype(board.dtype, np.integer)
+            or (board < 0).any()
+            or (board > total).any()  # before summing: no int64 wrap-around
+        ):
+            raise ValueError(f"board must be {m} integers in [0, {total}], got {board.tolist()!r}")
+        pair = [as_integer(c) for c in captured] if isinstance(captured, (list, tuple, np.ndarray)) else []
+        if len(pair) != 2 or any(c is None or not 0 <= c <= total for c in pair):
+            raise ValueError(f"captured must be two integers in [0, {total}], got {captured!r}")
+        counted = int(board.sum()) + pair[0] + pair[1]
+        if counted != total:
+            raise ValueError(f"board + captured hold {counted} counters; these options need {total}")
+        if as_integer(to_move) not in (0, 1):
             raise ValueError(f"to_move must be 0 or 1, got {to_move!r}")
-        if not 0 <= plies_without_capture < game._limit:
+        to_move = as_integer(to_move)
+        stall = as_integer(plies_without_capture)
+        if stall is None or not 0 <= stall < game._limit:
             raise ValueError(
-                f"plies_without_capture must be in [0, {game._limit}), got {plies_without_capture!r}"
+                f"plies_without_capture must be an integer in [0, {game._limit}), got {plies_without_capture!r}"
             )
         s = game.state
         s[:m] = board
-        s[m + K.CAPTURED], s[m + K.CAPTURED + 1] = captured
-        s[m + K.TURN], s[m + K.STALL] = to_move, plies_without_capture
+        s[m + K.CAPTURED], s[m + K.CAPTURED + 1] = pair
+        s[m + K.TURN], s[m + K.STALL] = to_move, stall
         if K.row_sum(s, n, to_move) == 0:
             s[m + K.TURN] = 1 - to_move
             if K.row_sum(s, n, 1 - to_move) == 0:
