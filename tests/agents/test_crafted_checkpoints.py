@@ -12,7 +12,8 @@ import torch
 
 import hive_envs  # noqa: F401  (registers the env ids)
 from hive_envs.agents import load_checkpoint, load_policy
-from hive_envs.agents.uhp_player import AgentPlayer, load_uhp_agent
+from hive_envs.hive.uhp import load_player
+from hive_envs.players.checkpoint import AgentPlayer
 from tests.agents.crafted import KINDS, write_crafted_checkpoint
 from training import arena, evaluate
 
@@ -63,7 +64,7 @@ def test_gym_checkpoint_opponent_refuses_it(crafted):
 def test_uhp_agent_loaders_refuse_it(crafted):
     with pytest.raises(ValueError, match=REFUSED):
         AgentPlayer.load(crafted[0], simulations=0)
-    player = load_uhp_agent(str(crafted[0]), simulations=0)
+    player = load_player(f"{crafted[0]}@0")  # the UHP engine's --agent loader: a stand-in that answers err
     assert not isinstance(player, AgentPlayer)
 
 
