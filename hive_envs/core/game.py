@@ -88,15 +88,19 @@ def check_seat(seat) -> int:
     return int(seat)
 
 
+_BOOL_TYPES = (bool, np.bool_)
+
+
 def as_integer(value) -> int | None:
     """``value`` as an int if it is an integer (int, numpy integer, 0-d integer array), else None.
 
     Bools are not integers here (``True`` is no action 1), and floats are never rounded. The fast
     path, a plain int, costs one type check: this runs on every env step.
     """
-    if type(value) is int:
+    kind = type(value)
+    if kind is int:
         return value
-    if isinstance(value, (bool, np.bool_)):
+    if kind in _BOOL_TYPES:  # neither can be subclassed, so a type lookup is exact
         return None
     try:
         return operator.index(value)
