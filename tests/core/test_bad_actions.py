@@ -128,11 +128,13 @@ def test_games_take_numpy_integer_move_ids(game):
     assert g.ply == 1
 
 
-@pytest.mark.parametrize("name", [3, 3.0, None, "3.0", "1_0", "٣", " ", "-1"])
+@pytest.mark.parametrize("name", [3, 3.0, None, "3.0", "1_0", "٣", " ", "--1", "-"])
 def test_hoyito_move_names_are_ascii_hole_numbers(name):
     with pytest.raises(ValueError, match="not a hole number"):
         HoyitoGame().move_id(name)
     assert HoyitoGame().move_id(" 3 ") == 3
+    with pytest.raises(ValueError, match="illegal move -1"):
+        HoyitoGame().move_id("-1")
 
 
 @pytest.mark.parametrize("game", ["hive", "hoyito"])

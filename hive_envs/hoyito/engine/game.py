@@ -207,9 +207,11 @@ class HoyitoGame:
         return str(hole)
 
     def move_id(self, name: str) -> int:
-        """The legal move a typed hole number (ASCII digits) names; ValueError for text that is not one."""
+        """The legal move a typed hole number (ASCII digits, optionally signed) names; ValueError for text
+        that is not one (``int()`` would also take "1_0" or non-ASCII digits) or names no legal hole."""
         text = name.strip() if isinstance(name, str) else ""
-        if not (text.isascii() and text.isdigit()):
+        digits = text[1:] if text[:1] in ("-", "+") else text
+        if not (digits.isascii() and digits.isdigit()):
             legal = " ".join(str(h) for h in self.legal_moves())
             raise ValueError(f"{name!r} is not a hole number; legal holes: {legal}")
         hole = int(text)
