@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import tempfile
 import warnings
+from functools import partial
 from pathlib import Path
 
 import gymnasium as gym
@@ -88,6 +89,17 @@ def legal_or_junk(data, mask: np.ndarray):
     return data.draw(JUNK)
 
 
+def step_or_refused(step, legal: bool, snapshot) -> None:
+    """``step()`` when ``legal``; else it must raise ValueError and leave ``snapshot()`` unchanged."""
+    if legal:
+        step()
+        return
+    before = snapshot()
+    with pytest.raises(ValueError):
+        step()
+    assert same(snapshot(), before)
+
+
 def same(a, b) -> bool:
     if isinstance(a, np.ndarray):
         return isinstance(b, np.ndarray) and a.shape == b.shape and np.array_equal(a, b)
@@ -125,13 +137,8 @@ def _raw_env(data):
         if any(env.terminations.values()):
             break
         action = legal_or_junk(data, env._mask)
-        if is_integer(action) and 0 <= action < env.num_actions and env._mask[action]:
-            env.step(action)
-            continue
-        before = aec_snapshot(env)
-        with pytest.raises(ValueError):
-            env.step(action)
-        assert same(aec_snapshot(env), before)
+        legal = is_integer(action) and 0 <= action < env.num_actions and bool(env._mask[action])
+        step_or_refused(partial(env.step, action), legal, lambda: aec_snapshot(env))
 
 
 test_aec_raw_env_refuses_junk_actions_state_unchanged, test_aec_raw_env_soak = _raw_env
@@ -257,13 +264,7 @@ def _vector_env(data):
             actions = np.array([data.draw(st.sampled_from(np.flatnonzero(m).tolist())) for m in mask])
         else:
             actions = data.draw(action_arrays(3, mask.shape[1]))
-        if legal_array(actions, mask):
-            vec.step(actions)
-            continue
-        before = batch_snapshot(batch)
-        with pytest.raises(ValueError):
-            vec.step(actions)
-        assert same(batch_snapshot(batch), before)
+        step_or_refused(partial(vec.step, actions), legal_array(actions, mask), lambda: batch_snapshot(batch))
 
 
 test_vector_env_refuses_bad_action_arrays_state_unchanged, test_vector_env_soak = _vector_env
@@ -291,13 +292,11 @@ def _batch(data):
         view = data.draw(st.one_of(st.none(), hnp.arrays(np.int8, 3, elements=st.integers(0, 1)), JUNK))
         good_active = active is None or (isinstance(active, np.ndarray) and active.dtype == np.bool_)
         good_view = view is None or (isinstance(view, np.ndarray) and view.dtype == np.int8)
-        if good_active and good_view and legal_array(actions, mask, active):
-            batch.step(actions, active=active, final_view=view)
-            continue
-        before = batch_snapshot(batch)
-        with pytest.raises(ValueError):
-            batch.step(actions, active=active, final_view=view)
-        assert same(batch_snapshot(batch), before)
+        step_or_refused(
+            partial(batch.step, actions, active=active, final_view=view),
+            good_active and good_view and legal_array(actions, mask, active),
+            lambda: batch_snapshot(batch),
+        )
     rows = data.draw(
         st.one_of(JUNK, hnp.arrays(hnp.integer_dtypes() | hnp.floating_dtypes(), st.integers(0, 4)))
     )
