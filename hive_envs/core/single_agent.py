@@ -59,10 +59,12 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
+        seat = int(self.np_random.integers(2)) if self.learner_seat_option == "random" else self.learner_seat
+        self.aec.reset(
+            seed=int(self.np_random.integers(2**31)), options=options
+        )  # bad options: nothing reset
         self._done = True  # until the opponent has moved: a failure on the way leaves reset() to call
-        if self.learner_seat_option == "random":
-            self.learner_seat = int(self.np_random.integers(2))
-        self.aec.reset(seed=int(self.np_random.integers(2**31)), options=options)
+        self.learner_seat = seat
         self._opponent.seed(int(self.np_random.integers(2**31)))
         self._play_opponent()
         self._done = False

@@ -197,6 +197,8 @@ def test_misspelt_reset_option_keys_are_refused_state_unchanged(make, key):
         env.reset(seed=1, options={key: "Base"})
     gamestring, mask = hive_views(env)
     assert gamestring == before[0] and np.array_equal(mask, before[1])
+    if hasattr(env.unwrapped, "aec"):  # the Gym env's episode goes on
+        env.step(int(np.flatnonzero(mask)[0]))
 
 
 def test_the_gym_hive_env_takes_the_gamestring_reset_option():
