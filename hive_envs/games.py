@@ -18,7 +18,7 @@ the game's options, instead of a TypeError from deep inside a constructor.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,16 @@ from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hoyito.encoding import HoyitoEncoding
 from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.hoyito.engine.options import HoyitoOptions
+
+
+def check_names(owner: str, options, known: Sequence[str]) -> None:
+    """ValueError unless ``options`` is a dict whose keys are all in ``known``, naming ``owner``, the
+    unknown keys and the known ones."""
+    if not isinstance(options, dict):
+        raise ValueError(f"{owner} options must be a dict, got {options!r}")
+    unknown = sorted(repr(key) for key in options if key not in known)
+    if unknown:
+        raise ValueError(f"{owner} has no option {', '.join(unknown)}; its options are {', '.join(known)}")
 
 
 @dataclass(frozen=True)
@@ -46,14 +56,7 @@ class GameEntry:
     def check_option_names(self, options, extra: tuple[str, ...] = ()) -> None:
         """ValueError naming the keys of ``options`` that are neither options of the game nor ``extra``
         (the caller's own keywords, such as ``render_mode``)."""
-        if not isinstance(options, dict):
-            raise ValueError(f"{self.name} options must be a dict, got {options!r}")
-        known = self.option_names + tuple(extra)
-        unknown = sorted(repr(key) for key in options if key not in known)
-        if unknown:
-            raise ValueError(
-                f"{self.name} has no option {', '.join(unknown)}; its options are {', '.join(known)}"
-            )
+        check_names(self.name, options, self.option_names + tuple(extra))
 
     def parse_options(self, options: dict | None = None) -> Any:
         """The options object of a dict of keyword options; ValueError naming unknown keys."""

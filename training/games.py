@@ -12,7 +12,7 @@ import importlib
 import inspect
 from typing import Any
 
-from hive_envs.games import GAMES
+from hive_envs.games import GAMES, check_names
 
 
 def batch_class(game: str) -> type:
@@ -31,14 +31,8 @@ def make_batch(game: str, num_games: int, options: dict[str, Any]):
     """A batch of `num_games` games; an unknown option name raises ValueError naming it and the batch's
     options (not a TypeError from the constructor), bad values the game's own ValueError."""
     cls = batch_class(game)
-    if not isinstance(options, dict):
-        raise ValueError(f"game_options must be a dict, got {options!r}")
-    known = [name for name in inspect.signature(cls).parameters if name != "num_games"]
-    unknown = sorted(repr(key) for key in options if key not in known)
-    if unknown:
-        raise ValueError(
-            f"game {game!r} has no option {', '.join(unknown)}; its options are {', '.join(known)}"
-        )
+    options_of_batch = list(inspect.signature(cls).parameters)[1:]  # the parameters after num_games
+    check_names(f"game {game!r}", options, options_of_batch)
     return cls(num_games, **options)
 
 
