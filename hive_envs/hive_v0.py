@@ -42,7 +42,13 @@ Actions
     Convert with ``env.unwrapped.action_to_uhp(a)`` and ``env.unwrapped.uhp_to_action("wA1 -bQ")``.
     ``env.unwrapped.game`` is the engine's `HiveGame` (GameString, UHP valid moves): read it freely,
     but play through `step` (moves played on it directly bypass the env's per-ply mask cache).
-    ``env.reset(options={"gamestring": ...})`` starts from any position of the env's game type.
+
+Reset options
+    ``env.reset(options={"gamestring": ...})`` starts from any position of the env's game type (also
+    through the Gym env's ``reset``); it is the only reset option. A bad, finished or other-type
+    GameString, a misspelt key ("gamestrng", "GameString") or options that are not a dict raise
+    ValueError with nothing reset; another unknown key is ignored with a warning (PettingZoo's
+    ``api_test`` passes ``{"options": 1}`` to check that ``reset`` takes the argument).
 
 Observation planes (uint8, shape (P, C, C), from the observing agent's side: "own" = observer)
     ==========================  ======  =====================================================
@@ -89,17 +95,23 @@ End, rewards and infos
     ``env.unwrapped.game.gamestring``.
 
 Illegal input
-    `raw_env.step` raises ValueError naming an illegal / out-of-range action and the legal count,
-    the state unchanged. `env()` instead ends the game with -1 for the offender (PettingZoo's
-    TerminateIllegalWrapper, extended to out-of-range actions). `action_to_uhp` of an action that
-    is not legal now, and `uhp_to_action` of a malformed or illegal move string, raise ValueError.
+    An action is an integer: a Python int or any numpy integer. `raw_env.step` raises ValueError
+    naming an illegal or out-of-range action, or one that is no integer (None, True/False, 1.0,
+    "1", a list), with the legal count; the state is unchanged. `env()` instead ends the game with
+    -1 for the agent to move on any of these (PettingZoo's TerminateIllegalWrapper, extended to
+    out-of-range and non-integer actions; PettingZoo's own would fail on None or True). A bool is
+    never read as 0/1 and a float never rounded. `action_to_uhp` of an action that is not legal now,
+    and `uhp_to_action` of a malformed or illegal move string, raise ValueError.
 
 Options (keyword arguments of `env` / `raw_env`)
     `expansions` ("" Base, "M", "L", "P", "ML", "MP", "LP", "MLP"), `tournament_opening` (True:
-    no Queen on either player's first turn), `max_turns` (300 plies, a draw when reached),
-    `repetition_draw` (False; True makes the third repetition of a position a draw),
-    `render_mode` ("ansi" text board, "rgb_array" picture, "human" a window where a display
-    exists, else the text board). Bad values raise ValueError naming the option.
+    no Queen on either player's first turn), `max_turns` (300 plies, a draw when reached; an
+    int in [1, 2**31 - 1], the int32 the engine keeps it in, or None for no cap; the ply planes
+    count exactly to 65,535 plies and wrap after), `repetition_draw` (False; True makes the third
+    repetition of a position a draw; a bool, never "no" or 0), `render_mode` ("ansi" text board,
+    "rgb_array" picture, "human" a window where a display exists, else the text board). Bad values
+    raise ValueError naming the option; so does an unknown option name given to `env(**options)`,
+    `gym.make` or `gym.make_vec` (a misspelling such as ``expanions``).
 
 Version history
     v0: initial version.
@@ -108,6 +120,7 @@ Version history
 from __future__ import annotations
 
 from hive_envs.core.aec import wrap_aec
+from hive_envs.games import check_option_names
 from hive_envs.hive.env import raw_env
 
 __all__ = ["env", "raw_env"]
@@ -115,4 +128,5 @@ __all__ = ["env", "raw_env"]
 
 def env(**options):
     """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
+    check_option_names("hive", options, extra=("render_mode",))
     return wrap_aec(raw_env(**options))

@@ -57,6 +57,7 @@ LAYERS = [
             "hive_envs",
             "hive_envs.registration",
             "hive_envs.core.aec",
+            "hive_envs.core.env_input",
             "hive_envs.core.game_env",
             "hive_envs.core.opponents",
             "hive_envs.core.single_agent",

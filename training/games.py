@@ -9,9 +9,10 @@ toy game.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
-from hive_envs.games import GAMES
+from hive_envs.games import GAMES, check_names
 
 
 def batch_class(game: str) -> type:
@@ -27,8 +28,12 @@ def batch_class(game: str) -> type:
 
 
 def make_batch(game: str, num_games: int, options: dict[str, Any]):
-    """A batch of `num_games` games; bad options raise the game's own ValueError."""
-    return batch_class(game)(num_games, **options)
+    """A batch of `num_games` games; an unknown option name raises ValueError naming it and the batch's
+    options (not a TypeError from the constructor), bad values the game's own ValueError."""
+    cls = batch_class(game)
+    options_of_batch = list(inspect.signature(cls).parameters)[1:]  # the parameters after num_games
+    check_names(f"game {game!r}", options, options_of_batch)
+    return cls(num_games, **options)
 
 
 def encoding_version(batch) -> str:

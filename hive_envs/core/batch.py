@@ -11,7 +11,10 @@ This base allocates those buffers, validates the input (`num_games`, `parallel`,
 dtypes of `actions`, `active` and `final_view`) with the contract's error messages, seeds
 `np_random` and clears the per-step outputs on reset. For players that choose on a game rather
 than on observations (`hive_envs.players`), a batch also offers ``game(row)`` (a protocol game in
-that row's position, `hive_envs.core.game`) and ``move_to_action(row, move_id)``. A game fills in
+that row's position, `hive_envs.core.game`) and ``move_to_action(row, move_id)``. Every argument
+naming rows (``game(row)``, ``move_to_action(row, ...)``, ``greedy_actions(rows, ...)``, a player's
+``act(batch, rows)``) is checked: an integer (array) in [0, num_games), else ValueError
+(`check_rows`); a move id must be an integer (`hive_envs.core.game.check_integer`). A game fills in
 small hooks:
 
 - `_reset_games()`: write every game's start position and publish its mask, observation, to_move;
@@ -24,6 +27,9 @@ small hooks:
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
+from hive_envs.core.game import check_integer
 
 
 def check_num_games(num_games) -> int:
@@ -36,6 +42,33 @@ def check_parallel(parallel) -> bool:
     if not isinstance(parallel, (bool, np.bool_)):
         raise ValueError(f"parallel must be True or False, got {parallel!r}")
     return bool(parallel)
+
+
+@njit(cache=True)
+def _first_out_of_range(rows, num_games):
+    """Index of the first entry of ``rows`` outside [0, num_games), else -1 (one pass, no copies)."""
+    for i in range(rows.shape[0]):
+        if rows[i] < 0 or rows[i] >= num_games:
+            return i
+    return -1
+
+
+def check_rows(rows, num_games: int) -> np.ndarray:
+    """``rows`` as a contiguous int64 array of game indices in [0, num_games); ValueError otherwise.
+
+    A compiled pass checks the range, so that kernels indexing games by these rows (which do not
+    check bounds) never read past the batch."""
+    r = np.asarray(rows)
+    if r.ndim != 1 or (r.size and not np.issubdtype(r.dtype, np.integer)):
+        raise ValueError(f"rows must be a 1-D integer array of game indices, got {rows!r}")
+    if r.dtype != np.int64 or not r.flags.c_contiguous:
+        if r.dtype.kind == "u" and r.size and r.max() >= num_games:  # beyond int64 after the cast
+            raise ValueError(f"row {int(r.max())} is out of range [0, {num_games})")
+        r = np.ascontiguousarray(r, dtype=np.int64)
+    bad = _first_out_of_range(r, num_games)
+    if bad >= 0:
+        raise ValueError(f"row {int(r[bad])} is out of range [0, {num_games})")
+    return r
 
 
 class BatchGame:
@@ -120,11 +153,10 @@ class BatchGame:
 
     def _row(self, row) -> int:
         """``row`` as a game index; ValueError naming the range otherwise."""
-        if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)):
-            raise ValueError(f"row must be a game index in [0, {self.num_games}), got {row!r}")
+        row = check_integer(row, f"row (a game index in [0, {self.num_games}))")
         if not 0 <= row < self.num_games:
             raise ValueError(f"row {row} is out of range [0, {self.num_games})")
-        return int(row)
+        return row
 
     def _legal_action(self, row: int, action: int, move_id) -> int:
         """``action`` if it is legal in game ``row`` now, else ValueError naming the engine move."""

@@ -22,6 +22,9 @@ from __future__ import annotations
 import numpy as np
 
 from hive_envs.core.aec import MaskedAECEnv
+from hive_envs.core.game import check_integer
+
+KERNEL_INT_LIMIT = 2**62  #: move ids beyond it are no move of any game, and would overflow an int64
 
 
 class GameAECEnv(MaskedAECEnv):
@@ -70,7 +73,9 @@ class GameAECEnv(MaskedAECEnv):
 
     def move_to_action(self, move_id: int) -> int:
         """The action index of a legal engine move of the agent to move (ValueError otherwise)."""
-        action = self.encoder.move_to_action(self.game, int(move_id))
+        move = check_integer(move_id, "move id")
+        in_kernel_range = -KERNEL_INT_LIMIT < move < KERNEL_INT_LIMIT  # encoders' kernels take int64
+        action = self.encoder.move_to_action(self.game, move) if in_kernel_range else -1
         if self._over or not 0 <= action < self.num_actions or not self._mask[action]:
             raise ValueError(f"move {move_id!r} is not legal now ({self._legal_count} legal actions)")
         return action

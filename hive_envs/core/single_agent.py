@@ -9,17 +9,24 @@ builds its AEC env (see `hive_envs.hoyito.gym_env`). The opponent is any `oppone
 
 Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action ends the
 episode as a loss (-1, `info["illegal_action"] = True`), as PettingZoo's
-TerminateIllegalWrapper does; a value outside the action space raises ValueError.
+TerminateIllegalWrapper does; a value outside the action space, or one that is not an integer
+(None, a bool, a float; numpy integers are integers), raises ValueError, state unchanged.
+
+An opponent that fails (a callable returning an illegal or non-integer action, a player raising)
+raises ValueError naming it from `step` or `reset`; the learner's move of that step stays played,
+and the episode is over: `step` then raises until `reset()`. `reset(options=...)` takes the AEC
+env's reset options (Hive: "gamestring"; `hive_envs.core.env_input`).
 """
 
 from __future__ import annotations
 
-import operator
 from typing import ClassVar
 
 import gymnasium as gym
 import numpy as np
 
+from hive_envs.core.env_input import check_learner_seat
+from hive_envs.core.game import as_integer
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.opponents import Opponent
 
@@ -30,8 +37,7 @@ class SingleAgentEnv(gym.Env):
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
     def __init__(self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None):
-        if learner_seat not in (0, 1, "random"):
-            raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+        learner_seat = check_learner_seat(learner_seat)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
@@ -39,7 +45,7 @@ class SingleAgentEnv(gym.Env):
         self.aec = aec
         self.render_mode = render_mode
         self.opponent = opponent
-        self._opponent = Opponent(opponent, aec.game.game_name)
+        self._opponent = Opponent(opponent, aec.game)
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
         self.observation_space = aec.observation_space(agent)["observation"]
@@ -53,36 +59,37 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        if self.learner_seat_option == "random":
-            self.learner_seat = int(self.np_random.integers(2))
-        self.aec.reset(seed=int(self.np_random.integers(2**31)))
+        seat = int(self.np_random.integers(2)) if self.learner_seat_option == "random" else self.learner_seat
+        self.aec.reset(
+            seed=int(self.np_random.integers(2**31)), options=options
+        )  # bad options: nothing reset
+        self._done = True  # until the opponent has moved: a failure on the way leaves reset() to call
+        self.learner_seat = seat
         self._opponent.seed(int(self.np_random.integers(2**31)))
-        self._done = False
         self._play_opponent()
+        self._done = False
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action):
         if self._done:
-            raise ValueError("step() called on a finished episode; call reset() first")
-        try:
-            a = operator.index(action)
-        except TypeError:
             raise ValueError(
-                f"action must be an integer in [0, {self.action_space.n}), got {action!r}"
-            ) from None
+                "step() called on a finished episode (or one an error ended); call reset() first"
+            )
+        a = as_integer(action)
+        if a is None:
+            raise ValueError(f"action must be an integer in [0, {self.action_space.n}), got {action!r}")
         if not 0 <= a < self.action_space.n:
             raise ValueError(f"action {a} is out of range [0, {self.action_space.n})")
         if not self.aec._mask[a]:
             self._done = True
             return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
         self.aec.step(a)
+        self._done = True  # until the opponent has moved (an opponent that fails ends the episode)
         self._play_opponent()
-        reward = 0.0
-        if self.aec._is_over():
-            self._done = True
-            reward = float(self.aec.rewards[self._learner])
+        self._done = self.aec._is_over()
+        reward = float(self.aec.rewards[self._learner]) if self._done else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, self._done, False, self._info()

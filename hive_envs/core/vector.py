@@ -13,6 +13,10 @@ the learner's seat in the game now running (redrawn per episode with learner_sea
 
 Edge case: if an opponent's opening moves end a freshly reset game before its learner moved
 (possible only on tiny custom boards), that game is not reported and another starts.
+
+Errors: `step` before the first `reset`, bad actions (the batch's checks: shape, dtype, range,
+legality; nothing moves) and reset options (none are supported) raise ValueError. An opponent that
+fails raises ValueError naming it; the batch is then mid-way, so `step` raises until `reset()`.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from hive_envs.core.env_input import check_learner_seat, check_reset_options
 from hive_envs.core.opponents import Opponent
 
 
@@ -31,8 +36,7 @@ class BatchVectorEnv(VectorEnv):
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, batch, obs_low, obs_high, opponent="random", learner_seat=0):
-        if learner_seat not in (0, 1, "random"):
-            raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+        learner_seat = check_learner_seat(learner_seat)
         self.batch = batch
         self.num_envs = batch.num_games
         self.single_observation_space = spaces.Box(
@@ -42,13 +46,16 @@ class BatchVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.opponent = opponent
-        self._opponent = Opponent(opponent, batch.game_name)
+        self._opponent = Opponent(opponent, batch.game(0))
         self.learner_seat_option = learner_seat
         self.learner_seat = np.full(self.num_envs, 0 if learner_seat == "random" else learner_seat, np.int8)
         self._rows = np.arange(self.num_envs)
+        self._needs_reset = True  # before the first reset, and after an opponent failed mid-step
 
     def reset(self, *, seed=None, options=None):
+        check_reset_options(options, (), type(self).__name__)
         super().reset(seed=seed)
+        self._needs_reset = True
         self.batch.reset(seed=int(self.np_random.integers(2**31)))
         self._opponent.seed(int(self.np_random.integers(2**31)))
         self._draw_seats(np.ones(self.num_envs, dtype=bool))
@@ -58,9 +65,12 @@ class BatchVectorEnv(VectorEnv):
             np.zeros_like(self.batch.observation),
             np.zeros(self.num_envs, np.int32),
         )
+        self._needs_reset = False
         return self.batch.observation.copy(), {"learner_seat": self.learner_seat.copy()}
 
     def step(self, actions):
+        if self._needs_reset:
+            raise ValueError("step() before reset() (or after an opponent failed); call reset() first")
         b = self.batch
         b.step(np.asarray(actions), final_view=self.learner_seat)
         rewards = b.rewards[self._rows, self.learner_seat].copy()
@@ -69,7 +79,9 @@ class BatchVectorEnv(VectorEnv):
         final_obs[terminated] = b.final_observation[terminated]
         lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
         self._draw_seats(terminated)
+        self._needs_reset = True  # until the opponents have moved
         self._play_opponents(rewards, terminated, final_obs, lengths)
+        self._needs_reset = False
         infos = {
             "final_obs": final_obs,
             "_final_obs": terminated.copy(),
@@ -84,7 +96,8 @@ class BatchVectorEnv(VectorEnv):
         return self.batch.action_mask.astype(bool)
 
     def close_extras(self, **kwargs):
-        self._opponent.close()
+        if hasattr(self, "_opponent"):  # not when __init__ refused its arguments
+            self._opponent.close()
 
     # ------------------------------------------------------------------ helpers
     def _draw_seats(self, rows: np.ndarray) -> None:
@@ -101,7 +114,10 @@ class BatchVectorEnv(VectorEnv):
                 return
             rows = np.flatnonzero(opp)
             actions[rows] = self._opponent.actions(b, rows)
-            b.step(actions, active=opp, final_view=self.learner_seat)
+            try:
+                b.step(actions, active=opp, final_view=self.learner_seat)
+            except ValueError as error:  # a player's batched form chose an illegal action
+                raise ValueError(f"opponent {self.opponent!r}: {error}") from None
             ended = b.terminated
             if ended.any():
                 first = ended & ~terminated

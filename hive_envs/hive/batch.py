@@ -41,12 +41,14 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
+from hive_envs.core.batch import BatchGame, check_num_games, check_parallel, check_rows
+from hive_envs.core.game import check_integer
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, WIN_SCORE, greedy_score, queen_margin
 from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS
 from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move
@@ -281,10 +283,15 @@ class HiveBatch(BatchGame):
     def move_to_action(self, row: int, move_id: int) -> int:
         """The action index of the legal engine move ``move_id`` in game ``row``; ValueError otherwise."""
         g = self._row(row)
+        move = check_integer(move_id, "move id")
+        if not 0 <= move < NUM_MOVE_IDS:
+            raise ValueError(
+                f"game {g}: move {move_id!r} is not legal now (move ids run from 0 to {NUM_MOVE_IDS - 1})"
+            )
         enc = self.encoding
         action = int(
             E.move_id_to_action(
-                self.states[g], int(move_id), self._frames[g], enc.grid, enc.tiles_per_colour, enc.slot_of
+                self.states[g], move, self._frames[g], enc.grid, enc.tiles_per_colour, enc.slot_of
             )
         )
         return self._legal_action(g, action, move_id)
@@ -293,9 +300,10 @@ class HiveBatch(BatchGame):
         """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
 
         Scores as `HiveGame.greedy_move_scores` (win +100, loss -100, draw 0, else the mover's Queen
-        margin after the move); the optional repetition draw is not looked ahead.
+        margin after the move); the optional repetition draw is not looked ahead. ValueError for
+        ``rows`` that are not game indices (`hive_envs.core.batch.check_rows`).
         """
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        rows = check_rows(rows, self.num_games)
         out = np.empty(rows.size, dtype=np.int64)
         enc = self.encoding
         _greedy_choice(

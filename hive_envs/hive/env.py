@@ -6,6 +6,7 @@ import os
 from typing import ClassVar
 
 from hive_envs.core.aec import MaskedAECEnv
+from hive_envs.core.env_input import check_reset_options
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.hive import HiveGame, render
 from hive_envs.hive import encoding as E
@@ -31,21 +32,27 @@ class raw_env(GameAECEnv):
         self._start = None  # game to start from on the next reset (options["gamestring"])
         super().__init__(self.encoding, render_mode)
 
+    RESET_OPTIONS = ("gamestring",)
+
     # ----------------------------------------------------------------- game hooks
     def reset(self, seed=None, options=None):
-        """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position."""
-        self._start = None
-        if options and options.get("gamestring") is not None:
+        """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position.
+
+        ValueError (nothing reset) for a bad or finished GameString, one of another game type, or a
+        misspelt option key (`hive_envs.core.env_input`)."""
+        options = check_reset_options(options, self.RESET_OPTIONS, self.metadata["name"])
+        start = None
+        if options.get("gamestring") is not None:
             o = self.options
-            game = HiveGame.from_gamestring(
+            start = HiveGame.from_gamestring(
                 options["gamestring"], o.tournament_opening, o.max_turns, o.repetition_draw
             )
-            if game.game_type != o.game_type:
-                raise ValueError(f"gamestring is a {game.game_type} game; this env plays {o.game_type}")
-            if game.is_terminal:
-                raise ValueError(f"gamestring describes a finished game ({game.outcome}); nothing to play")
-            self._start = game
-        super().reset(seed=seed, options=options)
+            if start.game_type != o.game_type:
+                raise ValueError(f"gamestring is a {start.game_type} game; this env plays {o.game_type}")
+            if start.is_terminal:
+                raise ValueError(f"gamestring describes a finished game ({start.outcome}); nothing to play")
+        self._start = start
+        super().reset(seed=seed)
 
     def _make_game(self) -> HiveGame:
         game, self._start = self._start, None

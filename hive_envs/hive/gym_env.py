@@ -17,6 +17,7 @@ a callable `(observation, action_mask) -> action`; a player; or any player spec 
 from __future__ import annotations
 
 from hive_envs.core.single_agent import SingleAgentEnv
+from hive_envs.games import check_option_names
 from hive_envs.hive.env import has_display, raw_env
 
 
@@ -24,6 +25,7 @@ class HiveEnv(SingleAgentEnv):
     """One learner seat of Hive against an opponent inside the env."""
 
     def __init__(self, opponent="random", learner_seat=0, render_mode=None, **options):
+        check_option_names("hive", options)
         super().__init__(
             raw_env(**options), opponent=opponent, learner_seat=learner_seat, render_mode=render_mode
         )

@@ -16,6 +16,7 @@ chooses on each game (``batch.game(row)``), a callable is called once per game.
 from __future__ import annotations
 
 from hive_envs.core.vector import BatchVectorEnv
+from hive_envs.games import check_option_names
 from hive_envs.hive.batch import HiveBatch
 
 
@@ -23,5 +24,6 @@ class HiveVectorEnv(BatchVectorEnv):
     """`num_envs` learner seats of Hive stepped together by `HiveBatch`, opponents inside."""
 
     def __init__(self, num_envs=1, opponent="random", learner_seat=0, parallel=False, **options):
+        check_option_names("hive", options)
         batch = HiveBatch(num_envs, parallel=parallel, **options)
         super().__init__(batch, *batch.encoding.observation_bounds(), opponent, learner_seat)

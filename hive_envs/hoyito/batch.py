@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
+from hive_envs.core.batch import BatchGame, check_num_games, check_parallel, check_rows
+from hive_envs.core.game import check_integer
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.game import HoyitoGame
@@ -190,8 +191,10 @@ class HoyitoBatch(BatchGame):
         self.reset()
 
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
-        """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
-        rows = np.asarray(rows, dtype=np.int64)
+        """For each game in `rows`: the move capturing the most counters now, ties broken at random.
+
+        ValueError for ``rows`` that are not game indices (`hive_envs.core.batch.check_rows`)."""
+        rows = check_rows(rows, self.num_games)
         o = self.options
         values = np.empty((rows.size, self.num_actions), dtype=np.int32)
         _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
@@ -205,7 +208,8 @@ class HoyitoBatch(BatchGame):
     def move_to_action(self, row: int, move_id: int) -> int:
         """The action (the mover's hole from their left) of absolute hole ``move_id`` in game ``row``."""
         g = self._row(row)
-        return self._legal_action(g, int(move_id) - int(self.to_move[g]) * self.num_actions, move_id)
+        move = check_integer(move_id, "move id")
+        return self._legal_action(g, move - int(self.to_move[g]) * self.num_actions, move_id)
 
     # ------------------------------------------------------------------ BatchGame hooks
     def _reset_games(self) -> None:

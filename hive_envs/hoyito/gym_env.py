@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from hive_envs.core.single_agent import SingleAgentEnv
 from hive_envs.core.vector import BatchVectorEnv
+from hive_envs.games import check_option_names
 from hive_envs.hoyito.batch import HoyitoBatch
 from hive_envs.hoyito.encoding import observation_bounds
 from hive_envs.hoyito.env import raw_env
@@ -23,6 +24,7 @@ class HoyitoEnv(SingleAgentEnv):
     """One learner seat of Hoyito II against an opponent inside the env."""
 
     def __init__(self, opponent="random", learner_seat=0, render_mode=None, **options):
+        check_option_names("hoyito", options)
         super().__init__(
             raw_env(**options), opponent=opponent, learner_seat=learner_seat, render_mode=render_mode
         )
@@ -32,5 +34,6 @@ class HoyitoVectorEnv(BatchVectorEnv):
     """`num_envs` learner seats of Hoyito II stepped together by `HoyitoBatch`, opponents inside."""
 
     def __init__(self, num_envs=1, opponent="random", learner_seat=0, parallel=False, **options):
+        check_option_names("hoyito", options)
         batch = HoyitoBatch(num_envs, parallel=parallel, **options)
         super().__init__(batch, *observation_bounds(batch.options), opponent, learner_seat)

@@ -130,9 +130,9 @@ class RLlibConfig:
         if self.network == "mlp":
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
         if self.network == "hoyito_lookahead":
-            from hive_envs.hoyito import HoyitoGame
+            from hive_envs.games import game_entry
 
-            rules = dataclasses.asdict(HoyitoGame(**self.game_options).options)
+            rules = dataclasses.asdict(game_entry("hoyito").parse_options(self.game_options))
             return {
                 "kind": "hoyito_lookahead",
                 "hidden_sizes": list(self.hidden_sizes),
