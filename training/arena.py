@@ -299,12 +299,7 @@ def play_matches(
 ) -> list[tuple[MatchResult, list[GameRecord]]]:
     """``games`` (even, >= 2) games for each pair (A, B), all pairs from the same opening book, spread
     over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``)."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
-        raise ValueError(
-            f"games must be an even number >= 2 (each opening is played with both seats), got {games!r}"
-        )
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    check_counts(games, workers)
     openings = distinct_openings(settings.new_game, settings.opening_plies, games // 2, settings.seed)
     chunks = [
         Chunk(m, i // CHUNK_PAIRS, a, b, openings[i : i + CHUNK_PAIRS])
@@ -334,6 +329,16 @@ def play_matches(
         records = [r for c in chunks if c.match == m for r in done[m, c.index]]
         results.append((summarise(a, b, records), records))
     return results
+
+
+def check_counts(games, workers) -> None:
+    """``games`` per match an even number >= 2, ``workers`` >= 1 (ValueError naming the flag)."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(
+            f"--games must be an even number >= 2 (each opening is played with both seats), got {games!r}"
+        )
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1, got {workers!r}")
 
 
 def _progress_bar(total: int, enabled: bool):

@@ -33,8 +33,9 @@ from pathlib import Path
 
 from benchmarks.results import git_commit, machine
 from hive_envs.agents.checkpoint import load_checkpoint
+from hive_envs.agents.views import view_for_checkpoint
 from hive_envs.players import checkpoint_path
-from training.arena import Settings, play_matches
+from training.arena import Settings, check_counts, play_matches
 from training.cli import check_writable, write_report
 from training.elo import fit_elo
 
@@ -57,8 +58,9 @@ def ladder_players(game: str, extra: list[str]) -> list[str]:
     return players
 
 
-def check_checkpoints(players: list[str], game: str, game_options: dict) -> None:
-    """Every checkpoint among ``players`` must be for ``game`` under ``game_options`` (ValueError)."""
+def check_checkpoints(players: list[str], settings: Settings) -> None:
+    """Every checkpoint among ``players`` must play the ladder's game (ValueError): the check the
+    checkpoint player makes at its first move (`GameView.check_game`), made before any game."""
     for spec in players:
         path = checkpoint_path(spec)
         if path is None:
@@ -66,11 +68,10 @@ def check_checkpoints(players: list[str], game: str, game_options: dict) -> None
         if not os.path.isfile(path):
             raise ValueError(f"player {spec!r}: no such player kind, and checkpoint {path!r} does not exist")
         data = load_checkpoint(path)
-        if str(data["game"]) != game or dict(data["game_options"]) != dict(game_options):
-            raise ValueError(
-                f"checkpoint {path!r} is for {data['game']} {dict(data['game_options'])}; "
-                f"this ladder is {game} {dict(game_options)}"
-            )
+        try:
+            view_for_checkpoint(data).check_game(settings.new_game())
+        except ValueError as error:
+            raise ValueError(f"checkpoint {path!r} cannot play this ladder: {error}") from None
 
 
 def ladder(
@@ -92,13 +93,14 @@ def ladder(
     are checked before the first game (ValueError)."""
     game_options = dict(game_options or {})
     names = ladder_players(game, list(players))
+    check_counts(games, workers)
     for path, flag in ((out, "--out"), (plot, "--plot")):
         if path:
             check_writable(path, flag)
-    check_checkpoints(names, game, game_options)
     settings = Settings(
         game=game, game_options=game_options, opening_plies=opening_plies, max_turns=max_turns, seed=seed
     )
+    check_checkpoints(names, settings)
     for spec in names:  # a bad spec fails now, not in a worker after hours of games
         settings.player(spec, 0).close()
     pairs = list(combinations(names, 2))
@@ -144,7 +146,7 @@ def ladder(
 
 
 def game_label(settings: Settings) -> str:
-    """"Hive Base+MLP", "Hoyito II 2x6" (the game's name for other games)."""
+    """ "Hive Base+MLP", "Hoyito II 2x6" (the game's name for other games)."""
     options = settings.new_game().options
     if settings.game == "hive":
         return f"Hive {options.game_type}"
