@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
 from training import evaluate, ladder
 
 PNG = b"\x89PNG\r\n\x1a\n"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_hoyito_ladder_command_writes_json_and_png(tmp_path, capsys):
@@ -84,3 +86,16 @@ def test_bad_arguments_are_refused_before_any_game(tmp_path, no_games):
         ladder.ladder(game="chess", games=2)
     with pytest.raises(ValueError, match="even"):
         ladder.ladder(game="hoyito", games=3)
+
+
+def test_the_readme_shows_what_the_committed_reports_render():
+    assert ladder.rewrite_readme(ROOT, check=True) == [], "stale ladder blocks: run python training/ladder.py"
+    for report, picture in ladder.README_LADDERS.values():
+        assert (ROOT / picture).read_bytes()[:8] == PNG and (ROOT / report).is_file()
+
+
+def test_markdown_of_a_tiny_ladder(tmp_path):
+    report = ladder.ladder(game="hoyito", games=2, progress=False)
+    text = ladder.markdown(report, "x.png")
+    assert "**Hoyito II 2x6**" in text and "![Hoyito II 2x6 Elo ladder](x.png)" in text
+    assert text.count("\n| `") == len(report["elo"]) + len(report["pairs"])
