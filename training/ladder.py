@@ -18,8 +18,8 @@ played once with each player as White / South, the referee's rules (300-turn cap
 Elo: maximum likelihood over all pairs (`training.elo.fit_elo`, random anchored at 0, a draw half a
 win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + draws / 2 per game) has a
 95% Wilson interval. The JSON report holds every pair's W / D / L (by seat), forfeits, turn-cap
-draws, mean length, score and interval, the Elo table, the command, commit, date, machine, load
-average before and after, and the wall time; the PNG draws each player's Elo with its interval.
+draws, mean length, score and interval, the Elo table, the command, the commit and date at the start,
+machine, load average before and after, and the wall time; the PNG draws each player's Elo with its interval.
 """
 
 from __future__ import annotations
@@ -107,12 +107,13 @@ def ladder(
     for spec in names:  # a bad spec fails now, not in a worker after hours of games
         settings.player(spec, 0).close()
     pairs = list(combinations(names, 2))
+    commit, dirty = git_commit()  # the code that plays, before anything else is edited
+    date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     load_before, started = os.getloadavg(), time.perf_counter()
     played = play_matches(pairs, games, settings, workers, progress)
     wall_s = time.perf_counter() - started
     rows = [_pair_row(result, records, settings) for result, records in played]
     elo = fit_elo(names, [(r["player"], r["opponent"], r["points"], r["decided"]) for r in rows], ANCHOR)
-    commit, dirty = git_commit()
     report = {
         "game": game,
         "label": game_label(settings),
@@ -134,7 +135,7 @@ def ladder(
         "command": command or " ".join(["python training/evaluate.py", *sys.argv[1:]]),
         "commit": commit,
         "dirty": dirty,
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": date,
         "machine": machine(),
         "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
         "wall_s": wall_s,
