@@ -48,7 +48,7 @@ from typing import TextIO
 
 from hive_envs.cli import run_quietly
 from hive_envs.hive import GAME_TYPES, HiveGame
-from hive_envs.players import AlphaBetaPlayer, Player, PlayerContext, PlayerFailure, SearchLimits, make_player
+from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
 from hive_envs.players.specs import describe_specs
 from hive_envs.version import __version__
 
@@ -114,7 +114,9 @@ class UHPEngine:
     """State of one UHP session: the current game, the options, and the player behind ``bestmove``."""
 
     def __init__(self, player: Player | None = None):
-        self.player: Player = player if player is not None else AlphaBetaPlayer(depth=3)
+        self.player: Player = (
+            player if player is not None else make_player(DEFAULT_PLAYER, PlayerContext("hive"))
+        )
         self.game: HiveGame | None = None
         self.options: dict[str, bool | int] = {name: o.default for name, o in _OPTIONS.items()}
         self._commands: dict[str, Callable[[list[str]], list[str]]] = {

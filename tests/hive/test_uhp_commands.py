@@ -172,7 +172,8 @@ def test_undo_takes_back_n_moves(engine):
 @pytest.mark.parametrize("args", ["5", "-1", "x", "1 2", "¹", "²", "٣", "1.0"])
 def test_undo_with_bad_count_is_an_error_and_keeps_the_game(engine, args):
     answer(engine, "newgame Base;InProgress;White[2];wS1;bS1 wS1-")
-    assert answer(engine, f"undo {args}")[0].startswith("err ")
+    out = answer(engine, f"undo {args}")[0]
+    assert out.startswith("err ") and "internal error" not in out
     assert engine.game.gamestring == "Base;InProgress;White[2];wS1;bS1 wS1-"
 
 
