@@ -62,11 +62,15 @@ Illegal input
 Options (keyword arguments of `env` / `raw_env`)
     `holes_per_row` (6; 12 is the extended board; any n >= 2), `seeds_per_hole` (4),
     `max_laps` (1000 laps per move at most), `no_capture_limit` (None = 50 x 2n plies),
-    `render_mode` ("ansi" text board, "rgb_array" picture, "human" prints the text board).
+    `render_mode` ("ansi" text board, "rgb_array" picture, "human" prints the text board),
+    the opt-in reward shaping `reward_shaping` (None; "captured_margin": Phi_p = (counters p
+    captured - the opponent's) / all counters), `shaping_coef` (1.0), `shaping_gamma` (1.0): the
+    same rule and payment times as Hive's (`hive_envs.hive_v0`, `hive_envs.core.shaping`); after a
+    capture the same agent moves again, and its next decision then arrives in its own step.
     Bad values raise ValueError naming the option and what is allowed.
 
 Version history
-    v0: initial version.
+    v0: initial version; later additions, off by default: the opt-in reward shaping options.
 """
 
 from __future__ import annotations

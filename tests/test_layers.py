@@ -23,7 +23,17 @@ HEAVY = ("gymnasium", "pettingzoo", "torch", "ray")
 
 # Bottom to top: (layer, module patterns, heavy third-party libraries it may import).
 LAYERS = [
-    ("protocol", ["hive_envs.version", "hive_envs.core", "hive_envs.core.game", "hive_envs.core.choice"], ()),
+    (
+        "protocol",
+        [
+            "hive_envs.version",
+            "hive_envs.core",
+            "hive_envs.core.game",
+            "hive_envs.core.choice",
+            "hive_envs.core.shaping",
+        ],
+        (),
+    ),
     (
         "engines",
         [

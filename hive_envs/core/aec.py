@@ -115,6 +115,10 @@ class MaskedAECEnv(AECEnv):
         """Immediate gain of each action for the player to move (the greedy opponent's choice)."""
         raise NotImplementedError(f"{type(self).__name__} has no greedy action values")
 
+    def _shape_forfeit(self) -> None:
+        """Add the reward-shaping terms of a game ended by a forfeit (`env()`'s illegal-move loss) to
+        this step's rewards; nothing unless the env shapes rewards (`hive_envs.core.game_env`)."""
+
     # ----------------------------------------------------------------- PettingZoo API
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -223,7 +227,8 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     """TerminateIllegalWrapper that also treats out-of-range / non-integer actions as illegal.
 
     The stock wrapper indexes the mask with the action, so 99 would raise IndexError and -1
-    would read the last entry; here both lose the game like any illegal action. `last()`
+    would read the last entry; here both lose the game like any illegal action (every illegal
+    action ends through `_lose`, which also pays the env's closing reward-shaping terms). `last()`
     reads the raw env directly instead of through a chain of `__getattr__` forwards.
     """
 
@@ -249,10 +254,12 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         if action is not None and not (raw.terminations[agent] or raw.truncations[agent]):
             try:
                 a = operator.index(action)
-                in_range = 0 <= a < raw.num_actions
+                legal = 0 <= a < raw.num_actions and bool(
+                    raw._mask[a]
+                )  # the mover's mask, as the stock check
             except TypeError:
-                in_range = False
-            if not in_range:
+                legal = False
+            if not legal:
                 self._lose(agent)
                 return
         super().step(action)
@@ -269,6 +276,7 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         u.rewards = dict.fromkeys(u.agents, 0)
         u.rewards[agent] = float(self._illegal_value)
         u._accumulate_rewards()
+        u._shape_forfeit()
         u._deads_step_first()
         self._terminated = True
 

@@ -10,6 +10,10 @@ builds its AEC env (see `hive_envs.hoyito.gym_env`). The opponent is any `oppone
 Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action ends the
 episode as a loss (-1, `info["illegal_action"] = True`), as PettingZoo's
 TerminateIllegalWrapper does; a value outside the action space raises ValueError.
+
+With the AEC env's opt-in reward shaping (`reward_shaping=...`, `hive_envs.core.shaping`), each
+step's reward is the learner's transition from this decision to its next one (or to the end):
+raw + c * (gamma * Phi(s') - Phi(s)), Phi = 0 at the end; `info["raw_reward"]` is the raw part.
 """
 
 from __future__ import annotations
@@ -76,16 +80,25 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"action {a} is out of range [0, {self.action_space.n})")
         if not self.aec._mask[a]:
             self._done = True
-            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+            info = {**self._info(), "illegal_action": True}
+            if self.aec.shaping is None:
+                return self._observation(), -1.0, True, False, info
+            extra = float(self.aec.close_shaping()[self.learner_seat])
+            return self._observation(), -1.0 + extra, True, False, {**info, "raw_reward": -1.0}
         self.aec.step(a)
         self._play_opponent()
-        reward = 0.0
+        raw = 0.0
         if self.aec._is_over():
             self._done = True
-            reward = float(self.aec.rewards[self._learner])
+            raw = float(self.aec._outcome()[self.learner_seat])
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, self._done, False, self._info()
+        info = self._info()
+        if self.aec.shaping is None:
+            return self._observation(), raw, self._done, False, info
+        # the AEC env paid the learner's shaping since its action into its cumulative reward
+        reward = float(self.aec._cumulative_rewards[self._learner])
+        return self._observation(), reward, self._done, False, {**info, "raw_reward": raw}
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now (bool); all True once the episode is over."""

@@ -10,6 +10,9 @@ it. `infos["final_obs"]` is an (N, *obs_shape) array whose rows flagged by
 `infos["_final_obs"]` hold the last position of the finished game from the LEARNER's view;
 `infos["episode_length"]` the finished game's plies (both sides); `infos["learner_seat"]`
 the learner's seat in the game now running (redrawn per episode with learner_seat="random").
+With a batch that shapes rewards (`reward_shaping=...`), each reward is the learner's shaped
+transition from its decision to its next one (the batch's terms of the plies in between, summed)
+and `infos["raw_reward"]` the unshaped part.
 
 Edge case: if an opponent's opening moves end a freshly reset game before its learner moved
 (possible only on tiny custom boards), that game is not reported and another starts.
@@ -64,12 +67,13 @@ class BatchVectorEnv(VectorEnv):
         b = self.batch
         b.step(np.asarray(actions), final_view=self.learner_seat)
         rewards = b.rewards[self._rows, self.learner_seat].copy()
+        raw = b.raw_rewards[self._rows, self.learner_seat].copy()
         terminated = b.terminated.copy()
         final_obs = np.zeros_like(b.observation)  # any observation shape (flat or planes)
         final_obs[terminated] = b.final_observation[terminated]
         lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
         self._draw_seats(terminated)
-        self._play_opponents(rewards, terminated, final_obs, lengths)
+        self._play_opponents(rewards, terminated, final_obs, lengths, raw)
         infos = {
             "final_obs": final_obs,
             "_final_obs": terminated.copy(),
@@ -77,6 +81,8 @@ class BatchVectorEnv(VectorEnv):
             "_episode_length": terminated.copy(),
             "learner_seat": self.learner_seat.copy(),
         }
+        if b.shaping is not None:
+            infos["raw_reward"] = raw
         return b.observation.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
 
     def action_masks(self) -> np.ndarray:
@@ -91,8 +97,10 @@ class BatchVectorEnv(VectorEnv):
         if self.learner_seat_option == "random" and rows.any():
             self.learner_seat[rows] = self.np_random.integers(0, 2, size=int(rows.sum()))
 
-    def _play_opponents(self, rewards, terminated, final_obs, lengths) -> None:
-        """Step opponents (in batch) until every sub-env's learner is to move."""
+    def _play_opponents(self, rewards, terminated, final_obs, lengths, raw=None) -> None:
+        """Step opponents (in batch) until every sub-env's learner is to move; the learner's rewards
+        of those plies (the end, and with reward shaping its transition's term) are added to
+        ``rewards`` (and the unshaped ones to ``raw``) while its episode runs."""
         b = self.batch
         actions = np.zeros(self.num_envs, np.int64)
         while True:
@@ -102,10 +110,14 @@ class BatchVectorEnv(VectorEnv):
             rows = np.flatnonzero(opp)
             actions[rows] = self._opponent.actions(b, rows)
             b.step(actions, active=opp, final_view=self.learner_seat)
+            running = np.flatnonzero(opp & ~terminated)
+            seats = self.learner_seat[running]
+            rewards[running] += b.rewards[running, seats]
+            if raw is not None:
+                raw[running] += b.raw_rewards[running, seats]
             ended = b.terminated
             if ended.any():
                 first = ended & ~terminated
-                rewards[first] = b.rewards[first, self.learner_seat[first]]
                 final_obs[first] = b.final_observation[first]
                 lengths[first] = b.episode_length[first]
                 terminated |= ended

@@ -11,7 +11,10 @@ Options: the game options of `hive_v0` (`expansions`, `tournament_opening`, `max
 maximising (occupied neighbours of the opponent's Queen) - (of its own Queen), ties at random;
 a callable `(observation, action_mask) -> action`; a player; or any player spec of
 `hive_envs.players` such as a checkpoint path; see `hive_envs.core.opponents`), `learner_seat`
-(0 White, 1 Black, or "random" per episode), `render_mode` ("ansi", "rgb_array", "human").
+(0 White, 1 Black, or "random" per episode), `render_mode` ("ansi", "rgb_array", "human"),
+and the opt-in reward shaping of `hive_v0` (`reward_shaping="queen_margin"`, `shaping_coef`,
+`shaping_gamma`): each step's reward is then the learner's transition from this decision to its next
+one, raw + c * (gamma * Phi(s') - Phi(s)) with Phi = 0 at the end, and `info["raw_reward"]` the raw.
 """
 
 from __future__ import annotations
