@@ -71,6 +71,7 @@ LAYERS = [
             "hive_envs.core.single_agent",
             "hive_envs.core.vector",
             "hive_envs.hive.env",
+            "hive_envs.hive.feature_observation",
             "hive_envs.hive.gym_env",
             "hive_envs.hive.vector_env",
             "hive_envs.hoyito.env",

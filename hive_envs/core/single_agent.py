@@ -11,6 +11,9 @@ Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action
 episode as a loss (-1, `info["illegal_action"] = True`), as PettingZoo's
 TerminateIllegalWrapper does; a value outside the action space raises ValueError.
 
+``rule_features=True`` (games that offer it: Hive, `hive_envs.hive.feature_observation`) makes the
+observation a Dict of the planes and per-action rule features of the learner's legal actions.
+
 With the AEC env's opt-in reward shaping (`reward_shaping=...`, `hive_envs.core.shaping`), each
 step's reward is the learner's transition from this decision to its next one (or to the end):
 raw + c * (gamma * Phi(s') - Phi(s)), Phi = 0 at the end; `info["raw_reward"]` is the raw part.
@@ -28,14 +31,22 @@ from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.opponents import Opponent
 
 
+def check_rule_features(rule_features) -> None:
+    if not isinstance(rule_features, (bool, np.bool_)):
+        raise ValueError(f"rule_features must be True or False, got {rule_features!r}")
+
+
 class SingleAgentEnv(gym.Env):
     """Learner seat (`learner_seat` 0, 1 or "random" per episode) against `opponent`."""
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
-    def __init__(self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None):
+    def __init__(
+        self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None, rule_features=False
+    ):
         if learner_seat not in (0, 1, "random"):
             raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+        check_rule_features(rule_features)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
@@ -47,6 +58,10 @@ class SingleAgentEnv(gym.Env):
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
         self.observation_space = aec.observation_space(agent)["observation"]
+        self._features = None
+        if rule_features:
+            self._features = self._feature_observation(aec, self.observation_space)
+            self.observation_space = self._features.space
         self.action_space = gym.spaces.Discrete(aec.num_actions)
         self.learner_seat = 0 if learner_seat == "random" else learner_seat
         self._done = True
@@ -122,10 +137,16 @@ class SingleAgentEnv(gym.Env):
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
             aec.step(self._opponent.action(aec))
 
-    def _observation(self) -> np.ndarray:
-        obs = np.empty(self.observation_space.shape, dtype=self.observation_space.dtype)
+    def _observation(self) -> np.ndarray | dict:
+        planes = self.aec.observation_space(self._learner)["observation"]
+        obs = np.empty(planes.shape, dtype=planes.dtype)
         self.aec._write_observation(self.learner_seat, obs)
-        return obs
+        return obs if self._features is None else self._features.observe(obs, self.aec.game)
+
+    def _feature_observation(self, aec: GameAECEnv, planes: gym.spaces.Box):
+        """The ``rule_features=True`` observation of this game (an object with ``space`` and
+        ``observe(planes, game)``); a game that offers one overrides this."""
+        raise ValueError(f"rule_features=True: {type(self).__name__} has no rule-feature observation")
 
     def _info(self) -> dict:
         info = {"learner_seat": self.learner_seat}

@@ -14,6 +14,10 @@ With a batch that shapes rewards (`reward_shaping=...`), each reward is the lear
 transition from its decision to its next one (the batch's terms of the plies in between, summed)
 and `infos["raw_reward"]` the unshaped part.
 
+``rule_features=True`` (games that offer it) makes each observation a Dict, as in the single env
+(`hive_envs.hive.feature_observation`); ``infos["final_obs"]`` is then the same Dict with the final
+planes and the finished game's empty features.
+
 Edge case: if an opponent's opening moves end a freshly reset game before its learner moved
 (possible only on tiny custom boards), that game is not reported and another starts.
 """
@@ -28,19 +32,25 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from hive_envs.core.opponents import Opponent
+from hive_envs.core.single_agent import check_rule_features
 
 
 class BatchVectorEnv(VectorEnv):
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, batch, obs_low, obs_high, opponent="random", learner_seat=0):
+    def __init__(self, batch, obs_low, obs_high, opponent="random", learner_seat=0, rule_features=False):
         if learner_seat not in (0, 1, "random"):
             raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+        check_rule_features(rule_features)
         self.batch = batch
         self.num_envs = batch.num_games
         self.single_observation_space = spaces.Box(
             np.asarray(obs_low), np.asarray(obs_high), dtype=batch.observation_dtype
         )
+        self._features = None
+        if rule_features:
+            self._features = self._feature_observation(batch, self.single_observation_space)
+            self.single_observation_space = self._features.space
         self.single_action_space = spaces.Discrete(batch.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -61,7 +71,7 @@ class BatchVectorEnv(VectorEnv):
             np.zeros_like(self.batch.observation),
             np.zeros(self.num_envs, np.int32),
         )
-        return self.batch.observation.copy(), {"learner_seat": self.learner_seat.copy()}
+        return self._observation(), {"learner_seat": self.learner_seat.copy()}
 
     def step(self, actions):
         b = self.batch
@@ -74,6 +84,8 @@ class BatchVectorEnv(VectorEnv):
         lengths = np.where(terminated, b.episode_length, 0).astype(np.int32)
         self._draw_seats(terminated)
         self._play_opponents(rewards, terminated, final_obs, lengths, raw)
+        if self._features is not None:
+            final_obs = self._features.final(final_obs)
         infos = {
             "final_obs": final_obs,
             "_final_obs": terminated.copy(),
@@ -83,7 +95,7 @@ class BatchVectorEnv(VectorEnv):
         }
         if b.shaping is not None:
             infos["raw_reward"] = raw
-        return b.observation.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
+        return self._observation(), rewards, terminated, np.zeros(self.num_envs, bool), infos
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of every sub-env's learner now, (num_envs, A) bool."""
@@ -93,6 +105,15 @@ class BatchVectorEnv(VectorEnv):
         self._opponent.close()
 
     # ------------------------------------------------------------------ helpers
+    def _observation(self) -> np.ndarray | dict:
+        planes = self.batch.observation.copy()
+        return planes if self._features is None else self._features.observe_states(planes, self.batch.states)
+
+    def _feature_observation(self, batch, planes: spaces.Box):
+        """The ``rule_features=True`` observation of this game (an object with ``space``,
+        ``observe_states(planes, states)`` and ``final(planes)``); a game that offers one overrides this."""
+        raise ValueError(f"rule_features=True: {type(self).__name__} has no rule-feature observation")
+
     def _draw_seats(self, rows: np.ndarray) -> None:
         if self.learner_seat_option == "random" and rows.any():
             self.learner_seat[rows] = self.np_random.integers(0, 2, size=int(rows.sum()))
