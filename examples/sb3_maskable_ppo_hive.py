@@ -29,13 +29,9 @@ win rate with its 95% Wilson interval (``--out`` also writes them, with the budg
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import subprocess
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import gymnasium as gym
@@ -48,13 +44,11 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import DummyVecEnv
 from torch import nn
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # `training` (the arena's openings and match tables) lives in the repository
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and training/ are not installed
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
+from examples.sb3_evaluation import evaluate, write_report
 from hive_envs.agents.networks import HexConv
-from hive_envs.players import PlayerContext, SearchLimits, make_player
-from training.arena import GameRecord, Settings, distinct_openings, play_game, summarise
 from training.match import format_table
 
 SHAPING = {"reward_shaping": "queen_margin"}
@@ -187,55 +181,6 @@ def budget_callback(minutes: float | None, log_every_s: float = 60.0):
     return Budget()
 
 
-# --------------------------------------------------------------------------------------- evaluation
-class ModelPlayer:
-    """The trained policy as a player of `hive_envs.players` (argmax over the legal moves)."""
-
-    name = "sb3_maskable_ppo"
-
-    def __init__(self, model, env: gym.Env):
-        self.model, self.encoding = model, env.unwrapped.aec.encoding
-        self.features = env.unwrapped._features
-        self.planes = env.unwrapped.aec.observation_space("player_0")["observation"]
-
-    def choose(self, game, limits=None) -> int:
-        planes = np.empty(self.planes.shape, dtype=self.planes.dtype)
-        self.encoding.observe(game, game.to_move, planes)
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        self.encoding.write_mask(game, mask)
-        obs = self.features.observe(planes, game)
-        action, _ = self.model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
-        return self.encoding.action_to_move(game, int(action))
-
-    def seed(self, seed) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def evaluate(model, games: int, seed: int, opponents=("random", "greedy")) -> list:
-    """``games`` games per opponent: ``games / 2`` arena openings, each played once from each seat."""
-    settings = Settings(game="hive", opening_plies=2, seed=seed)
-    openings = distinct_openings(settings.new_game, settings.opening_plies, games // 2, seed)
-    player = ModelPlayer(model, make_env(seed))
-    results = []
-    for spec in opponents:
-        opponent = make_player(spec, PlayerContext("hive", seed))
-        records = []
-        for opening in openings:
-            for seat in (0, 1):
-                game = settings.new_game()
-                for move in opening:
-                    game.play_id(move)
-                seats = (player, opponent) if seat == 0 else (opponent, player)
-                result0, plies, reason, record = play_game(game, seats, SearchLimits())
-                result = (result0 if seat == 0 else -result0) + 0.0
-                records.append(GameRecord(seat, result, plies, reason, record))
-        results.append(summarise(player.name, spec, records))
-    return results
-
-
 # ---------------------------------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
@@ -272,39 +217,18 @@ def main(argv: list[str] | None = None) -> int:
         f"trained {steps} learner steps in {train_s / 60:.1f} min ({steps / train_s:.1f} steps/s; "
         f"{steps / cpu_s:.1f} per CPU-second); load average {load_before} -> {load_after}"
     )
-    results = evaluate(model, args.eval_games, args.seed + 1)
+    results = evaluate(model, make_env(args.seed), args.eval_games, args.seed + 1)
     print(format_table(results))
     if args.out:
-        report = {
-            "command": " ".join([Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]),
-            "commit": _commit(),
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": {
-                "cpus": os.cpu_count(),
-                "platform": platform.platform(),
-                "torch_threads": args.threads,
-            },
-            "load_average_before": load_before,
-            "load_average_after": load_after,
-            "shaping": not args.no_shaping,
-            "learner_steps": steps,
-            "train_seconds": round(train_s, 1),
-            "train_cpu_seconds": round(cpu_s, 1),
-            "learner_steps_per_second": round(steps / train_s, 1),
-            "learner_steps_per_cpu_second": round(steps / cpu_s, 1),
-            "evaluation": {"argmax": True, "opening_plies": 2, "matches": [r.to_dict() for r in results]},
-        }
-        Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+        write_report(
+            args.out, Path(__file__).name, sys.argv[1:] if argv is None else argv, results,
+            torch_threads=args.threads, shaping=not args.no_shaping, gamma=gamma,
+            load_average_before=load_before, load_average_after=load_after, learner_steps=steps,
+            train_seconds=round(train_s, 1), train_cpu_seconds=round(cpu_s, 1),
+            learner_steps_per_second=round(steps / train_s, 1),
+            learner_steps_per_cpu_second=round(steps / cpu_s, 1),
+        )  # fmt: skip
     return 0
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 if __name__ == "__main__":

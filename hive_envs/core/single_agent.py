@@ -137,11 +137,19 @@ class SingleAgentEnv(gym.Env):
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
             aec.step(self._opponent.action(aec))
 
+    def observation_of(self, game) -> np.ndarray | dict:
+        """The observation this env would give a learner to move in ``game`` (a protocol game of this
+        env's game and options), e.g. to play a policy trained here as a player of `hive_envs.players`."""
+        return self._observe(game, game.to_move)
+
     def _observation(self) -> np.ndarray | dict:
+        return self._observe(self.aec.game, self.learner_seat)
+
+    def _observe(self, game, seat: int) -> np.ndarray | dict:
         planes = self.aec.observation_space(self._learner)["observation"]
         obs = np.empty(planes.shape, dtype=planes.dtype)
-        self.aec._write_observation(self.learner_seat, obs)
-        return obs if self._features is None else self._features.observe(obs, self.aec.game)
+        self.aec.encoder.observe(game, seat, obs)
+        return obs if self._features is None else self._features.observe(obs, game)
 
     def _feature_observation(self, aec: GameAECEnv, planes: gym.spaces.Box):
         """The ``rule_features=True`` observation of this game (an object with ``space`` and

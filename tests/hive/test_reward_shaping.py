@@ -18,6 +18,7 @@ import hive_envs  # noqa: F401  (registers the ids)
 from hive_envs import hive_v0
 from hive_envs.hive import HiveBatch
 from hive_envs.hive.env import raw_env
+from tests.core.shaping_lockstep import step_in_lockstep
 from tests.hive.env.positions import EXPANSION_SETS
 
 SHAPED = {"reward_shaping": "queen_margin", "shaping_coef": 0.5, "shaping_gamma": 0.9}
@@ -171,23 +172,16 @@ def test_batch_rewards_equal_the_aec_envs_in_lockstep_and_telescope(expansions):
     for _ in range(150):
         greedy = batch.greedy_actions(np.arange(n), rng)
         random = (rng.random(batch.action_mask.shape) * batch.action_mask).argmax(axis=1)
-        actions = np.where(rng.random(n) < 0.7, greedy, random)
-        batch.step(actions)
-        for g, env in enumerate(envs):
-            env.step(int(actions[g]))
-            expected = [env.rewards[a] for a in env.possible_agents]
-            np.testing.assert_allclose(batch.rewards[g], expected, atol=1e-6)
-            assert batch.raw_rewards[g].tolist() == [env.raw_rewards[a] for a in env.possible_agents]
+        step_in_lockstep(batch, envs, np.where(rng.random(n) < 0.7, greedy, random))
+        for g in range(n):
             # a seat is paid when its next decision arrives (closing transition decisions - 1) or at
             # the end; the other seat's extra reward is 0
-            discounted[g] += gamma ** np.maximum(decisions[g] - 1, 0) * (
-                batch.rewards[g] - batch.raw_rewards[g]
-            )
+            extra = batch.rewards[g] - batch.raw_rewards[g]
+            discounted[g] += gamma ** np.maximum(decisions[g] - 1, 0) * extra
             if batch.terminated[g]:
                 np.testing.assert_allclose(discounted[g], 0.0, atol=1e-5)
                 discounted[g], decisions[g] = 0.0, 0
                 finished += 1
-                env.reset()
             decisions[g, batch.to_move[g]] += 1
     assert finished > 0
 

@@ -12,6 +12,7 @@ import hive_envs  # noqa: F401
 from hive_envs import hoyito_v0
 from hive_envs.hoyito import HoyitoBatch
 from hive_envs.hoyito.env import raw_env
+from tests.core.shaping_lockstep import step_in_lockstep
 
 SHAPED = {"reward_shaping": "captured_margin", "shaping_coef": 2.0, "shaping_gamma": 0.95}
 
@@ -55,16 +56,9 @@ def test_batch_pays_what_the_aec_env_pays():
         env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(300):
-        actions = (rng.random(batch.action_mask.shape) * batch.action_mask).argmax(axis=1)
-        batch.step(actions)
-        for g, env in enumerate(envs):
-            env.step(int(actions[g]))
-            np.testing.assert_allclose(
-                batch.rewards[g], [env.rewards[a] for a in env.possible_agents], atol=1e-6
-            )
-            assert batch.raw_rewards[g].tolist() == [env.raw_rewards[a] for a in env.possible_agents]
-            if batch.terminated[g]:
-                env.reset()
+        step_in_lockstep(
+            batch, envs, (rng.random(batch.action_mask.shape) * batch.action_mask).argmax(axis=1)
+        )
 
 
 def test_gym_and_vector_envs_accept_the_option_and_refuse_the_other_games_name():

@@ -2,9 +2,6 @@
 on the rule-feature observation with reward shaping, never plays an illegal move, and its
 evaluation plays whole games; the policy's logits do not depend on how a batch is padded."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -13,16 +10,7 @@ pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (pip ins
 import torch
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from tests.integrations.test_sb3_maskable_ppo import LegalityAudit
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sb3_maskable_ppo_hive.py"
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("sb3_maskable_ppo_hive", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.integrations.test_sb3_maskable_ppo import LegalityAudit, load_example
 
 
 @pytest.fixture
@@ -35,18 +23,18 @@ def one_torch_thread():
 
 
 def test_maskable_ppo_trains_a_few_thousand_steps_on_hive_and_evaluates(one_torch_thread):
-    example = load_example()
+    example = load_example("sb3_maskable_ppo_hive")
     envs = [LegalityAudit(example.make_env(seed=i)) for i in range(2)]
     model = example.build(DummyVecEnv([lambda e=e: e for e in envs]), seed=0, n_steps=512)
     model.learn(total_timesteps=2048)
     assert sum(e.steps for e in envs) >= 2048
     assert sum(e.illegal for e in envs) == 0
-    (result,) = example.evaluate(model, games=2, seed=1, opponents=("random",))
+    (result,) = example.evaluate(model, example.make_env(seed=1), games=2, seed=1, opponents=("random",))
     assert result.games == 2 and result.wins + result.draws + result.losses == 2
 
 
 def test_logits_of_a_position_do_not_depend_on_the_batch_padding():
-    example = load_example()
+    example = load_example("sb3_maskable_ppo_hive")
     env = example.make_env(seed=3)
     extractor = example.RuleFeatureExtractor(env.observation_space)
     rng = np.random.default_rng(3)
