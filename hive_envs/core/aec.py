@@ -252,11 +252,9 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         raw = self._raw
         agent = raw.agent_selection
         if action is not None and not (raw.terminations[agent] or raw.truncations[agent]):
-            try:
+            try:  # the mover's mask, as the stock wrapper checks it
                 a = operator.index(action)
-                legal = 0 <= a < raw.num_actions and bool(
-                    raw._mask[a]
-                )  # the mover's mask, as the stock check
+                legal = 0 <= a < raw.num_actions and bool(raw._mask[a])
             except TypeError:
                 legal = False
             if not legal:
