@@ -65,7 +65,11 @@ Illegal input
 Options (keyword arguments of `env` / `raw_env`)
     `holes_per_row` (6; 12 is the extended board; any n >= 2), `seeds_per_hole` (4),
     `max_laps` (1000 laps per move at most), `no_capture_limit` (None = 50 x 2n plies),
-    `render_mode` ("ansi" text board, "rgb_array" picture, "human" prints the text board).
+    `render_mode` ("ansi" text board, "rgb_array" picture, "human" prints the text board),
+    the opt-in reward shaping `reward_shaping` (None; "captured_margin": Phi_p = (counters p
+    captured - the opponent's) / all counters), `shaping_coef` (1.0), `shaping_gamma` (1.0): the
+    same rule and payment times as Hive's (`hive_envs.hive_v0`, `hive_envs.core.shaping`); after a
+    capture the same agent moves again, and its next decision then arrives in its own step.
     Bounds (`hive_envs.hoyito.engine.options`): all counters 2 x holes_per_row x seeds_per_hole
     <= 2**23 and `no_capture_limit` <= 2**23, so that every observation entry decodes back to the
     exact count (float32 has a 24-bit significand); `max_laps` <= 2**31 - 1; and
@@ -75,12 +79,13 @@ Options (keyword arguments of `env` / `raw_env`)
     allowed.
 
 Version history
-    v0: initial version.
+    v0: initial version; later additions, off by default: the opt-in reward shaping options.
 """
 
 from __future__ import annotations
 
 from hive_envs.core.aec import wrap_aec
+from hive_envs.core.shaping import SHAPING_OPTIONS
 from hive_envs.games import check_option_names
 from hive_envs.hoyito.env import raw_env
 
@@ -89,5 +94,5 @@ __all__ = ["env", "raw_env"]
 
 def env(**options):
     """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
-    check_option_names("hoyito", options, extra=("render_mode",))
+    check_option_names("hoyito", options, extra=("render_mode", *SHAPING_OPTIONS))
     return wrap_aec(raw_env(**options))

@@ -23,7 +23,17 @@ HEAVY = ("gymnasium", "pettingzoo", "torch", "ray")
 
 # Bottom to top: (layer, module patterns, heavy third-party libraries it may import).
 LAYERS = [
-    ("protocol", ["hive_envs.version", "hive_envs.core", "hive_envs.core.game", "hive_envs.core.choice"], ()),
+    (
+        "protocol",
+        [
+            "hive_envs.version",
+            "hive_envs.core",
+            "hive_envs.core.game",
+            "hive_envs.core.choice",
+            "hive_envs.core.shaping",
+        ],
+        (),
+    ),
     (
         "engines",
         [
@@ -63,6 +73,7 @@ LAYERS = [
             "hive_envs.core.single_agent",
             "hive_envs.core.vector",
             "hive_envs.hive.env",
+            "hive_envs.hive.feature_observation",
             "hive_envs.hive.gym_env",
             "hive_envs.hive.vector_env",
             "hive_envs.hoyito.env",

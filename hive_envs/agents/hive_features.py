@@ -11,7 +11,10 @@ These are inputs, not a search: the policy still picks a move with one forward p
 
 The observation is Markov, so it decodes to an engine state (`encoding.decode_observation`),
 and the engine's own kernels (`generate_moves`, `apply_move`, `undo_move`; no second
-implementation of the rules) play each move and each reply.
+implementation of the rules) play each move and each reply. `state_features` is the one kernel:
+`HiveRuleFeatures` (the network's input) calls it on decoded observations, the Gymnasium envs'
+``rule_features=True`` observation (`hive_envs.hive.feature_observation`) on the engine state the env
+already holds (`states_features` for a batch of states).
 
 Per legal action (``ACTION_FEATURES`` values, "mover" = the player to move):
   0  1.0 (a real action; padding rows are all zero)
@@ -53,6 +56,20 @@ from hive_envs.hive.engine.workspace import new_workspace
 ACTION_FEATURES = 11
 POSITION_FEATURES = 5
 MOBILITY_SCALE = 64.0
+
+
+def feature_bounds() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(low, high) of each action feature, then of each position feature (float32, the module doc's
+    tables): Queen-neighbour counts and margins / 6 lie in [-1, 1], move counts / 64 in
+    [0, MAX_MOVES / 64], the rest are 0/1 flags."""
+    action_low = np.zeros(ACTION_FEATURES, dtype=np.float32)
+    action_low[[1, 2, 3, 8]] = -1.0
+    action_high = np.ones(ACTION_FEATURES, dtype=np.float32)
+    action_high[10] = MAX_MOVES / MOBILITY_SCALE
+    position_low = np.zeros(POSITION_FEATURES, dtype=np.float32)
+    position_high = np.ones(POSITION_FEATURES, dtype=np.float32)
+    position_high[2] = MAX_MOVES / MOBILITY_SCALE
+    return action_low, action_high, position_low, position_high
 
 
 @njit(cache=True)
@@ -104,6 +121,17 @@ def _position_features(
     """Features of one observation; returns its number of legal actions (see the module doc)."""
     s = template.copy()
     E.decode_observation(obs, grid, n_tiles, engine_slot, n_kinds, s)
+    return state_features(s, grid, n_tiles, slot_of, w, moves, replies, actions, features, position)
+
+
+@njit(cache=True)
+def state_features(s, grid, n_tiles, slot_of, w, moves, replies, actions, features, position):
+    """Features of the position in engine state ``s`` (played on and restored: ``s`` ends unchanged).
+
+    Writes ``position`` and, for each legal move i (in `generate_moves` order), ``actions[i]`` (its
+    action index) and ``features[i]`` when ``actions`` has room for all of them; returns the number of
+    legal moves. ``moves`` and ``replies`` are scratch buffers of `MAX_MOVES`.
+    """
     frame = np.empty(E.FRAME_SIZE, dtype=np.int32)
     E.hive_frame(s, grid, frame)
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
@@ -161,6 +189,17 @@ def _batch_features(
             obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, moves, replies,
             actions[b], features[b], position[b],
         )  # fmt: skip
+
+
+@njit(cache=True)
+def states_features(states, grid, n_tiles, slot_of, w, actions, features, position, counts):
+    """`state_features` of each state (row) of ``states``; ``counts[b]`` its number of legal moves."""
+    moves = np.empty(MAX_MOVES, dtype=np.int32)
+    replies = np.empty(MAX_MOVES, dtype=np.int32)
+    for b in range(states.shape[0]):
+        counts[b] = state_features(
+            states[b], grid, n_tiles, slot_of, w, moves, replies, actions[b], features[b], position[b]
+        )
 
 
 class HiveRuleFeatures:

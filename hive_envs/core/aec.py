@@ -120,6 +120,10 @@ class MaskedAECEnv(AECEnv):
         """Immediate gain of each action for the player to move (the greedy opponent's choice)."""
         raise NotImplementedError(f"{type(self).__name__} has no greedy action values")
 
+    def _shape_forfeit(self) -> None:
+        """Add the reward-shaping terms of a game ended by a forfeit (`env()`'s illegal-move loss) to
+        this step's rewards; nothing unless the env shapes rewards (`hive_envs.core.game_env`)."""
+
     # ----------------------------------------------------------------- PettingZoo API
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -229,9 +233,11 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     The stock wrapper indexes the mask with the action, so 99 would raise IndexError, -1
     would read the last entry, and None or True would index the whole mask ("truth value of
     an array is ambiguous"); here every action of the agent to move that is not an integer
-    in range (`as_integer`: None, bools, floats, strings are not) loses the game like any
-    illegal action. A finished agent's step goes to PettingZoo's dead-step rules unchanged.
-    `last()` reads the raw env directly instead of through a chain of `__getattr__` forwards.
+    in range (`as_integer`: None, bools, floats, strings are not) or is masked loses the game
+    (every illegal action ends through `_lose`, which also pays the env's closing
+    reward-shaping terms). A finished agent's step goes to PettingZoo's dead-step rules
+    unchanged. `last()` reads the raw env directly instead of through a chain of `__getattr__`
+    forwards.
     """
 
     def __init__(self, env: MaskedAECEnv, illegal_reward: float):
@@ -257,7 +263,7 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
             super().step(action)
             return
         a = as_integer(action)
-        if a is None or not 0 <= a < raw.num_actions:
+        if a is None or not (0 <= a < raw.num_actions and raw._mask[a]):  # the mover's mask
             self._lose(agent)
             return
         super().step(a)
@@ -274,6 +280,7 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         u.rewards = dict.fromkeys(u.agents, 0)
         u.rewards[agent] = float(self._illegal_value)
         u._accumulate_rewards()
+        u._shape_forfeit()
         u._deads_step_first()
         self._terminated = True
 

@@ -21,7 +21,15 @@ small hooks:
 - `_prepare_actions(a, active)`: the game's range/legality checks (or a cast for a kernel that
   checks them), returning the contiguous int64 actions handed to the kernel;
 - `_step_games(actions, a, active, view)`: the one compiled call (``actions`` is the caller's
-  original argument, for error messages).
+  original argument, for error messages);
+- `potentials()`: (N, 2) each seat's `Game.potential` in every game now.
+
+Opt-in reward shaping (`hive_envs.core.shaping`; a subclass passes its parsed ``reward_shaping``,
+``shaping_coef``, ``shaping_gamma`` to `_init_shaping`): after each step, a game that ended pays both
+seats their closing term and the seat to move in every stepped game (a new game's first mover
+included) gets the term of the transition its decision closes, all added to ``rewards``;
+``raw_rewards`` (N, 2) float32 then holds the unshaped rewards of the step. Without shaping,
+``raw_rewards`` is ``rewards`` itself.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.core.game import check_integer
+from hive_envs.core.shaping import Shaping, ShapingLedger
 
 
 def check_num_games(num_games) -> int:
@@ -97,6 +106,13 @@ class BatchGame:
         self._all = np.ones(N, dtype=bool)
         self._last_mover_view = np.full(N, -1, dtype=np.int8)
         self.np_random = np.random.default_rng()
+        self._init_shaping(None)
+
+    def _init_shaping(self, shaping: Shaping | None) -> None:
+        """Turn the opt-in reward shaping on (a `Shaping`) or off (None); call before `reset`."""
+        self.shaping = shaping
+        self._ledger = None if shaping is None else ShapingLedger(shaping, self.num_games)
+        self.raw_rewards = self.rewards if shaping is None else np.zeros_like(self.rewards)
 
     def _buffers(self) -> tuple[np.ndarray, ...]:
         """The contract's output buffers, in this order (as the Hive kernels take them)."""
@@ -115,14 +131,24 @@ class BatchGame:
         self.np_random = np.random.default_rng(seed)
         self._reset_games()
         self.rewards[:] = 0
+        self.raw_rewards[:] = 0
         self.terminated[:] = False
         self.episode_length[:] = 0
+        if self._ledger is not None:
+            self._ledger.clear()
+            self._decisions_arrive(np.arange(self.num_games))
 
     def step(self, actions, active=None, final_view=None) -> None:
         """Play one action in every (active) game; all input is validated before any game moves."""
         a, active = self._check_actions(actions, active)
         view = self._last_mover_view if final_view is None else self._check_view(final_view)
         self._step_games(actions, a, active, view)
+        if self._ledger is not None:
+            self._pay_shaping(active)
+
+    def potentials(self) -> np.ndarray:
+        """(N, 2) float32: each seat's `Game.potential` in every game's current position."""
+        raise NotImplementedError(f"{type(self).__name__} reports no potentials")
 
     # ------------------------------------------------------------------ hooks
     def _reset_games(self) -> None:
@@ -135,6 +161,20 @@ class BatchGame:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ helpers
+    def _pay_shaping(self, active: np.ndarray) -> None:
+        """Add the shaping terms of the stepped games to ``rewards`` (the module docstring)."""
+        self.raw_rewards[:] = self.rewards
+        rows = np.flatnonzero(active)
+        ended = rows[self.terminated[rows]]
+        if ended.size:
+            self.rewards[ended] += self._ledger.close(ended)
+        self._decisions_arrive(rows)
+
+    def _decisions_arrive(self, rows: np.ndarray) -> None:
+        seats = self.to_move[rows].astype(np.int64)
+        potentials = self.potentials()[rows, seats]
+        self.rewards[rows, seats] += self._ledger.decide(rows, seats, potentials)
+
     def _check_actions(self, actions, active) -> tuple[np.ndarray, np.ndarray]:
         """Shapes and dtypes here; ranges and legality in the game's `_prepare_actions`."""
         N = self.num_games

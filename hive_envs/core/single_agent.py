@@ -16,6 +16,13 @@ An opponent that fails (a callable returning an illegal or non-integer action, a
 raises ValueError naming it from `step` or `reset`; the learner's move of that step stays played,
 and the episode is over: `step` then raises until `reset()`. `reset(options=...)` takes the AEC
 env's reset options (Hive: "gamestring"; `hive_envs.core.env_input`).
+
+``rule_features=True`` (games that offer it: Hive, `hive_envs.hive.feature_observation`) makes the
+observation a Dict of the planes and per-action rule features of the learner's legal actions.
+
+With the AEC env's opt-in reward shaping (`reward_shaping=...`, `hive_envs.core.shaping`), each
+step's reward is the learner's transition from this decision to its next one (or to the end):
+raw + c * (gamma * Phi(s') - Phi(s)), Phi = 0 at the end; `info["raw_reward"]` is the raw part.
 """
 
 from __future__ import annotations
@@ -31,13 +38,21 @@ from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.opponents import Opponent
 
 
+def check_rule_features(rule_features) -> None:
+    if not isinstance(rule_features, (bool, np.bool_)):
+        raise ValueError(f"rule_features must be True or False, got {rule_features!r}")
+
+
 class SingleAgentEnv(gym.Env):
     """Learner seat (`learner_seat` 0, 1 or "random" per episode) against `opponent`."""
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
-    def __init__(self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None):
+    def __init__(
+        self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None, rule_features=False
+    ):
         learner_seat = check_learner_seat(learner_seat)
+        check_rule_features(rule_features)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
@@ -49,6 +64,10 @@ class SingleAgentEnv(gym.Env):
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
         self.observation_space = aec.observation_space(agent)["observation"]
+        self._features = None
+        if rule_features:
+            self._features = self._feature_observation(aec, self.observation_space)
+            self.observation_space = self._features.space
         self.action_space = gym.spaces.Discrete(aec.num_actions)
         self.learner_seat = 0 if learner_seat == "random" else learner_seat
         self._done = True
@@ -84,15 +103,24 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"action {a} is out of range [0, {self.action_space.n})")
         if not self.aec._mask[a]:
             self._done = True
-            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+            info = {**self._info(), "illegal_action": True}
+            if self.aec.shaping is None:
+                return self._observation(), -1.0, True, False, info
+            extra = float(self.aec.close_shaping()[self.learner_seat])
+            return self._observation(), -1.0 + extra, True, False, {**info, "raw_reward": -1.0}
         self.aec.step(a)
         self._done = True  # until the opponent has moved (an opponent that fails ends the episode)
         self._play_opponent()
         self._done = self.aec._is_over()
-        reward = float(self.aec.rewards[self._learner]) if self._done else 0.0
+        raw = float(self.aec._outcome()[self.learner_seat]) if self._done else 0.0
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, self._done, False, self._info()
+        info = self._info()
+        if self.aec.shaping is None:
+            return self._observation(), raw, self._done, False, info
+        # the AEC env paid the learner's shaping since its action into its cumulative reward
+        reward = float(self.aec._cumulative_rewards[self._learner])
+        return self._observation(), reward, self._done, False, {**info, "raw_reward": raw}
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now (bool); all True once the episode is over."""
@@ -116,10 +144,24 @@ class SingleAgentEnv(gym.Env):
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
             aec.step(self._opponent.action(aec))
 
-    def _observation(self) -> np.ndarray:
-        obs = np.empty(self.observation_space.shape, dtype=self.observation_space.dtype)
-        self.aec._write_observation(self.learner_seat, obs)
-        return obs
+    def observation_of(self, game) -> np.ndarray | dict:
+        """The observation this env would give a learner to move in ``game`` (a protocol game of this
+        env's game and options), e.g. to play a policy trained here as a player of `hive_envs.players`."""
+        return self._observe(game, game.to_move)
+
+    def _observation(self) -> np.ndarray | dict:
+        return self._observe(self.aec.game, self.learner_seat)
+
+    def _observe(self, game, seat: int) -> np.ndarray | dict:
+        planes = self.aec.observation_space(self._learner)["observation"]
+        obs = np.empty(planes.shape, dtype=planes.dtype)
+        self.aec.encoder.observe(game, seat, obs)
+        return obs if self._features is None else self._features.observe(obs, game)
+
+    def _feature_observation(self, aec: GameAECEnv, planes: gym.spaces.Box):
+        """The ``rule_features=True`` observation of this game (an object with ``space`` and
+        ``observe(planes, game)``); a game that offers one overrides this."""
+        raise ValueError(f"rule_features=True: {type(self).__name__} has no rule-feature observation")
 
     def _info(self) -> dict:
         info = {"learner_seat": self.learner_seat}

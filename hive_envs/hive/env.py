@@ -8,13 +8,16 @@ from typing import ClassVar
 from hive_envs.core.aec import MaskedAECEnv
 from hive_envs.core.env_input import check_reset_options
 from hive_envs.core.game_env import GameAECEnv
+from hive_envs.core.shaping import parse_shaping
 from hive_envs.hive import HiveGame, render
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.heuristics import POTENTIAL_NAME
 from hive_envs.hive.engine.options import HiveOptions
 
 
 class raw_env(GameAECEnv):
-    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`."""
+    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`, and the
+    opt-in reward shaping `reward_shaping` ("queen_margin"), `shaping_coef`, `shaping_gamma`."""
 
     metadata: ClassVar[dict] = {**MaskedAECEnv.metadata, "name": "hive_v0"}
 
@@ -25,12 +28,16 @@ class raw_env(GameAECEnv):
         max_turns: int = 300,
         repetition_draw: bool = False,
         render_mode: str | None = None,
+        reward_shaping: str | None = None,
+        shaping_coef: float = 1.0,
+        shaping_gamma: float = 1.0,
     ):
         self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
+        shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
         self.encoding = E.make_encoding(options.expansions)
         self._window = None
         self._start = None  # game to start from on the next reset (options["gamestring"])
-        super().__init__(self.encoding, render_mode)
+        super().__init__(self.encoding, render_mode, shaping)
 
     RESET_OPTIONS = ("gamestring",)
 

@@ -22,6 +22,8 @@ from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
 RECORD_NAME = "HoyitoII"
+POTENTIAL_NAME = "captured_margin"
+"""The name of Hoyito's potential (`HoyitoGame.potential`) in the envs' `reward_shaping`."""
 _OPTION_NAMES = ("holes_per_row", "seeds_per_hole", "max_laps", "no_capture_limit")
 
 
