@@ -45,7 +45,11 @@ LAYERS = [
         ],
         (),
     ),
-    ("encoders", ["hive_envs.hive.encoding", "hive_envs.hoyito.encoding"], ()),
+    (
+        "encoders",
+        ["hive_envs.hive.encoding", "hive_envs.hive.rule_features", "hive_envs.hoyito.encoding"],
+        (),
+    ),
     (
         "batches",
         [
