@@ -44,10 +44,6 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
