@@ -6,16 +6,21 @@ import importlib
 import inspect
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
 
-SCRIPTS = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+SCRIPTS = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"][
+    "scripts"
+]
 
 
 def test_the_package_offers_the_commands_the_docs_name():
-    assert {"hive-uhp", "hive-perft", "hive-play", "hive-train", "hive-evaluate", "hive-arena"} <= set(SCRIPTS)
+    assert {"hive-uhp", "hive-perft", "hive-play", "hive-train", "hive-evaluate", "hive-arena"} <= set(
+        SCRIPTS
+    )
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
