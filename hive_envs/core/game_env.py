@@ -56,13 +56,9 @@ class GameAECEnv(MaskedAECEnv):
             self._decision_arrives()
             self.raw_rewards = dict.fromkeys(self.agents, 0.0)
 
-    def step(self, action):
-        if self._ledger is None:
-            return super().step(action)
-        agent = self.agent_selection
-        alive = not (self.terminations[agent] or self.truncations[agent])
-        super().step(action)
-        if alive:
+    def _play(self, action: int) -> None:
+        super()._play(action)
+        if self._ledger is not None:
             self._pay_shaping(self._ledger.close(_ROW)[0] if self._over else self._decision_arrives())
 
     def _decision_arrives(self) -> np.ndarray:
