@@ -45,7 +45,11 @@ LAYERS = [
         ],
         (),
     ),
-    ("encoders", ["hive_envs.hive.encoding", "hive_envs.hoyito.encoding"], ()),
+    (
+        "encoders",
+        ["hive_envs.hive.encoding", "hive_envs.hive.rule_features", "hive_envs.hoyito.encoding"],
+        (),
+    ),
     (
         "batches",
         [
@@ -83,7 +87,11 @@ LAYERS = [
         ],
         ("gymnasium", "pettingzoo"),
     ),
-    ("tools", ["hive_envs.hive.uhp", "hive_envs.uhp", "hive_envs.play", "hive_envs.hive.perft"], ()),
+    (
+        "tools",
+        ["hive_envs.cli", "hive_envs.hive.uhp", "hive_envs.uhp", "hive_envs.play", "hive_envs.hive.perft"],
+        (),
+    ),
     ("training", ["training", "training.*"], ("torch", "ray", "gymnasium", "pettingzoo")),
 ]
 # Within agents and players, only these modules may import torch (the rest stays importable without it).
@@ -92,6 +100,7 @@ TORCH_FREE = [
     "hive_envs.agents.hoyito_features",
     "hive_envs.agents.views",
     "hive_envs.players",
+    "hive_envs.players.alphabeta",
     "hive_envs.players.base",
     "hive_envs.players.builtin",
     "hive_envs.players.specs",

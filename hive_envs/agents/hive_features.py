@@ -1,34 +1,10 @@
-"""Two-ply rule features for the Hive network, computed from the observation alone.
+"""The Hive network's rule features, computed from the observation alone (`HiveRuleFeatures`).
 
-Why: Hive is won by surrounding the opponent's Queen, and whether a move adds or removes a
-Queen neighbour, wins at once, or lets the opponent win or close in on the mover's Queen is a
-non-local function of the board (the piece leaves one cell and lands on another, a slide or a
-climb many cells away). A convolutional trunk trained from scratch on two CPU cores has to
-discover all of that before it can aim at the Queen: the plain `hexconv` network reached 19%
-wins vs random after 40 minutes (docs/training.md). So the Hive network gets, for every legal
-action, what the rules say it does, and learns how to weigh it (as the Hoyito network does).
-These are inputs, not a search: the policy still picks a move with one forward pass.
-
-The observation is Markov, so it decodes to an engine state (`encoding.decode_observation`),
-and the engine's own kernels (`generate_moves`, `apply_move`, `undo_move`; no second
-implementation of the rules) play each move and each reply. `state_features` is the one kernel:
-`HiveRuleFeatures` (the network's input) calls it on decoded observations, the Gymnasium envs'
-``rule_features=True`` observation (`hive_envs.hive.feature_observation`) on the engine state the env
-already holds (`states_features` for a batch of states).
-
-Per legal action (``ACTION_FEATURES`` values, "mover" = the player to move):
-  0  1.0 (a real action; padding rows are all zero)
-  1  greedy score after the move: opponent's minus mover's occupied Queen neighbours, / 6
-  2  change of the opponent's Queen neighbours, / 6
-  3  change of the mover's Queen neighbours, / 6
-  4  the move wins at once          5  it loses at once          6  it draws at once
-  7  the move is a placement
-  8  the worst greedy score (from the mover's side) the opponent's best reply leaves, / 6
-     (-1 if the opponent can then win, +1 if every reply loses for the opponent)
-  9  the opponent can win at once after the move
-  10 the opponent's number of legal moves after the move, / 64
-Per position (``POSITION_FEATURES``): the mover's and the opponent's occupied Queen neighbours
-/ 6, the mover's number of legal moves / 64, and whether each Queen is in play.
+The observation is Markov, so it decodes to an engine state (`encoding.decode_observation`), and the
+one feature kernel, `hive_envs.hive.rule_features.state_features` (what each legal move does, by the
+engine's own kernels; its module docstring has the feature tables and the reasons), runs on it.
+The Gymnasium envs' ``rule_features=True`` observation runs the same kernel on the env's own state,
+so a framework's network sees exactly these features.
 """
 
 from __future__ import annotations
@@ -37,69 +13,17 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive import encoding as E
-from hive_envs.hive.engine.heuristics import queen_margin
-from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
-from hive_envs.hive.engine.moves import PASS_MOVE, move_piece
+from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.options import HiveOptions
-from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
-from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
-from hive_envs.hive.engine.state import (
-    I_STATUS,
-    I_TO_MOVE,
-    PCELL,
-    STATUS_DRAW,
-    STATUS_IN_PROGRESS,
-    STATUS_WHITE_WINS,
-)
 from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.rule_features import (
+    ACTION_FEATURES,
+    MOBILITY_SCALE,
+    POSITION_FEATURES,
+    state_features,
+)
 
-ACTION_FEATURES = 11
-POSITION_FEATURES = 5
-MOBILITY_SCALE = 64.0
-
-
-def feature_bounds() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(low, high) of each action feature, then of each position feature (float32, the module doc's
-    tables): Queen-neighbour counts and margins / 6 lie in [-1, 1], move counts / 64 in
-    [0, MAX_MOVES / 64], the rest are 0/1 flags."""
-    action_low = np.zeros(ACTION_FEATURES, dtype=np.float32)
-    action_low[[1, 2, 3, 8]] = -1.0
-    action_high = np.ones(ACTION_FEATURES, dtype=np.float32)
-    action_high[10] = MAX_MOVES / MOBILITY_SCALE
-    position_low = np.zeros(POSITION_FEATURES, dtype=np.float32)
-    position_high = np.ones(POSITION_FEATURES, dtype=np.float32)
-    position_high[2] = MAX_MOVES / MOBILITY_SCALE
-    return action_low, action_high, position_low, position_high
-
-
-@njit(cache=True)
-def _outcome_for(s, colour):
-    """+1 if ``colour`` has won, -1 if lost, 0 for a draw (the game must be over)."""
-    status = s[I_STATUS]
-    if status == STATUS_DRAW:
-        return 0
-    winner = 0 if status == STATUS_WHITE_WINS else 1
-    return 1 if winner == colour else -1
-
-
-@njit(cache=True)
-def _reply_features(s, w, moves, rec, me):
-    """(worst greedy score for ``me`` over the opponent's replies, opponent can win, reply count)."""
-    count = generate_moves(s, w, moves)
-    worst = 6.0
-    can_win = 0.0
-    for j in range(count):
-        apply_move(s, moves[j], rec)
-        if s[I_STATUS] == STATUS_IN_PROGRESS:
-            score = float(queen_margin(s, me))
-        else:
-            outcome = _outcome_for(s, me)
-            score = 6.0 * outcome
-            if outcome < 0:
-                can_win = 1.0
-        worst = min(worst, score)
-        undo_move(s, rec)
-    return worst, can_win, count
+__all__ = ["ACTION_FEATURES", "MOBILITY_SCALE", "POSITION_FEATURES", "HiveRuleFeatures"]
 
 
 @njit(cache=True)
@@ -125,60 +49,6 @@ def _position_features(
 
 
 @njit(cache=True)
-def state_features(s, grid, n_tiles, slot_of, w, moves, replies, actions, features, position):
-    """Features of the position in engine state ``s`` (played on and restored: ``s`` ends unchanged).
-
-    Writes ``position`` and, for each legal move i (in `generate_moves` order), ``actions[i]`` (its
-    action index) and ``features[i]`` when ``actions`` has room for all of them; returns the number of
-    legal moves. ``moves`` and ``replies`` are scratch buffers of `MAX_MOVES`.
-    """
-    frame = np.empty(E.FRAME_SIZE, dtype=np.int32)
-    E.hive_frame(s, grid, frame)
-    rec = np.empty(UNDO_SIZE, dtype=np.int32)
-    rec2 = np.empty(UNDO_SIZE, dtype=np.int32)
-    count = generate_moves(s, w, moves)
-    me = s[I_TO_MOVE]
-    own_before = queen_neighbours(s, me)
-    opp_before = queen_neighbours(s, 1 - me)
-    position[0] = own_before / 6.0
-    position[1] = opp_before / 6.0
-    position[2] = count / MOBILITY_SCALE
-    position[3] = 1.0 if s[PCELL + me * NUM_PIECE_SLOTS] >= 0 else 0.0
-    position[4] = 1.0 if s[PCELL + (1 - me) * NUM_PIECE_SLOTS] >= 0 else 0.0
-    if count > actions.shape[0]:
-        return count
-    for i in range(count):
-        move = moves[i]
-        actions[i] = E.move_id_to_action(s, move, frame, grid, n_tiles, slot_of)
-        f = features[i]
-        f[:] = 0.0
-        f[0] = 1.0
-        if move != PASS_MOVE and s[PCELL + move_piece(move)] < 0:
-            f[7] = 1.0
-        apply_move(s, move, rec)
-        own_after = queen_neighbours(s, me)
-        opp_after = queen_neighbours(s, 1 - me)
-        f[1] = (opp_after - own_after) / 6.0
-        f[2] = (opp_after - opp_before) / 6.0
-        f[3] = (own_after - own_before) / 6.0
-        if s[I_STATUS] != STATUS_IN_PROGRESS:
-            outcome = _outcome_for(s, me)
-            if outcome > 0:
-                f[4] = 1.0
-            elif outcome < 0:
-                f[5] = 1.0
-            else:
-                f[6] = 1.0
-        else:
-            worst, can_win, replies_count = _reply_features(s, w, replies, rec2, me)
-            f[8] = worst / 6.0
-            f[9] = can_win
-            f[10] = replies_count / MOBILITY_SCALE
-        undo_move(s, rec)
-    return count
-
-
-@njit(cache=True)
 def _batch_features(
     obs, template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, actions, features, position, counts
 ):
@@ -189,17 +59,6 @@ def _batch_features(
             obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, moves, replies,
             actions[b], features[b], position[b],
         )  # fmt: skip
-
-
-@njit(cache=True)
-def states_features(states, grid, n_tiles, slot_of, w, actions, features, position, counts):
-    """`state_features` of each state (row) of ``states``; ``counts[b]`` its number of legal moves."""
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    replies = np.empty(MAX_MOVES, dtype=np.int32)
-    for b in range(states.shape[0]):
-        counts[b] = state_features(
-            states[b], grid, n_tiles, slot_of, w, moves, replies, actions[b], features[b], position[b]
-        )
 
 
 class HiveRuleFeatures:

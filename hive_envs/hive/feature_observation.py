@@ -3,9 +3,10 @@
     env = gym.make("hive_envs/Hive-v0", rule_features=True)        # also gym.make_vec(...)
 
 A framework's own network (SB3, RLlib, CleanRL, TorchRL ...) gets, beside the planes, what the rules
-say each legal action does: the features the package's own Hive network computes
-(`hive_envs.agents.hive_features`, the one kernel: here it runs on the engine state the env already
-holds, once per learner decision, with no decoding). Space, a `gymnasium.spaces.Dict`:
+say each legal action does: the features the package's own Hive network reads
+(`hive_envs.hive.rule_features`, the one kernel, which `hive_envs.agents.hive_features` runs on
+decoded observations; here it runs on the engine state the env already holds, once per learner
+decision). Space, a `gymnasium.spaces.Dict`:
 
 =====================  ===================  =====================================================
 key                    space                meaning
@@ -14,7 +15,7 @@ key                    space                meaning
 ``legal_actions``      Box int64 (K,)       the learner's legal action indices (the engine's move
                        in [0, A]            order), then padding = A (one past the last action)
 ``action_features``    Box float32 (K, F)   row i: the F = 11 features of ``legal_actions[i]``
-                                            (table in `hive_envs.agents.hive_features`: 0 = 1.0
+                                            (table in `hive_envs.hive.rule_features`: 0 = 1.0
                                             for a real row, 1 = Queen margin after the move / 6,
                                             2-3 = change of each Queen's neighbours / 6, 4-6 = wins
                                             / loses / draws at once, 7 = placement, 8 = the worst
@@ -40,10 +41,10 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from hive_envs.agents.hive_features import ACTION_FEATURES, POSITION_FEATURES, feature_bounds, states_features
 from hive_envs.hive.encoding import HiveEncoding
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.rule_features import ACTION_FEATURES, POSITION_FEATURES, feature_bounds, states_features
 
 SLOTS = MAX_MOVES
 """K, the number of rows of ``legal_actions`` and ``action_features``."""

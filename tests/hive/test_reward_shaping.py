@@ -18,7 +18,7 @@ import hive_envs  # noqa: F401  (registers the ids)
 from hive_envs import hive_v0
 from hive_envs.hive import HiveBatch
 from hive_envs.hive.env import raw_env
-from tests.core.shaping_lockstep import step_in_lockstep
+from tests.core.shaping_lockstep import lockstep, step_in_lockstep
 from tests.hive.env.positions import EXPANSION_SETS
 
 SHAPED = {"reward_shaping": "queen_margin", "shaping_coef": 0.5, "shaping_gamma": 0.9}
@@ -159,11 +159,7 @@ def test_make_vec_rewards_are_the_learners_shaped_transitions(expansions):
 def test_batch_rewards_equal_the_aec_envs_in_lockstep_and_telescope(expansions):
     n, gamma = 6, SHAPED["shaping_gamma"]
     options = {"expansions": expansions, "max_turns": MAX_TURNS, **SHAPED}
-    batch = HiveBatch(n, **options)
-    batch.reset(seed=2)
-    envs = [raw_env(**options) for _ in range(n)]
-    for env in envs:
-        env.reset(seed=2)
+    batch, envs = lockstep(HiveBatch, raw_env, n, seed=2, **options)
     rng = np.random.default_rng(2)
     discounted = np.zeros((n, 2))
     decisions = np.zeros((n, 2), int)  # per seat: decisions of the running game so far

@@ -12,7 +12,7 @@ import hive_envs  # noqa: F401
 from hive_envs import hoyito_v0
 from hive_envs.hoyito import HoyitoBatch
 from hive_envs.hoyito.env import raw_env
-from tests.core.shaping_lockstep import step_in_lockstep
+from tests.core.shaping_lockstep import lockstep, step_in_lockstep
 
 SHAPED = {"reward_shaping": "captured_margin", "shaping_coef": 2.0, "shaping_gamma": 0.95}
 
@@ -49,11 +49,7 @@ def test_aec_terms_follow_the_potential_and_telescope(holes_per_row):
 
 def test_batch_pays_what_the_aec_env_pays():
     n = 8
-    batch = HoyitoBatch(n, **SHAPED)
-    batch.reset(seed=0)
-    envs = [raw_env(**SHAPED) for _ in range(n)]
-    for env in envs:
-        env.reset(seed=0)
+    batch, envs = lockstep(HoyitoBatch, raw_env, n, seed=0, **SHAPED)
     rng = np.random.default_rng(0)
     for _ in range(300):
         step_in_lockstep(
