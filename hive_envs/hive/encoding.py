@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive.engine.grid import GRID_SIZE
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.options import game_type_of
 from hive_envs.hive.engine.pieces import (
@@ -215,7 +215,7 @@ engine value of the axis after its empty arc and ``off = C // 2 - (span - 1) // 
 value ``v`` sits at frame coordinate ``(((v - lo + 1) mod 32) - 1 + off) mod C``."""
 
 
-@kernel
+@inline_kernel
 def _axis_lo_span(bits):
     """First value after the empty arc and length of the occupied arc of a 32-circle bit set."""
     lo = 0
@@ -228,7 +228,7 @@ def _axis_lo_span(bits):
     return lo, span
 
 
-@kernel
+@inline_kernel
 def _frame_of(s, grid):
     """The frame of the hive in state ``s`` as four integers (the entries of a frame array)."""
     bits_q = 0
@@ -246,13 +246,13 @@ def _frame_of(s, grid):
     return lo_q, grid // 2 - (span_q - 1) // 2, lo_r, grid // 2 - (span_r - 1) // 2
 
 
-@kernel
+@inline_kernel
 def hive_frame(s, grid, frame):
     """Write the frame of the hive in state ``s`` for a ``grid x grid`` board into ``frame`` (int32[FRAME_SIZE])."""
     frame[0], frame[1], frame[2], frame[3] = _frame_of(s, grid)
 
 
-@kernel
+@inline_kernel
 def _to_frame(v, lo, off, grid):
     """``((v - lo + 1) mod 32 - 1 + off) mod grid`` without a division: the first term is in
     [-1, 30] and ``off`` in [grid / 2 - 15, grid / 2], so the sum is in [-grid, 2 * grid)."""
@@ -264,12 +264,12 @@ def _to_frame(v, lo, off, grid):
     return x
 
 
-@kernel
+@inline_kernel
 def _from_frame(x, lo, off, grid):
     return (lo + (x - off + 1) % grid - 1) % GRID_SIZE
 
 
-@kernel
+@inline_kernel
 def _cell_in_frame(cell, lo_q, off_q, lo_r, off_r, grid):
     return _to_frame(cell >> 5, lo_q, off_q, grid) * grid + _to_frame(
         cell & (GRID_SIZE - 1), lo_r, off_r, grid
@@ -282,7 +282,7 @@ def cell_to_frame(cell, frame, grid):
     return _cell_in_frame(cell, frame[0], frame[1], frame[2], frame[3], grid)
 
 
-@kernel
+@inline_kernel
 def frame_to_cell(fcell, frame, grid):
     """Engine cell of frame cell ``fcell`` (the inverse of `cell_to_frame` on the cells of interest)."""
     q = _from_frame(fcell // grid, frame[0], frame[1], grid)
@@ -291,7 +291,7 @@ def frame_to_cell(fcell, frame, grid):
 
 
 # --------------------------------------------------------------------------- actions
-@kernel
+@inline_kernel
 def _action_of(to_move, move, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of):
     """`move_id_to_action` with the frame's four integers."""
     if move == PASS_MOVE:
@@ -304,13 +304,13 @@ def _action_of(to_move, move, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of):
     return slot * grid * grid + _cell_in_frame(move_cell(move), lo_q, off_q, lo_r, off_r, grid)
 
 
-@kernel
+@inline_kernel
 def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
     """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
     return _action_of(s[I_TO_MOVE], move, frame[0], frame[1], frame[2], frame[3], grid, n_tiles, slot_of)
 
 
-@kernel
+@inline_kernel
 def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     """Engine move id of action index ``action`` for the player to move in ``s``."""
     area = grid * grid
@@ -380,7 +380,7 @@ def encode_observation_in_frame(s, seat, frame, grid, n_tiles, slot_of, kinds, o
     )
 
 
-@kernel
+@inline_kernel
 def _encode_observation(s, seat, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of, kinds, obs_out):
     n2 = 2 * n_tiles
     top_own = n2
