@@ -178,11 +178,15 @@ class HiveEncoding:
 
     def action_to_move(self, game, action: int) -> int:
         """The engine move id of action index ``action`` for the player to move (legality not checked)."""
-        return int(decode_action(game.state, action, self.grid, self.tiles_per_colour, self.engine_slot))
+        return int(
+            decode_action(game.state, action, self.frame, self.grid, self.tiles_per_colour, self.engine_slot)
+        )
 
     def move_to_action(self, game, move_id: int) -> int:
         """The action index of engine move ``move_id`` for the player to move; -1 if not encodable."""
-        return int(encode_move(game.state, move_id, self.grid, self.tiles_per_colour, self.slot_of))
+        return int(
+            encode_move(game.state, move_id, self.frame, self.grid, self.tiles_per_colour, self.slot_of)
+        )
 
 
 def make_encoding(expansions: str) -> HiveEncoding:
@@ -215,7 +219,7 @@ engine value of the axis after its empty arc and ``off = C // 2 - (span - 1) // 
 value ``v`` sits at frame coordinate ``(((v - lo + 1) mod 32) - 1 + off) mod C``."""
 
 
-@inline_kernel
+@kernel
 def _axis_lo_span(bits):
     """First value after the empty arc and length of the occupied arc of a 32-circle bit set."""
     lo = 0
@@ -228,7 +232,7 @@ def _axis_lo_span(bits):
     return lo, span
 
 
-@inline_kernel
+@kernel
 def _frame_of(s, grid):
     """The frame of the hive in state ``s`` as four integers (the entries of a frame array)."""
     bits_q = 0
@@ -322,18 +326,16 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     return pack_move(piece, frame_to_cell(action % area, frame, grid))
 
 
-@njit(cache=True)
-def decode_action(s, action, grid, n_tiles, engine_slot):
-    """`action_to_move_id` in the frame of ``s`` (computed here)."""
-    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+@kernel
+def decode_action(s, action, frame, grid, n_tiles, engine_slot):
+    """`action_to_move_id` in the frame of ``s``, written into the scratch ``frame`` first."""
     hive_frame(s, grid, frame)
     return action_to_move_id(s, action, frame, grid, n_tiles, engine_slot)
 
 
-@njit(cache=True)
-def encode_move(s, move, grid, n_tiles, slot_of):
-    """`move_id_to_action` in the frame of ``s`` (computed here)."""
-    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+@kernel
+def encode_move(s, move, frame, grid, n_tiles, slot_of):
+    """`move_id_to_action` in the frame of ``s``, written into the scratch ``frame`` first."""
     hive_frame(s, grid, frame)
     return move_id_to_action(s, move, frame, grid, n_tiles, slot_of)
 

@@ -50,7 +50,7 @@ def queen_neighbours(s, colour):
     return count
 
 
-@kernel
+@inline_kernel
 def _status_after_ply(s):
     white_lost = queen_neighbours(s, 0) == 6
     black_lost = queen_neighbours(s, 1) == 6
