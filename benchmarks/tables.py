@@ -55,21 +55,30 @@ def _peer_label(doc: dict, row: dict) -> str:
     return peer["path"].removeprefix("peer: ") if peer else ""
 
 
-def provenance(doc: dict) -> str:
-    """One paragraph: when, what commit, which command, machine, load, library versions."""
+def _run_facts(doc: dict) -> dict[str, str]:
+    """The date, commit, machine and load of a results file, as prose fragments."""
     m = doc["machine"]
     pinned = ""
     if m.get("affinity") and len(m["affinity"]) < (m.get("cpus") or 0):
         pinned = f", pinned to CPU {', '.join(map(str, m['affinity']))}"
     load = doc["load_average"]
+    return {
+        "date": doc["date"].replace("T", " ").replace("+00:00", " UTC"),
+        "commit": f"`{doc['commit'][:10]}`" + (" (with uncommitted changes)" if doc["dirty"] else ""),
+        "machine": f"{m['cpu_model']}, {m['cpus']} CPUs{pinned}",
+        "load": f"load average {load['before'][0]:.2f} before the run and {load['after'][0]:.2f} after it (1 min)",
+    }
+
+
+def provenance(doc: dict) -> str:
+    """One paragraph: when, what commit, which command, machine, load, library versions."""
+    facts = _run_facts(doc)
     libs = ", ".join(f"{name} {v}" for name, v in doc["versions"].items() if v)
-    commit = f"`{doc['commit'][:10]}`" + (" (with uncommitted changes)" if doc["dirty"] else "")
     return (
-        f"Measured {doc['date'].replace('T', ' ').replace('+00:00', ' UTC')} at commit {commit} by "
+        f"Measured {facts['date']} at commit {facts['commit']} by "
         f"`{doc['command']}` ({doc['seconds_per_row']:g} s per row"
         f"{', each row in its own process' if doc['isolated'] else ''}, numba threads "
-        f"{doc['numba_threads']}) on {m['cpu_model']}, {m['cpus']} CPUs{pinned}; load average "
-        f"{load['before'][0]:.2f} before the run and {load['after'][0]:.2f} after it (1 min). {libs}."
+        f"{doc['numba_threads']}) on {facts['machine']}; {facts['load']}. {libs}."
     )
 
 
@@ -305,16 +314,11 @@ def render_search(doc: dict) -> str:
 
 def render_cold_start(doc: dict) -> str:
     """The cold/warm start table of `benchmarks.cold_start`'s results file, with its provenance."""
-    m = doc["machine"]
-    pinned = f", pinned to CPU {', '.join(map(str, m['affinity']))}" if len(m["affinity"]) < m["cpus"] else ""
-    load = doc["load_average"]
-    commit = f"`{doc['commit'][:10]}`" + (" (with uncommitted changes)" if doc["dirty"] else "")
+    facts = _run_facts(doc)
     intro = (
-        f"Measured {doc['date'].replace('T', ' ').replace('+00:00', ' UTC')} at commit {commit} by "
-        f"`{doc['command']}` on {m['cpu_model']}, {m['cpus']} CPUs{pinned}; load average "
-        f"{load['before'][0]:.2f} before the run and {load['after'][0]:.2f} after it (1 min). Each figure "
-        f"is the best of {doc['repeats']} fresh processes (CPU: user + system time of the process); "
-        "cold: an empty `NUMBA_CACHE_DIR`, warm: the cache the cold run filled."
+        f"Measured {facts['date']} at commit {facts['commit']} by `{doc['command']}` on {facts['machine']}; "
+        f"{facts['load']}. Each figure is the best of {doc['repeats']} fresh processes (CPU: user + "
+        "system time of the process); cold: an empty `NUMBA_CACHE_DIR`, warm: the cache the cold run filled."
     )
     lines = []
     for r in doc["rows"]:
