@@ -54,7 +54,6 @@ def run_gym() -> None:
 
 
 def run_train() -> None:
-    sys.path.insert(0, str(results_file.ROOT))
     from training.config import load_config
     from training.ppo_selfplay import train
 
