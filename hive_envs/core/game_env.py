@@ -56,14 +56,10 @@ class GameAECEnv(MaskedAECEnv):
             self._decision_arrives(self._ledger)
             self.raw_rewards = dict.fromkeys(self.agents, 0.0)
 
-    def step(self, action):
+    def _play(self, action: int) -> None:
+        super()._play(action)
         ledger = self._ledger
-        if ledger is None:
-            return super().step(action)
-        agent = self.agent_selection
-        alive = not (self.terminations[agent] or self.truncations[agent])
-        super().step(action)
-        if alive:
+        if ledger is not None:
             self._pay_shaping(ledger.close(_ROW)[0] if self._over else self._decision_arrives(ledger))
 
     def _decision_arrives(self, ledger: ShapingLedger) -> np.ndarray:

@@ -66,6 +66,7 @@ class SingleAgentEnv(gym.Env):
         agent = aec.possible_agents[0]
         planes: gym.spaces.Box = aec.observation_space(agent)["observation"]
         self.observation_space = planes
+        self._planes_shape, self._planes_dtype = planes.shape, planes.dtype
         self._features = None
         if rule_features:
             self._features = self._feature_observation(aec, planes)
@@ -110,7 +111,7 @@ class SingleAgentEnv(gym.Env):
                 return self._observation(), -1.0, True, False, info
             extra = float(self.aec.close_shaping()[self.learner_seat])
             return self._observation(), -1.0 + extra, True, False, {**info, "raw_reward": -1.0}
-        self.aec.step(a)
+        self.aec._play(a)  # checked above: once per step
         self._done = True  # until the opponent has moved (an opponent that fails ends the episode)
         self._play_opponent()
         self._done = self.aec._is_over()
@@ -144,7 +145,7 @@ class SingleAgentEnv(gym.Env):
     def _play_opponent(self) -> None:
         aec = self.aec
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
-            aec.step(self._opponent.action(aec))
+            aec._play(self._opponent.action(aec))  # `Opponent.action` returns only legal actions
 
     def observation_of(self, game) -> np.ndarray | dict:
         """The observation this env would give a learner to move in ``game`` (a protocol game of this
@@ -155,8 +156,7 @@ class SingleAgentEnv(gym.Env):
         return self._observe(self.aec.game, self.learner_seat)
 
     def _observe(self, game, seat: int) -> np.ndarray | dict:
-        planes = self.aec.observation_space(self._learner)["observation"]
-        obs = np.empty(planes.shape, dtype=planes.dtype)
+        obs = np.empty(self._planes_shape, dtype=self._planes_dtype)
         self.aec.encoder.observe(game, seat, obs)
         return obs if self._features is None else self._features.observe(obs, game)
 
