@@ -16,6 +16,7 @@ from hive_envs.hive.env import raw_env
 
 class AecLoopHiveBatch:
     encoding_version = "v0"
+    game_name = "hive"  # as HiveBatch: the hive_lookahead network reads the game and its options
 
     def __init__(self, num_games: int, **options):
         self.num_games = num_games
@@ -23,6 +24,7 @@ class AecLoopHiveBatch:
         space = self.envs[0].observation_space("player_0")["observation"]
         self.num_actions = self.envs[0].num_actions
         game = self.envs[0].game  # the validated options, as HiveBatch exposes them
+        self.options = game.options
         self.expansions, self.tournament_opening, self.max_turns = (
             game.expansions,
             game.tournament_opening,
