@@ -6,6 +6,9 @@ built-in players (`hive_envs.players`: "random", "greedy") from the arena's rand
 seat) and returns `training.match.MatchResult`s (W/D/L per seat, win rate with its 95% Wilson
 interval). ``env`` is the Gymnasium env the model was trained on: its ``observation_of(game)`` gives
 the observation, its encoder the mask and the move of an action.
+
+`PlyCounter` wraps a training env to count the plies played in it (the learner's and the opponent's),
+so a report can give the budget in plies as well as in learner steps.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +34,32 @@ from training.arena import GameRecord, distinct_openings, play_game, summarise
 from training.match import MatchResult
 
 OPENING_PLIES = 2
+
+
+class PlyCounter(gym.Wrapper):
+    """Counts the plies of both seats played through ``step`` (``plies``), read from the game's ply number."""
+
+    def __init__(self, env: gym.Env):
+        super().__init__(env)
+        self.plies = 0
+
+    def reset(self, **kwargs):
+        observation, info = self.env.reset(**kwargs)
+        self._ply = self.env.unwrapped.aec.game.ply  # the opponent's first ply when it has the first seat
+        self.plies += self._ply
+        return observation, info
+
+    def step(self, action):
+        outcome = self.env.step(action)
+        ply = self.env.unwrapped.aec.game.ply
+        self.plies += ply - self._ply
+        self._ply = ply
+        return outcome
+
+
+def plies_played(vec_env) -> int:
+    """The plies played in an SB3 ``DummyVecEnv`` whose envs are `PlyCounter`s."""
+    return sum(env.plies for env in vec_env.envs)
 
 
 class ModelPlayer:
@@ -72,10 +102,10 @@ def evaluate(model, env, games: int, seed: int, opponents=("random", "greedy")) 
                 for move in opening:
                     game.play_id(move)
                 seats = (player, opponent) if seat == 0 else (opponent, player)
-                result0, plies, reason, record = play_game(game, seats, SearchLimits())
-                records.append(
-                    GameRecord(seat, (result0 if seat == 0 else -result0) + 0.0, plies, reason, record)
-                )
+                result0, plies, reason, record, forfeit_seat = play_game(game, seats, SearchLimits())
+                result = None if result0 is None else (result0 if seat == 0 else -result0) + 0.0
+                side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat else "B")
+                records.append(GameRecord(seat, result, plies, reason, record, side))
         results.append(summarise(player.name, spec, records))
     return results
 
