@@ -58,17 +58,15 @@ class PlyCounter(gym.Wrapper):
 
 
 def plies_played(vec_env) -> int:
-    """The plies played in an SB3 ``DummyVecEnv`` whose envs are `PlyCounter`s."""
-    return sum(env.plies for env in vec_env.envs)
+    """The plies played in an SB3 ``DummyVecEnv`` whose envs wrap a `PlyCounter` (at any depth)."""
+    return sum(env.get_wrapper_attr("plies") for env in vec_env.envs)
 
 
 class ModelPlayer:
     """An SB3 model's argmax policy as a player of `hive_envs.players`."""
 
-    name = "sb3_maskable_ppo"
-
-    def __init__(self, model, env):
-        self.model, self.env = model, env.unwrapped
+    def __init__(self, model, env, name: str = "sb3_maskable_ppo"):
+        self.model, self.env, self.name = model, env.unwrapped, name
         self.encoder = self.env.aec.encoder
 
     def choose(self, game, limits=None) -> int:
@@ -85,13 +83,16 @@ class ModelPlayer:
         pass
 
 
-def evaluate(model, env, games: int, seed: int, opponents=("random", "greedy")) -> list[MatchResult]:
-    """``games`` (even) games against each opponent, half from each seat (see the module docstring)."""
+def evaluate(
+    model, env, games: int, seed: int, opponents=("random", "greedy"), name: str = "sb3_maskable_ppo"
+) -> list[MatchResult]:
+    """``games`` (even) games against each opponent, half from each seat (see the module docstring);
+    ``model`` has SB3's ``predict(observation, action_masks=..., deterministic=True)``."""
     aec = env.unwrapped.aec
     entry = game_entry(aec.game.game_name)
     new_game = functools.partial(entry.new_game, aec.options)
     openings = distinct_openings(new_game, OPENING_PLIES, games // 2, seed)
-    player = ModelPlayer(model, env)
+    player = ModelPlayer(model, env, name)
     results = []
     for spec in opponents:
         opponent = make_player(spec, PlayerContext(entry.name, seed))
