@@ -7,6 +7,9 @@ seat) and returns `training.match.MatchResult`s (W/D/L per seat, win rate with i
 interval). ``env`` is the Gymnasium env the model was trained on: its ``observation_of(game)`` gives
 the observation, its encoder the mask and the move of an action.
 
+`write_report` records the commit of the tree the script started from (`COMMIT_AT_START`, read when
+this module is imported), so commits made while a long run trains do not end up in its report.
+
 `PlyCounter` wraps a training env to count the plies played in it (the learner's and the opponent's),
 so a report can give the budget in plies as well as in learner steps.
 """
@@ -15,9 +18,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import platform
-import subprocess
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,12 +28,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # `training` (the arena's openings and match tables) lives in the repository
 
+from benchmarks.results import git_commit, machine
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from training.arena import GameRecord, distinct_openings, play_game, summarise
 from training.match import MatchResult
 
 OPENING_PLIES = 2
+COMMIT_AT_START = git_commit(untracked=False)  # (sha or None, uncommitted changes to tracked files)
 
 
 class PlyCounter(gym.Wrapper):
@@ -116,9 +118,10 @@ def write_report(path: str, script: str, argv: list[str], results: list[MatchRes
     load, ...) with the match results, as JSON at ``path``."""
     report = {
         "command": " ".join(["python", f"examples/{script}", *argv]),
-        "commit": _commit(),
+        "commit": COMMIT_AT_START[0] or "unknown",
+        "dirty": COMMIT_AT_START[1],
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+        "machine": machine(),
         **facts,
         "evaluation": {
             "policy": "argmax over the legal moves",
@@ -127,12 +130,3 @@ def write_report(path: str, script: str, argv: list[str], results: list[MatchRes
         },
     }
     Path(path).write_text(json.dumps(report, indent=2) + "\n")
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
