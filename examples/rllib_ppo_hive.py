@@ -39,7 +39,13 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and training/ are not installed
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
-from examples.sb3_evaluation import PlyCounter, evaluate, write_report
+from examples.sb3_evaluation import (
+    PlyCounter,
+    add_run_arguments,
+    evaluate,
+    parse_run_arguments,
+    write_report,
+)
 from training.match import format_table
 
 ENV_NAME = "hive_envs_hive_masked_flat"
@@ -127,17 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--minutes", type=float, default=15.0, help="wall-time budget of training")
     parser.add_argument("--no-shaping", action="store_true", help="train on the raw +1/-1/0 rewards")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--gamma", type=float, default=0.95, help="discount per learner move (PPO and shaping)"
     )
     parser.add_argument("--envs", type=int, default=8, help="games per vector step of the env runner")
-    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent (even)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--out", help="write the budget and the results as JSON here")
-    args = parser.parse_args(argv)
-    if args.eval_games < 2 or args.eval_games % 2:
-        parser.error(f"--eval-games must be an even number >= 2, got {args.eval_games}")
+    add_run_arguments(parser)
+    args = parse_run_arguments(parser, argv)
     if args.minutes <= 0:
         parser.error(f"--minutes must be > 0, got {args.minutes}")
     os.environ.setdefault("RAY_worker_niceness", "0")  # see docs/rllib.md: Ray's niceness 15 starves workers

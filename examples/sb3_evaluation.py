@@ -16,6 +16,7 @@ so a report can give the budget in plies as well as in learner steps.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import sys
@@ -83,6 +84,24 @@ class ModelPlayer:
 
     def close(self) -> None:
         pass
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every example has: ``--seed``, ``--eval-games``, ``--threads``, ``--out``."""
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent (even)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="torch threads (2 ran slower on the shared 2-core machine)"
+    )
+    parser.add_argument("--out", help="write the budget and the results as JSON here")
+
+
+def parse_run_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, refusing an odd or too small ``--eval-games``."""
+    args = parser.parse_args(argv)
+    if args.eval_games < 2 or args.eval_games % 2:
+        parser.error(f"--eval-games must be an even number >= 2, got {args.eval_games}")
+    return args
 
 
 def evaluate(

@@ -47,7 +47,14 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and training/ are not installed
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
-from examples.sb3_evaluation import PlyCounter, evaluate, plies_played, write_report
+from examples.sb3_evaluation import (
+    PlyCounter,
+    add_run_arguments,
+    evaluate,
+    parse_run_arguments,
+    plies_played,
+    write_report,
+)
 from hive_envs.agents.networks import HexConv
 from training.match import format_table
 
@@ -189,19 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=20.0, help="wall-time budget of training (0 = none)")
     parser.add_argument("--steps", type=int, default=None, help="learner steps of training (default: no cap)")
     parser.add_argument("--no-shaping", action="store_true", help="train on the raw +1/-1/0 rewards")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent (even)")
     parser.add_argument(
         "--gamma", type=float, default=0.95, help="discount per learner move (PPO and shaping)"
     )
     parser.add_argument("--envs", type=int, default=8, help="envs stepped together (one policy batch)")
-    parser.add_argument(
-        "--threads", type=int, default=1, help="torch threads (2 ran slower on the shared 2-core machine)"
-    )
-    parser.add_argument("--out", help="write the budget and the results as JSON here")
-    args = parser.parse_args(argv)
-    if args.eval_games < 2 or args.eval_games % 2:
-        parser.error(f"--eval-games must be an even number >= 2, got {args.eval_games}")
+    add_run_arguments(parser)
+    args = parse_run_arguments(parser, argv)
     if not args.minutes and not args.steps:
         parser.error("give a budget: --minutes > 0 or --steps")
     torch.set_num_threads(args.threads)

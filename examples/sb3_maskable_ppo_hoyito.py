@@ -28,7 +28,14 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and training/ are not installed
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
-from examples.sb3_evaluation import PlyCounter, evaluate, plies_played, write_report
+from examples.sb3_evaluation import (
+    PlyCounter,
+    add_run_arguments,
+    evaluate,
+    parse_run_arguments,
+    plies_played,
+    write_report,
+)
 from training.match import format_table
 
 
@@ -58,15 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--steps", type=int, default=50_000, help="learner steps of training")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--holes-per-row", type=int, default=6)
     parser.add_argument("--shaping", action="store_true", help="the env's captured-margin reward shaping")
-    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent (even)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--out", help="write the budget and the results as JSON here")
-    args = parser.parse_args(argv)
-    if args.eval_games < 2 or args.eval_games % 2:
-        parser.error(f"--eval-games must be an even number >= 2, got {args.eval_games}")
+    add_run_arguments(parser)
+    args = parse_run_arguments(parser, argv)
     torch.set_num_threads(args.threads)
     load_before = os.getloadavg()
     env = PlyCounter(make_env(args.seed, args.holes_per_row, shaping=args.shaping))
