@@ -19,21 +19,17 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # `training` (the arena's openings and match tables) lives in the repository
-
-from benchmarks.results import git_commit, machine
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
-from training.arena import GameRecord, distinct_openings, play_game, summarise
+from training.arena import distinct_openings, play_openings, summarise
 from training.match import MatchResult
+from training.provenance import git_commit, machine
 
 OPENING_PLIES = 2
 COMMIT_AT_START = git_commit(untracked=False)  # (sha or None, uncommitted changes to tracked files)
@@ -117,17 +113,7 @@ def evaluate(
     results = []
     for spec in opponents:
         opponent = make_player(spec, PlayerContext(entry.name, seed))
-        records = []
-        for opening in openings:
-            for seat in (0, 1):
-                game = new_game()
-                for move in opening:
-                    game.play_id(move)
-                seats = (player, opponent) if seat == 0 else (opponent, player)
-                result0, plies, reason, record, forfeit_seat = play_game(game, seats, SearchLimits())
-                result = None if result0 is None else (result0 if seat == 0 else -result0) + 0.0
-                side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat else "B")
-                records.append(GameRecord(seat, result, plies, reason, record, side))
+        records = play_openings(player, opponent, openings, new_game, SearchLimits())
         results.append(summarise(player.name, spec, records))
     return results
 

@@ -26,7 +26,7 @@ from hive_envs.hive.rule_features import (
 __all__ = ["ACTION_FEATURES", "MOBILITY_SCALE", "POSITION_FEATURES", "HiveRuleFeatures"]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _position_features(
     obs,
     template,

@@ -60,7 +60,7 @@ class MaskedAECEnv(AECEnv):
         self.render_mode = render_mode
         self.num_actions = int(num_actions)
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         obs_box = spaces.Box(np.asarray(obs_low), np.asarray(obs_high), dtype=obs_dtype)
         self.observation_spaces = {
             a: spaces.Dict(
@@ -71,7 +71,9 @@ class MaskedAECEnv(AECEnv):
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: spaces.Discrete(self.num_actions) for a in self.possible_agents
+        }
         self._obs_shape = obs_box.shape
         self._obs_dtype = obs_box.dtype
         self._mask = np.zeros(self.num_actions, dtype=np.int8)  # the mover's mask, once per ply
@@ -162,7 +164,12 @@ class MaskedAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = self._check_action(action)
+        self._play(self._check_action(action))
+
+    def _play(self, action: int) -> None:
+        """One ply of a legal action of the agent to move (checked by the caller: `step`, or the
+        `env()` wrapper, which checks once for both)."""
+        agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self._apply(action)
         self._after_ply()
@@ -236,18 +243,25 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     in range (`as_integer`: None, bools, floats, strings are not) or is masked loses the game
     (every illegal action ends through `_lose`, which also pays the env's closing
     reward-shaping terms). A finished agent's step goes to PettingZoo's dead-step rules
-    unchanged. `last()` reads the raw env directly instead of through a chain of `__getattr__`
-    forwards.
+    unchanged.
+
+    Per ply, one check: `step` reads the mover's mask the raw env caches (the stock wrapper keeps
+    the last observation for its check, then the raw env checks again) and plays a legal action
+    through the raw env's unchecked `_play`. `last`, `observe` and `step` use the raw env directly
+    instead of a chain of `__getattr__` forwards.
     """
 
     def __init__(self, env: MaskedAECEnv, illegal_reward: float):
         super().__init__(env, illegal_reward)
         self._raw = env
 
+    def observe(self, agent):
+        return self._raw.observe(agent)
+
     def last(self, observe: bool = True):
         raw = self._raw
         agent = raw.agent_selection
-        obs = self.observe(agent) if observe else None
+        obs = raw.observe(agent) if observe else None
         return (
             obs,
             raw._cumulative_rewards[agent],
@@ -260,20 +274,18 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         raw = self._raw
         agent = raw.agent_selection
         if raw.terminations[agent] or raw.truncations[agent]:
-            super().step(action)
+            raw.step(action)  # PettingZoo's dead-step rules
             return
         a = as_integer(action)
         if a is None or not (0 <= a < raw.num_actions and raw._mask[a]):  # the mover's mask
             self._lose(agent)
             return
-        super().step(a)
+        raw._play(a)
 
     def _lose(self, agent):
         """The stock wrapper's illegal-move ending: the offender gets the illegal reward."""
         EnvLogger.warn_on_illegal_move()
         u = self._raw
-        self._prev_obs = None
-        self._prev_info = None
         u._cumulative_rewards[agent] = 0
         u.terminations = dict.fromkeys(u.agents, True)
         u.truncations = dict.fromkeys(u.agents, True)
@@ -285,13 +297,53 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         self._terminated = True
 
 
+def _after_reset(name: str) -> property:
+    """The raw env's attribute ``name``, read directly; before the first reset the AttributeError
+    of OrderEnforcingWrapper."""
+
+    def read(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(read)
+
+
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """OrderEnforcingWrapper whose `last()` goes straight to the wrapped env's `last()`."""
+    """OrderEnforcingWrapper whose per-ply calls (`last`, `observe`, `step`, and the attributes an
+    `agent_iter` loop reads) go straight to the env below, not through chains of `__getattr__`;
+    the same errors and warnings out of order."""
+
+    agent_selection = _after_reset("agent_selection")
+    agents = _after_reset("agents")
+    rewards = _after_reset("rewards")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    infos = _after_reset("infos")
+
+    def __init__(self, env: _TerminateIllegalOrOutOfRange):
+        super().__init__(env)
+        self._raw = env.unwrapped
 
     def last(self, observe: bool = True):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def observe(self, agent):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def step(self, action):
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
 
 def wrap_aec(raw: MaskedAECEnv):

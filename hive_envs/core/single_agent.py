@@ -46,7 +46,8 @@ def check_rule_features(rule_features) -> None:
 class SingleAgentEnv(gym.Env):
     """Learner seat (`learner_seat` 0, 1 or "random" per episode) against `opponent`."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
+    # class data, which Gymnasium annotates as an instance attribute
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}  # type: ignore[misc]
 
     def __init__(
         self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None, rule_features=False
@@ -63,10 +64,12 @@ class SingleAgentEnv(gym.Env):
         self._opponent = Opponent(opponent, aec.game)
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
-        self.observation_space = aec.observation_space(agent)["observation"]
+        planes: gym.spaces.Box = aec.observation_space(agent)["observation"]
+        self.observation_space = planes
+        self._planes_shape, self._planes_dtype = planes.shape, planes.dtype
         self._features = None
         if rule_features:
-            self._features = self._feature_observation(aec, self.observation_space)
+            self._features = self._feature_observation(aec, planes)
             self.observation_space = self._features.space
         self.action_space = gym.spaces.Discrete(aec.num_actions)
         self.learner_seat = 0 if learner_seat == "random" else learner_seat
@@ -108,7 +111,7 @@ class SingleAgentEnv(gym.Env):
                 return self._observation(), -1.0, True, False, info
             extra = float(self.aec.close_shaping()[self.learner_seat])
             return self._observation(), -1.0 + extra, True, False, {**info, "raw_reward": -1.0}
-        self.aec.step(a)
+        self.aec._play(a)  # checked above: once per step
         self._done = True  # until the opponent has moved (an opponent that fails ends the episode)
         self._play_opponent()
         self._done = self.aec._is_over()
@@ -142,7 +145,7 @@ class SingleAgentEnv(gym.Env):
     def _play_opponent(self) -> None:
         aec = self.aec
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
-            aec.step(self._opponent.action(aec))
+            aec._play(self._opponent.action(aec))  # `Opponent.action` returns only legal actions
 
     def observation_of(self, game) -> np.ndarray | dict:
         """The observation this env would give a learner to move in ``game`` (a protocol game of this
@@ -153,8 +156,7 @@ class SingleAgentEnv(gym.Env):
         return self._observe(self.aec.game, self.learner_seat)
 
     def _observe(self, game, seat: int) -> np.ndarray | dict:
-        planes = self.aec.observation_space(self._learner)["observation"]
-        obs = np.empty(planes.shape, dtype=planes.dtype)
+        obs = np.empty(self._planes_shape, dtype=self._planes_dtype)
         self.aec.encoder.observe(game, seat, obs)
         return obs if self._features is None else self._features.observe(obs, game)
 

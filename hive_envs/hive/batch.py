@@ -58,7 +58,7 @@ from hive_envs.hive.engine.heuristics import (
     greedy_score,
     queen_margin,
 )
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS
 from hive_envs.hive.engine.options import HiveOptions
@@ -76,7 +76,7 @@ from hive_envs.hive.engine.workspace import new_workspace
 
 
 # --------------------------------------------------------------------------- per-game kernels
-@kernel
+@inline_kernel
 def _publish(s, w, moves, frame, grid, n_tiles, slot_of, kinds, obs, mask):
     """Mask and observation of the player to move (what the AEC env caches once per ply)."""
     count = generate_moves(s, w, moves)
@@ -142,7 +142,8 @@ def _step_one(
     status = s[I_STATUS]
     if status != 0:
         view = mover if final_view[g] < 0 else final_view[g]
-        E.encode_observation(s, view, grid, n_tiles, slot_of, kinds, final_obs[g])
+        E.hive_frame(s, grid, frames[g])  # `_publish` below writes the new game's frame over it
+        E.encode_observation_in_frame(s, view, frames[g], grid, n_tiles, slot_of, kinds, final_obs[g])
         if status == STATUS_WHITE_WINS:
             rewards[g, 0] = 1.0
             rewards[g, 1] = -1.0
@@ -172,8 +173,13 @@ def _step_chunk(t, chunks, workspaces, moves, *args):
 
 @njit(cache=True)
 def _step_serial(chunks, workspaces, moves, *args):
-    for t in range(chunks.shape[0] - 1):
-        _step_chunk(t, chunks, workspaces, moves, *args)
+    """Every game with the one workspace of a serial batch (``chunks`` = ``[0, N]``): `_step_chunk`'s
+    loop written out, since each compiled level above the move generator re-optimises all of it
+    (about a second of cold start per level)."""
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    w, thread_moves = workspaces[0], moves[0]
+    for g in range(chunks[0], chunks[1]):
+        _step_one(g, w, thread_moves, rec, *args)
 
 
 @njit(cache=True, parallel=True)
@@ -187,7 +193,8 @@ def _reset_games(
     states, frames, keys, template, repetition, grid, n_tiles, slot_of, kinds, w, moves, obs, mask, to_move
 ):
     for g in range(states.shape[0]):
-        states[g, :] = template
+        for i in range(template.shape[0]):  # not states[g, :] = template: its shape check compiles
+            states[g, i] = template[i]  # numba's string formatting of the error (seconds of cold start)
         if repetition:
             keys[g, 0] = position_key(states[g])
         to_move[g] = _publish(states[g], w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
@@ -273,7 +280,7 @@ class HiveBatch(BatchGame):
     @property
     def nbytes(self) -> int:
         """Bytes held by this batch's arrays (buffers, states, workspaces)."""
-        arrays = (
+        arrays: tuple[np.ndarray, ...] = (
             self.states,
             self._frames,
             self._keys,

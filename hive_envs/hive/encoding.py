@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive.engine.grid import GRID_SIZE
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.options import game_type_of
 from hive_envs.hive.engine.pieces import (
@@ -160,7 +160,7 @@ class HiveEncoding:
 
     def write_mask(self, game, out: np.ndarray) -> int:
         """Write the mover's action mask into ``out`` (int8); return the number of legal actions."""
-        ids = game.legal_move_ids()
+        ids = game.legal_moves_view()
         return encode_mask(
             game.state, ids, len(ids), self.frame, self.grid, self.tiles_per_colour, self.slot_of, out
         )
@@ -178,11 +178,15 @@ class HiveEncoding:
 
     def action_to_move(self, game, action: int) -> int:
         """The engine move id of action index ``action`` for the player to move (legality not checked)."""
-        return int(decode_action(game.state, action, self.grid, self.tiles_per_colour, self.engine_slot))
+        return int(
+            decode_action(game.state, action, self.frame, self.grid, self.tiles_per_colour, self.engine_slot)
+        )
 
     def move_to_action(self, game, move_id: int) -> int:
         """The action index of engine move ``move_id`` for the player to move; -1 if not encodable."""
-        return int(encode_move(game.state, move_id, self.grid, self.tiles_per_colour, self.slot_of))
+        return int(
+            encode_move(game.state, move_id, self.frame, self.grid, self.tiles_per_colour, self.slot_of)
+        )
 
 
 def make_encoding(expansions: str) -> HiveEncoding:
@@ -246,13 +250,13 @@ def _frame_of(s, grid):
     return lo_q, grid // 2 - (span_q - 1) // 2, lo_r, grid // 2 - (span_r - 1) // 2
 
 
-@kernel
+@inline_kernel
 def hive_frame(s, grid, frame):
     """Write the frame of the hive in state ``s`` for a ``grid x grid`` board into ``frame`` (int32[FRAME_SIZE])."""
     frame[0], frame[1], frame[2], frame[3] = _frame_of(s, grid)
 
 
-@kernel
+@inline_kernel
 def _to_frame(v, lo, off, grid):
     """``((v - lo + 1) mod 32 - 1 + off) mod grid`` without a division: the first term is in
     [-1, 30] and ``off`` in [grid / 2 - 15, grid / 2], so the sum is in [-grid, 2 * grid)."""
@@ -264,12 +268,12 @@ def _to_frame(v, lo, off, grid):
     return x
 
 
-@kernel
+@inline_kernel
 def _from_frame(x, lo, off, grid):
     return (lo + (x - off + 1) % grid - 1) % GRID_SIZE
 
 
-@kernel
+@inline_kernel
 def _cell_in_frame(cell, lo_q, off_q, lo_r, off_r, grid):
     return _to_frame(cell >> 5, lo_q, off_q, grid) * grid + _to_frame(
         cell & (GRID_SIZE - 1), lo_r, off_r, grid
@@ -282,7 +286,7 @@ def cell_to_frame(cell, frame, grid):
     return _cell_in_frame(cell, frame[0], frame[1], frame[2], frame[3], grid)
 
 
-@kernel
+@inline_kernel
 def frame_to_cell(fcell, frame, grid):
     """Engine cell of frame cell ``fcell`` (the inverse of `cell_to_frame` on the cells of interest)."""
     q = _from_frame(fcell // grid, frame[0], frame[1], grid)
@@ -291,7 +295,7 @@ def frame_to_cell(fcell, frame, grid):
 
 
 # --------------------------------------------------------------------------- actions
-@kernel
+@inline_kernel
 def _action_of(to_move, move, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of):
     """`move_id_to_action` with the frame's four integers."""
     if move == PASS_MOVE:
@@ -304,13 +308,13 @@ def _action_of(to_move, move, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of):
     return slot * grid * grid + _cell_in_frame(move_cell(move), lo_q, off_q, lo_r, off_r, grid)
 
 
-@kernel
+@inline_kernel
 def move_id_to_action(s, move, frame, grid, n_tiles, slot_of):
     """Action index of engine move id ``move`` for the player to move in ``s``; -1 if not encodable."""
     return _action_of(s[I_TO_MOVE], move, frame[0], frame[1], frame[2], frame[3], grid, n_tiles, slot_of)
 
 
-@kernel
+@inline_kernel
 def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     """Engine move id of action index ``action`` for the player to move in ``s``."""
     area = grid * grid
@@ -322,18 +326,16 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
     return pack_move(piece, frame_to_cell(action % area, frame, grid))
 
 
-@njit(cache=True)
-def decode_action(s, action, grid, n_tiles, engine_slot):
-    """`action_to_move_id` in the frame of ``s`` (computed here)."""
-    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+@kernel
+def decode_action(s, action, frame, grid, n_tiles, engine_slot):
+    """`action_to_move_id` in the frame of ``s``, written into the scratch ``frame`` first."""
     hive_frame(s, grid, frame)
     return action_to_move_id(s, action, frame, grid, n_tiles, engine_slot)
 
 
-@njit(cache=True)
-def encode_move(s, move, grid, n_tiles, slot_of):
-    """`move_id_to_action` in the frame of ``s`` (computed here)."""
-    frame = np.empty(FRAME_SIZE, dtype=np.int32)
+@kernel
+def encode_move(s, move, frame, grid, n_tiles, slot_of):
+    """`move_id_to_action` in the frame of ``s``, written into the scratch ``frame`` first."""
     hive_frame(s, grid, frame)
     return move_id_to_action(s, move, frame, grid, n_tiles, slot_of)
 
@@ -380,7 +382,7 @@ def encode_observation_in_frame(s, seat, frame, grid, n_tiles, slot_of, kinds, o
     )
 
 
-@kernel
+@inline_kernel
 def _encode_observation(s, seat, lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of, kinds, obs_out):
     n2 = 2 * n_tiles
     top_own = n2

@@ -23,6 +23,25 @@ def test_generated_block_equals_what_the_committed_results_file_renders(committe
     )
 
 
+def test_the_readme_cold_start_block_is_what_the_cold_start_file_renders():
+    doc = results.read(tables.ROOT / tables.COLD_RESULTS)
+    _before, block, _after = tables.split_block(
+        (tables.ROOT / "README.md").read_text(), "README.md", tables.COLD_BEGIN, tables.COLD_END
+    )
+    assert block == tables.rendered_block(tables.render_cold_start, doc), "run python -m benchmarks.tables"
+    assert "python -m benchmarks.cold_start" in block and "load average" in block
+    assert {row["case"] for row in doc["rows"]} == {"gym", "train"}
+
+
+def test_cold_start_targets_say_met_and_not_met():
+    doc = copy.deepcopy(results.read(tables.ROOT / tables.COLD_RESULTS))
+    gym, train = sorted(doc["rows"], key=lambda row: row["case"])
+    gym["cold"]["cpu_s"], train["cold"]["cpu_s"] = 7.9, 30.1
+    lines = tables.render_cold_start(doc).splitlines()
+    assert next(line for line in lines if "gym.make" in line).endswith("≤ 8 s CPU: met |")
+    assert next(line for line in lines if "first update" in line).endswith("≤ 30 s CPU: not met |")
+
+
 def test_the_check_command_agrees():
     assert tables.main(["--check"]) == 0
 

@@ -254,3 +254,10 @@ def test_vector_env_refuses_step_before_reset():
 
 def test_int32_max_is_the_state_bound():
     assert INT32_MAX == np.iinfo(np.int32).max
+
+
+def test_make_batch_leaves_the_option_names_of_a_keyword_taking_batch_class_to_that_class():
+    """A `module:Class` game whose constructor takes ``**options`` (the benchmarks' AEC-loop batch, which
+    the PPO rows of `python -m benchmarks` train on) gets the options as given, to check itself."""
+    batch = make_batch("benchmarks.aec_batch:AecLoopHiveBatch", 2, {"expansions": "M", "max_turns": 50})
+    assert batch.num_games == 2 and batch.envs[0].game.game_type == "Base+M"

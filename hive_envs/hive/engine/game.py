@@ -195,11 +195,16 @@ class HiveGame:
     # ------------------------------------------------------------------ moves
     def legal_move_ids(self) -> np.ndarray:
         """Legal integer moves (a copy), one per distinct move; ``[PASS_MOVE]`` if forced; empty when over."""
-        if self._count < 0:
-            self._count = generate_moves(self._s, self._w, self._moves)
-        return self._moves[: self._count].copy()
+        return self.legal_moves_view().copy()
 
     valid_move_ids = legal_move_ids
+
+    def legal_moves_view(self) -> np.ndarray:
+        """`legal_move_ids` without the copy: a view of the game's own move list, valid until the game
+        changes; read it at once and never write to it (the envs' per-ply mask encoder does)."""
+        if self._count < 0:
+            self._count = generate_moves(self._s, self._w, self._moves)
+        return self._moves[: self._count]
 
     def valid_moves(self) -> list[str]:
         """Legal moves as UHP strings, one per distinct move."""
@@ -455,7 +460,7 @@ class HiveGame:
                     self._move_strs[i] = format_move(replay, move_id)
                 apply_move(replay, move_id, rec)
         head = [self.game_type, game_state_string(self._s), turn_string(self._s)]
-        return ";".join(head + self._move_strs)
+        return ";".join(head + [text for text in self._move_strs if text is not None])  # none left
 
     def record(self) -> str:
         """The game's text record: its UHP GameString (`from_gamestring` replays it)."""

@@ -16,8 +16,12 @@ buffers) keep the plain ``njit(cache=True)``; they may call these.
 
 from numba import njit
 
-kernel = njit(cache=True, _nrt=False)
+kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: private, not in the stubs
 """``@kernel``: a compiled function that takes arrays and allocates none (see the module doc)."""
 
-inline_kernel = njit(cache=True, _nrt=False, inline="always")
-"""``@inline_kernel``: the same, inlined into its callers by numba (tiny helpers on hot loops)."""
+inline_kernel = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
+"""``@inline_kernel``: the same, inlined into its callers by numba: tiny helpers on hot loops, and the
+levels between an entry kernel and the move generator. Each function numba compiles on its own costs
+a cold start (an empty cache) its own compile, once per argument-type signature, plus a
+re-optimisation of everything it links (about a second per level above `generate_moves`). The
+piece-move kernels stay separate: inlined into one function they take twice as long to compile."""

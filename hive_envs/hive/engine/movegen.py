@@ -250,7 +250,7 @@ def _throws(s, w, out, n, stamp, a, last_moved):
     return n
 
 
-@kernel
+@inline_kernel
 def _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned):
     """Own movement of ``piece`` (a ground piece unless a Beetle/Mosquito on top), off the board."""
     s[HEIGHT + a] -= 1
@@ -287,7 +287,7 @@ def _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned):
     return n
 
 
-@kernel
+@inline_kernel
 def _mosquito_kinds(s, a):
     """Bit mask of the kinds of the top pieces around cell ``a``, Mosquitoes excluded."""
     mask = 0
@@ -358,12 +358,12 @@ def count_moves(s, w, out):
     return _generate(s, w, out, False)
 
 
-@kernel
+@inline_kernel
 def _generate(s, w, out, list_placements):
     refresh(w)
     stamp = w[W_STAMP] + 1
     w[W_STAMP] = stamp
-    n = 0
+    n = np.int64(0)  # not the literal 0: numba would also compile the callees for Literal[int](0)
     if s[I_STATUS] != 0:
         w[W_COUNT] = 0
         return 0

@@ -8,7 +8,7 @@ are numba kernels, so compiled code and Python share them.
 """
 
 from hive_envs.hive.engine.grid import NUM_CELLS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel
 from hive_envs.hive.engine.pieces import NUM_PIECES
 
 CELL_BITS = NUM_CELLS.bit_length() - 1
@@ -18,19 +18,19 @@ PASS_MOVE = NUM_PIECES << CELL_BITS
 NUM_MOVE_IDS = PASS_MOVE + 1
 
 
-@kernel
+@inline_kernel
 def pack_move(piece, cell):
     """The move id of ``piece`` going to (or being placed on) ``cell``."""
     return (piece << CELL_BITS) + cell
 
 
-@kernel
+@inline_kernel
 def move_piece(move):
     """The piece a (non-pass) move id moves."""
     return move >> CELL_BITS
 
 
-@kernel
+@inline_kernel
 def move_cell(move):
     """The destination cell of a (non-pass) move id."""
     return move & CELL_MASK

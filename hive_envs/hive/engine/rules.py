@@ -14,7 +14,7 @@ draw (0 = no cap).
 """
 
 from hive_envs.hive.engine.grid import NEIGHBOURS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.state import (
@@ -37,7 +37,7 @@ from hive_envs.hive.engine.state import (
 UNDO_SIZE = 5
 
 
-@kernel
+@inline_kernel
 def queen_neighbours(s, colour):
     """Occupied cells around ``colour``'s Queen (0 if the Queen is not in play)."""
     cell = s[PCELL + colour * NUM_PIECE_SLOTS]
@@ -50,7 +50,7 @@ def queen_neighbours(s, colour):
     return count
 
 
-@kernel
+@inline_kernel
 def _status_after_ply(s):
     white_lost = queen_neighbours(s, 0) == 6
     black_lost = queen_neighbours(s, 1) == 6

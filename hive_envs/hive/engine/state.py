@@ -23,7 +23,7 @@ Everything the rules need is in this array; moves are applied and undone in plac
 import numpy as np
 
 from hive_envs.hive.engine.grid import NUM_CELLS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel
 from hive_envs.hive.engine.pieces import NUM_PIECES
 
 TOP = 0
@@ -57,7 +57,7 @@ def new_state(kinds_mask: int, tournament_opening: bool, max_turns: int) -> np.n
     return s
 
 
-@kernel
+@inline_kernel
 def put_piece(s, piece, cell):
     """Put ``piece`` on top of ``cell`` (empty or not)."""
     s[PUNDER + piece] = s[TOP + cell]
@@ -66,7 +66,7 @@ def put_piece(s, piece, cell):
     s[PCELL + piece] = cell
 
 
-@kernel
+@inline_kernel
 def lift_piece(s, piece):
     """Take ``piece`` (the top of its stack) off the board; it keeps no cell."""
     cell = s[PCELL + piece]

@@ -21,7 +21,7 @@ stamp, so starting a new pass costs one increment instead of clearing 1024 or 29
 import numpy as np
 
 from hive_envs.hive.engine.grid import NUM_CELLS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.jit import inline_kernel
 from hive_envs.hive.engine.rules import NUM_MOVE_IDS
 
 W_STAMP, W_CLOCK, W_VSTAMP, W_COUNT = 0, 1, 2, 3
@@ -46,7 +46,7 @@ def new_workspace() -> np.ndarray:
     return w
 
 
-@kernel
+@inline_kernel
 def refresh(w):
     """Restart the counters before they can overflow (clears the arrays they index)."""
     if w[W_STAMP] > _STAMP_LIMIT or w[W_VSTAMP] > _STAMP_LIMIT or w[W_CLOCK] > _STAMP_LIMIT:
@@ -56,7 +56,7 @@ def refresh(w):
         w[W_CLOCK] = 1
 
 
-@kernel
+@inline_kernel
 def next_visit_stamp(w):
     w[W_VSTAMP] += 1
     return w[W_VSTAMP]
