@@ -82,7 +82,7 @@ def provenance(doc: dict) -> str:
     )
 
 
-def _table(header: list[str], lines: list[list[str]], align: str) -> str:
+def markdown_table(header: list[str], lines: list[list[str]], align: str) -> str:
     """A markdown table; ``align`` has one letter per column, l or r."""
     rule = ["---:" if a == "r" else "---" for a in align]
     out = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
@@ -114,7 +114,7 @@ def rows_table(doc: dict, keys: list[str] | None = None, memory: bool = False) -
             rss = row["peak_rss_bytes"]
             cells += [f"{rss / 2**20:.0f} MiB" if rss and doc["isolated"] else "", _size(row["buffer_bytes"])]
         lines.append(cells)
-    return _table(header, lines, align)
+    return markdown_table(header, lines, align)
 
 
 def peer_calls(doc: dict) -> str:
@@ -137,7 +137,8 @@ def perft_table(doc: dict) -> str:
     ]
     header = ["perft from the start", "depth", "nodes", "best wall ms", "best CPU ms", "nodes/s (wall)"]
     return (
-        _table(header, lines, "lrrrrr") + f"\n\nBest of {(doc['perft'] or [{}])[0].get('repeats')} runs each."
+        markdown_table(header, lines, "lrrrrr")
+        + f"\n\nBest of {(doc['perft'] or [{}])[0].get('repeats')} runs each."
     )
 
 
@@ -151,7 +152,7 @@ def kernel_table(doc: dict) -> str:
         [c["game_type"], f"{c['mean_legal_moves']:.1f}", *[f"{c['us_per_position'][n]:.2f}" for n in names]]
         for c in costs
     ]
-    return _table(header, lines, "l" + "r" * (len(names) + 1)) + (
+    return markdown_table(header, lines, "l" + "r" * (len(names) + 1)) + (
         f"\n\nCPU time per position over {costs[0]['positions']:,} positions of seeded random games "
         "(`benchmarks/kernel_costs.py`), each kernel in one compiled loop, best of 5."
     )
@@ -172,7 +173,7 @@ def ppo_table(doc: dict) -> str:
         ]
         for label, f in ppo["paths"].items()
     ]
-    return _table(header, lines, "lrrrr") + (
+    return markdown_table(header, lines, "lrrrr") + (
         f"\n\nEnv steps/s of self-play PPO on `{ppo['config']}` (CPU): rollout + update over "
         f"{ppo['updates']} updates after one warm-up; the rollout alone over as many rollouts, and "
         "the rate of its time inside `batch.step`. The paths run one after the other, so a change of "
@@ -202,7 +203,7 @@ def search_table(doc: dict) -> str:
     commit = f"`{search['commit'][:10]}`" + (" (with uncommitted changes)" if search["dirty"] else "")
     affinity = search.get("affinity") or []
     pinned = f", pinned to CPU {', '.join(map(str, affinity))}" if 0 < len(affinity) < search["cpus"] else ""
-    return _table(header, lines, "lrrrrrl") + (
+    return markdown_table(header, lines, "lrrrrrl") + (
         f"\n\nMeasured {search['date'].replace('T', ' ').replace('+00:00', ' UTC')} at commit {commit} by "
         f"`{search['command']}`{pinned}; load average {load['before'][0]:.2f} before and "
         f"{load['after'][0]:.2f} after (1 min). One search per position (a fresh table each), positions "
@@ -246,7 +247,7 @@ def targets_table(doc: dict) -> str:
                     met,
                 ]
             )
-    return _table(["target (one core)", "this run", ""], lines, "lll")
+    return markdown_table(["target (one core)", "this run", ""], lines, "lll")
 
 
 # --------------------------------------------------------------------------- documents
@@ -331,7 +332,7 @@ def render_cold_start(doc: dict) -> str:
                 f"≤ {target:g} s CPU: " + ("met" if cold["cpu_s"] <= target else "not met"),
             ]
         )
-    table = _table(["from a new process to", "cold CPU", "warm CPU", "target (cold)"], lines, "lrrl")
+    table = markdown_table(["from a new process to", "cold CPU", "warm CPU", "target (cold)"], lines, "lrrl")
     return intro + "\n\n" + table
 
 
@@ -369,6 +370,22 @@ def rendered_block(render: Callable[[dict], str], doc: dict) -> str:
     return "\n" + render(doc).strip() + "\n"
 
 
+def rewrite_blocks(
+    fresh: dict[str, str], check: bool, begin_marker: str = BEGIN, end_marker: str = END
+) -> list[str]:
+    """Replace each document's generated block by ``fresh[name]`` (with ``check``, only compare);
+    returns the names of the documents whose block differed."""
+    stale = []
+    for name, block in fresh.items():
+        path = ROOT / name
+        before, current, after = split_block(path.read_text(), name, begin_marker, end_marker)
+        if current != block:
+            stale.append(name)
+            if not check:
+                path.write_text(before + block + after)
+    return stale
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", default=RESULTS, help=f"results file (default {RESULTS})")
@@ -381,14 +398,8 @@ def main(argv=None) -> int:
     stale = []
     for results_path, begin, end, documents in BLOCKS:
         doc = results_file.read(ROOT / files[results_path])
-        for name, render in documents.items():
-            path = ROOT / name
-            before, block, after = split_block(path.read_text(), name, begin, end)
-            fresh = rendered_block(render, doc)
-            if block != fresh:
-                stale.append(name)
-                if not args.check:
-                    path.write_text(before + fresh + after)
+        fresh = {name: rendered_block(render, doc) for name, render in documents.items()}
+        stale += rewrite_blocks(fresh, args.check, begin, end)
     if args.check and stale:
         print(
             f"stale generated blocks (run python -m benchmarks.tables): {', '.join(stale)}", file=sys.stderr

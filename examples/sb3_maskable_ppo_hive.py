@@ -48,7 +48,14 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
-from examples.sb3_evaluation import evaluate, write_report
+from examples.sb3_evaluation import (
+    PlyCounter,
+    add_run_arguments,
+    evaluate,
+    parse_run_arguments,
+    plies_played,
+    write_report,
+)
 from hive_envs.agents.networks import HexConv
 from training.match import format_table
 
@@ -152,7 +159,7 @@ def build(env, seed: int = 0, n_steps: int = 128, gamma: float = 0.95, **ppo):
 
 
 def vector_env(num_envs: int, seed: int, shaping: bool, gamma: float) -> DummyVecEnv:
-    return DummyVecEnv([lambda i=i: make_env(seed + i, shaping, gamma) for i in range(num_envs)])
+    return DummyVecEnv([lambda i=i: PlyCounter(make_env(seed + i, shaping, gamma)) for i in range(num_envs)])
 
 
 def budget_callback(minutes: float | None, log_every_s: float = 60.0):
@@ -190,43 +197,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=20.0, help="wall-time budget of training (0 = none)")
     parser.add_argument("--steps", type=int, default=None, help="learner steps of training (default: no cap)")
     parser.add_argument("--no-shaping", action="store_true", help="train on the raw +1/-1/0 rewards")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent (even)")
     parser.add_argument(
         "--gamma", type=float, default=0.95, help="discount per learner move (PPO and shaping)"
     )
     parser.add_argument("--envs", type=int, default=8, help="envs stepped together (one policy batch)")
-    parser.add_argument(
-        "--threads", type=int, default=1, help="torch threads (2 ran slower on the shared 2-core machine)"
-    )
-    parser.add_argument("--out", help="write the budget and the results as JSON here")
-    args = parser.parse_args(argv)
-    if args.eval_games < 2 or args.eval_games % 2:
-        parser.error(f"--eval-games must be an even number >= 2, got {args.eval_games}")
+    add_run_arguments(parser)
+    args = parse_run_arguments(parser, argv)
     if not args.minutes and not args.steps:
         parser.error("give a budget: --minutes > 0 or --steps")
     torch.set_num_threads(args.threads)
     load_before = os.getloadavg()
     gamma = args.gamma
-    model = build(vector_env(args.envs, args.seed, not args.no_shaping, gamma), args.seed, gamma=gamma)
+    envs = vector_env(args.envs, args.seed, not args.no_shaping, gamma)
+    model = build(envs, args.seed, gamma=gamma)
     started, cpu_started = time.time(), time.process_time()
     model.learn(total_timesteps=args.steps or 10**12, callback=budget_callback(args.minutes or None))
     train_s, cpu_s = time.time() - started, time.process_time() - cpu_started
     load_after = os.getloadavg()
-    steps = int(model.num_timesteps)
+    steps, plies = int(model.num_timesteps), plies_played(envs)
     print(
-        f"trained {steps} learner steps in {train_s / 60:.1f} min ({steps / train_s:.1f} steps/s; "
-        f"{steps / cpu_s:.1f} per CPU-second); load average {load_before} -> {load_after}"
+        f"trained {steps} learner steps ({plies} plies) in {train_s / 60:.1f} min ({steps / train_s:.1f} "
+        f"steps/s, {plies / train_s:.1f} plies/s; {steps / cpu_s:.1f} steps per CPU-second); "
+        f"load average {load_before} -> {load_after}"
     )
     results = evaluate(model, make_env(args.seed), args.eval_games, args.seed + 1)
     print(format_table(results))
     if args.out:
         write_report(
             args.out, Path(__file__).name, sys.argv[1:] if argv is None else argv, results,
+            budget_minutes=args.minutes or None, budget_steps=args.steps,
             torch_threads=args.threads, shaping=not args.no_shaping, gamma=gamma,
             load_average_before=load_before, load_average_after=load_after, learner_steps=steps,
-            train_seconds=round(train_s, 1), train_cpu_seconds=round(cpu_s, 1),
-            learner_steps_per_second=round(steps / train_s, 1),
+            plies=plies, train_seconds=round(train_s, 1), train_cpu_seconds=round(cpu_s, 1),
+            learner_steps_per_second=round(steps / train_s, 1), plies_per_second=round(plies / train_s, 1),
             learner_steps_per_cpu_second=round(steps / cpu_s, 1),
         )  # fmt: skip
     return 0

@@ -29,7 +29,14 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
-from examples.sb3_evaluation import evaluate, write_report
+from examples.sb3_evaluation import (
+    PlyCounter,
+    add_run_arguments,
+    evaluate,
+    parse_run_arguments,
+    plies_played,
+    write_report,
+)
 from training.match import format_table
 
 
@@ -59,37 +66,33 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--steps", type=int, default=50_000, help="learner steps of training")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--holes-per-row", type=int, default=6)
     parser.add_argument("--shaping", action="store_true", help="the env's captured-margin reward shaping")
-    parser.add_argument("--eval-games", type=int, default=200, help="games per opponent (even)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--out", help="write the budget and the results as JSON here")
-    args = parser.parse_args(argv)
-    if args.eval_games < 2 or args.eval_games % 2:
-        parser.error(f"--eval-games must be an even number >= 2, got {args.eval_games}")
+    add_run_arguments(parser)
+    args = parse_run_arguments(parser, argv)
     torch.set_num_threads(args.threads)
     load_before = os.getloadavg()
-    model = build(
-        args.seed, args.holes_per_row, env=make_env(args.seed, args.holes_per_row, shaping=args.shaping)
-    )
+    env = PlyCounter(make_env(args.seed, args.holes_per_row, shaping=args.shaping))
+    model = build(args.seed, args.holes_per_row, env=env)
     started, cpu_started = time.time(), time.process_time()
     model.learn(total_timesteps=args.steps)
     train_s, cpu_s = time.time() - started, time.process_time() - cpu_started
     load_after = os.getloadavg()
+    steps, plies = int(model.num_timesteps), plies_played(model.get_env())
     print(
-        f"trained {model.num_timesteps} learner steps in {train_s / 60:.1f} min "
-        f"({model.num_timesteps / train_s:.1f} steps/s); load average {load_before} -> {load_after}"
+        f"trained {steps} learner steps ({plies} plies) in {train_s / 60:.1f} min ({steps / train_s:.1f} "
+        f"steps/s, {plies / train_s:.1f} plies/s); load average {load_before} -> {load_after}"
     )
     results = evaluate(model, make_env(args.seed, args.holes_per_row), args.eval_games, args.seed + 1)
     print(format_table(results))
     if args.out:
         write_report(
             args.out, Path(__file__).name, sys.argv[1:] if argv is None else argv, results,
-            shaping=args.shaping, torch_threads=args.threads, load_average_before=load_before, load_average_after=load_after,
-            learner_steps=int(model.num_timesteps), train_seconds=round(train_s, 1),
-            train_cpu_seconds=round(cpu_s, 1), learner_steps_per_second=round(model.num_timesteps / train_s, 1),
-            learner_steps_per_cpu_second=round(model.num_timesteps / cpu_s, 1),
+            budget_steps=args.steps, holes_per_row=args.holes_per_row, shaping=args.shaping,
+            torch_threads=args.threads, load_average_before=load_before, load_average_after=load_after,
+            learner_steps=steps, plies=plies, train_seconds=round(train_s, 1),
+            train_cpu_seconds=round(cpu_s, 1), learner_steps_per_second=round(steps / train_s, 1),
+            plies_per_second=round(plies / train_s, 1), learner_steps_per_cpu_second=round(steps / cpu_s, 1),
         )  # fmt: skip
     return 0
 

@@ -47,8 +47,9 @@ def versions() -> dict:
     return found
 
 
-def git_commit() -> tuple[str | None, bool]:
-    """(HEAD's sha, whether the tree has uncommitted changes); (None, False) outside a git checkout."""
+def git_commit(untracked: bool = True) -> tuple[str | None, bool]:
+    """(HEAD's sha, whether the tree has uncommitted changes); (None, False) outside a git checkout.
+    ``untracked=False``: files git does not track (e.g. results being written) do not count."""
 
     def git(*args):
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
@@ -56,4 +57,5 @@ def git_commit() -> tuple[str | None, bool]:
     head = git("rev-parse", "HEAD")
     if head.returncode != 0:
         return None, False
-    return head.stdout.strip(), bool(git("status", "--porcelain").stdout.strip())
+    status = git("status", "--porcelain", f"--untracked-files={'normal' if untracked else 'no'}")
+    return head.stdout.strip(), bool(status.stdout.strip())
