@@ -6,12 +6,16 @@ Read top to bottom:
   1. options: a YAML config (training/config.py lists every key), `--key value` overrides;
   2. a batch of `num_games` games (the game's batched API), one policy-value network;
   3. each update: one rollout of `rollout_steps` plies in every game (self-play, plus a share
-     of games against a past policy from the opponent pool), GAE along each seat's own
-     decisions, then PPO epochs over the learner's decisions;
-  4. TensorBoard scalars, periodic evaluation vs random and greedy, checkpoints every
-     `checkpoint_every` updates and at the end (runs/<name>/checkpoints/), resumable; a run
-     folder that already holds a run is refused without --resume or --overwrite;
-  5. at the end: a match vs random and vs greedy, printed as a table and saved as JSON.
+     of games against the opponent pool: past policies and any `pool_players` such as
+     alphabeta:1), optionally a teacher's move for a share of the learner's decisions, GAE
+     along each seat's own decisions, then PPO epochs over the learner's decisions (plus the
+     teacher's cross-entropy);
+  4. TensorBoard scalars, periodic evaluation vs `eval_opponents` (argmax play from random
+     openings), checkpoints every `checkpoint_every` updates and at the end
+     (runs/<name>/checkpoints/), resumable; a run folder that already holds a run is refused
+     without --resume or --overwrite;
+  5. at the end: matches vs `eval_opponents`, argmax play (the headline) and sampled play beside
+     it, printed as tables and saved as JSON.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ from tqdm import tqdm
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
-from hive_envs.players import GreedyPlayer, RandomPlayer
+from hive_envs.games import GAMES, new_game
+from hive_envs.players import PlayerContext, make_player
 from hive_envs.players.checkpoint import AgentPlayer
+from training.arena import distinct_openings
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
@@ -79,13 +85,37 @@ def run_dir_of(config: TrainConfig) -> Path:
     return Path(config.runs_dir) / config.name
 
 
-def evaluate_now(config: TrainConfig, network, games: int, seed: int, with_greedy: bool) -> list:
-    """Matches of the current network (argmax play, or sampled with `eval_sample`) vs random and greedy."""
+def make_players(config: TrainConfig, specs: list[str], seed: int) -> list:
+    """The players of `specs` for the config's game (ValueError naming a bad spec)."""
+    return [make_player(spec, PlayerContext(config.game, seed + i)) for i, spec in enumerate(specs)]
+
+
+def evaluation_opponents(config: TrainConfig, batch) -> list[str]:
+    """`eval_opponents` without greedy for a game that has no greedy player."""
+    has_greedy = hasattr(batch, "greedy_actions")
+    return [spec for spec in config.eval_opponents if spec != "greedy" or has_greedy]
+
+
+def evaluate_now(
+    config: TrainConfig, network, opponents: list[str], games: int, seed: int, sample: bool
+) -> list:
+    """Matches of the current network (argmax play, or sampled) vs each opponent spec, each pair of
+    games from the same random opening of `eval_opening_plies` plies."""
     was_training = network.training
     network.eval()
-    me = AgentPlayer(network, None, SearchConfig(simulations=0), config.eval_sample, seed, "current")
-    opponents = [RandomPlayer(seed + 1)] + ([GreedyPlayer(seed + 2)] if with_greedy else [])
-    results = [play_match(config.game, config.game_options, me, opp, games, seed) for opp in opponents]
+    me = AgentPlayer(network, None, SearchConfig(simulations=0), sample, seed, "current")
+    openings = None
+    if config.eval_opening_plies and config.game in GAMES:  # a 'module:Class' game has no protocol class
+        options = {k: v for k, v in config.game_options.items() if k != "parallel"}  # a batch setting
+        openings = distinct_openings(
+            lambda: new_game(config.game, options), config.eval_opening_plies, max(games // 2, 1), seed
+        )
+    results = []
+    for opponent in make_players(config, opponents, seed + 1):
+        try:
+            results.append(play_match(config.game, config.game_options, me, opponent, games, seed, openings))
+        finally:
+            opponent.close()
     network.train(was_training)
     return results
 
@@ -152,8 +182,13 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     network = build_network(
         network_spec(config, batch), tuple(batch.observation_shape), batch.num_actions
     ).to(device)
+    if config.init_from_rule:
+        network.init_from_rule()
     optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
     global_step, update, elapsed, pool = 0, 0, 0.0, []
+    pool_players = make_players(config, config.pool_players, config.seed + 31)
+    teacher = make_players(config, [config.teacher], config.seed + 37)[0] if config.teacher else None
+    eval_opponents = evaluation_opponents(config, batch)
 
     if resume:
         latest = checkpoint_dir / "latest.pt"
@@ -175,7 +210,6 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         pool, elapsed = resume_from(latest, data, network, optimizer)
         global_step, update = data["global_step"], data["update"]
 
-    has_greedy = hasattr(batch, "greedy_actions")
     opponent = copy.deepcopy(network).eval()
     pool_games = config.pool_games
     collector = SelfPlayCollector(
@@ -208,11 +242,17 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
                 0.0, 1 - global_step / config.total_steps
             )
 
-        # 1. rollout: self-play, plus pool games against one past policy drawn for this rollout
-        use_pool = bool(pool) and pool_games > 0
-        if use_pool:
+        # 1. rollout: self-play, plus pool games against one opponent drawn for this rollout (a
+        #    player of pool_players or a past policy), and the teacher's labels
+        rival = None
+        if pool_games and pool_players and (not pool or shuffle_rng.random() < config.pool_player_share):
+            rival = pool_players[shuffle_rng.integers(len(pool_players))]
+        elif pool_games and pool:
             opponent.load_state_dict(pool[shuffle_rng.integers(len(pool))])
-        rollout = collector.collect(config.rollout_steps, opponent if use_pool else None, pool_games)
+            rival = opponent
+        rollout = collector.collect(
+            config.rollout_steps, rival, pool_games, teacher=teacher, teacher_share=config.teacher_share
+        )
         rollout.advantages, rollout.returns = compute_gae(
             rollout, config.gamma, config.gae_lambda, config.shaping_coef
         )
@@ -234,7 +274,9 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             pool.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
             pool = pool[-config.pool_size :]
         if config.eval_every and update % config.eval_every == 0:
-            for result in evaluate_now(config, network, config.eval_games, config.seed + update, has_greedy):
+            for result in evaluate_now(
+                config, network, eval_opponents, config.eval_games, config.seed + update, config.eval_sample
+            ):
                 latest_eval[result.opponent] = result.win_rate
                 writer.add_scalar(f"eval/vs_{result.opponent}/win_rate", result.win_rate, global_step)
                 writer.add_scalar(f"eval/vs_{result.opponent}/score", result.score, global_step)
@@ -257,14 +299,22 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         "update": update,
         "train_seconds": elapsed,
     }
+    for player in [*pool_players, *([teacher] if teacher else [])]:
+        player.close()
     if config.final_eval_games:
-        results = evaluate_now(config, network, config.final_eval_games, config.seed + 1_000_003, has_greedy)
-        summary["final_eval"] = [r.to_dict() for r in results]
-        print(
-            f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min. "
-            f"Evaluation of the final policy ({'sampled' if config.eval_sample else 'argmax'} play):"
-        )
-        print(format_table(results))
+        print(f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min.")
+        seed = config.seed + 1_000_003
+        plays = [("argmax", False)] + ([("sampled", True)] if config.final_eval_sampled else [])
+        for play, sample in plays:
+            results = evaluate_now(config, network, eval_opponents, config.final_eval_games, seed, sample)
+            summary["final_eval" if play == "argmax" else "final_eval_sampled"] = [
+                r.to_dict() for r in results
+            ]
+            print(
+                f"Evaluation of the final policy, {play} play, each pair of games from a random opening of "
+                f"{config.eval_opening_plies} plies:"
+            )
+            print(format_table(results))
         (run_dir / "final_eval.json").write_text(json.dumps(summary, indent=2))
     return summary
 

@@ -26,14 +26,36 @@ Per legal action (``ACTION_FEATURES`` values, "mover" = the player to move):
   10 the opponent's number of legal moves after the move, / 64
 Per position (``POSITION_FEATURES``): the mover's and the opponent's occupied Queen neighbours
 / 6, the mover's number of legal moves / 64, and whether each Queen is in play.
+
+Feature set 2 (``feature_set=2``, ``EVAL_ACTION_FEATURES`` / ``EVAL_POSITION_FEATURES``) appends
+what the alpha-beta player's static evaluation (`hive_envs.hive.engine.evaluation`: Queen
+pressure, reachable liberties, mobility, pieces in hand, Beetles; units: an opponent's piece next
+to a Queen = 48) says, in units of ``EVAL_SCALE`` clipped to +-``EVAL_CLIP``:
+  11 the evaluation after the move, from the mover's side (a finished game: +-EVAL_CLIP or 0)
+  12 the move's two-ply value relative to the best move's, in [-1, 0]: the two-ply value is the
+     evaluation after the opponent's best reply (a minimum over every reply, finished games
+     scoring +-``OUTCOME_VALUE``), clipped from below at the best move's minus ``TWO_PLY_MARGIN``,
+     and this feature is (clipped value - best) / ``TWO_PLY_MARGIN``
+  13 the clipped two-ply value itself, scaled
+and per position: 5 the best move's two-ply value, 6 the evaluation of the position itself.
+Why: a learned weighting of the Queen features alone stays far below a 1-ply search over the
+alpha-beta evaluation, and a 1-ply search over it (the argmax of feature 11) scores ~0.4 against
+`alphabeta:1` (which extends threats on the Queen), while the argmax of the two-ply value scores
+~0.8 (docs/training.md). The clip is what makes the two-ply value affordable: once a reply
+refutes a move by more than the margin the other replies need not be evaluated (the result is
+the same whichever order the moves are tried in). Cost: ~1.5-2 ms per position on one core
+(feature set 1: ~0.2 ms).
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.alphabeta import static_order
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.heuristics import queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import PASS_MOVE, move_piece
@@ -53,6 +75,15 @@ from hive_envs.hive.engine.workspace import new_workspace
 ACTION_FEATURES = 11
 POSITION_FEATURES = 5
 MOBILITY_SCALE = 64.0
+
+EVAL_ACTION_FEATURES = 14
+EVAL_POSITION_FEATURES = 7
+FEATURE_SETS = {1: (ACTION_FEATURES, POSITION_FEATURES), 2: (EVAL_ACTION_FEATURES, EVAL_POSITION_FEATURES)}
+"""Feature set -> (features per action, features per position)."""
+EVAL_SCALE = 100.0
+EVAL_CLIP = 4.0
+TWO_PLY_MARGIN = 40.0
+OUTCOME_VALUE = 10_000.0
 
 
 @njit(cache=True)
@@ -83,6 +114,82 @@ def _reply_features(s, w, moves, rec, me):
         worst = min(worst, score)
         undo_move(s, rec)
     return worst, can_win, count
+
+
+@njit(cache=True)
+def _scaled(value):
+    return min(EVAL_CLIP, max(-EVAL_CLIP, value / EVAL_SCALE))
+
+
+@njit(cache=True)
+def _finished_value(s, me):
+    return OUTCOME_VALUE * _outcome_for(s, me)
+
+
+@njit(cache=True)
+def _best_reply_value(s, w, replies, buffer, rec, me, floor, killer):
+    """(the evaluation for ``me`` after the opponent's best reply, the reply) in position ``s``
+    (the opponent to move), stopping at the first reply that brings it below ``floor``. The
+    replies are tried in the alpha-beta's static order (threats on ``me``'s Queen first), the
+    ``killer`` (the reply that refuted the previous move) before all."""
+    count = generate_moves(s, w, replies)
+    keys = np.empty(count, dtype=np.int64)
+    for j in range(count):
+        keys[j] = 100 if replies[j] == killer else static_order(s, replies[j])
+    order = np.argsort(-keys, kind="mergesort")
+    value, refutation = np.inf, -1
+    for k in range(count):
+        reply = replies[order[k]]
+        apply_move(s, reply, rec)
+        if s[I_STATUS] != STATUS_IN_PROGRESS:
+            x = _finished_value(s, me)
+        else:
+            x = float(evaluate(s, w, buffer))
+        undo_move(s, rec)
+        if x < value:
+            value, refutation = x, reply
+            if value < floor:
+                break
+    return value, refutation
+
+
+@njit(cache=True)
+def _evaluation_features(s, w, moves, count, replies, rec, rec2, features, position):
+    """Feature set 2's columns 11-13 of each of the ``count`` legal ``moves`` and position[5:7]."""
+    me = s[I_TO_MOVE]
+    buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    one = np.empty(count)
+    for i in range(count):
+        apply_move(s, moves[i], rec)
+        if s[I_STATUS] != STATUS_IN_PROGRESS:
+            one[i] = _finished_value(s, me)
+        else:
+            one[i] = -float(evaluate(s, w, buffer))
+        undo_move(s, rec)
+        features[i, 11] = _scaled(one[i])
+    position[6] = _scaled(float(evaluate(s, w, buffer)))
+    # Best moves by one ply first, so the running best is high early and refutations come soon.
+    order = np.argsort(-one, kind="mergesort")
+    two = np.empty(count)
+    best, killer = -np.inf, -1
+    for k in range(count):
+        i = order[k]
+        apply_move(s, moves[i], rec)
+        if s[I_STATUS] != STATUS_IN_PROGRESS:
+            two[i] = _finished_value(s, me)
+        else:
+            two[i], refutation = _best_reply_value(
+                s, w, replies, buffer, rec2, me, best - TWO_PLY_MARGIN, killer
+            )
+            if two[i] < best - TWO_PLY_MARGIN:
+                killer = refutation
+        undo_move(s, rec)
+        best = max(best, two[i])
+    for i in range(count):
+        clipped = max(two[i], best - TWO_PLY_MARGIN)
+        features[i, 12] = (clipped - best) / TWO_PLY_MARGIN
+        features[i, 13] = _scaled(clipped)
+    position[5] = _scaled(best)
 
 
 @njit(cache=True)
@@ -147,20 +254,36 @@ def _position_features(
             f[9] = can_win
             f[10] = replies_count / MOBILITY_SCALE
         undo_move(s, rec)
+    if features.shape[1] > ACTION_FEATURES:
+        _evaluation_features(s, w, moves, count, replies, rec, rec2, features, position)
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _batch_features(
-    obs, template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, actions, features, position, counts
+    obs,
+    template,
+    grid,
+    n_tiles,
+    engine_slot,
+    slot_of,
+    n_kinds,
+    workspaces,
+    actions,
+    features,
+    position,
+    counts,
 ):
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    replies = np.empty(MAX_MOVES, dtype=np.int32)
-    for b in range(obs.shape[0]):
-        counts[b] = _position_features(
-            obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, moves, replies,
-            actions[b], features[b], position[b],
-        )  # fmt: skip
+    """Rows in parallel: worker c takes rows c, c + T, ... with its own workspace (T workspaces)."""
+    lanes = workspaces.shape[0]
+    for c in prange(lanes):
+        moves = np.empty(MAX_MOVES, dtype=np.int32)
+        replies = np.empty(MAX_MOVES, dtype=np.int32)
+        for b in range(c, obs.shape[0], lanes):
+            counts[b] = _position_features(
+                obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, workspaces[c], moves,
+                replies, actions[b], features[b], position[b],
+            )  # fmt: skip
 
 
 class HiveRuleFeatures:
@@ -168,14 +291,21 @@ class HiveRuleFeatures:
 
     Returns ``(actions, features, position)``: ``actions`` int64 (B, K) the legal action indices
     of each row (K = the largest legal count in the batch; shorter rows are padded with
-    ``num_actions``, one past the last action), ``features`` float32 (B, K, ACTION_FEATURES)
-    (padding rows all zero), ``position`` float32 (B, POSITION_FEATURES).
+    ``num_actions``, one past the last action), ``features`` float32 (B, K, F) (padding rows all
+    zero), ``position`` float32 (B, G), where (F, G) = ``FEATURE_SETS[feature_set]``: (11, 5) for
+    feature set 1, (14, 7) for feature set 2 (the module doc).
     """
 
-    def __init__(self, expansions: str, tournament_opening: bool, max_turns: int | None):
+    def __init__(
+        self, expansions: str, tournament_opening: bool, max_turns: int | None, feature_set: int = 1
+    ):
+        if feature_set not in FEATURE_SETS:
+            raise ValueError(f"feature_set must be one of {sorted(FEATURE_SETS)}, got {feature_set!r}")
+        self.action_features, self.position_features = FEATURE_SETS[feature_set]
         self.encoding = E.make_encoding(expansions)
         self.template = HiveOptions(expansions, bool(tournament_opening), max_turns or None).new_state()
-        self.workspace = new_workspace()
+        # one move-generator workspace per thread numba may use for the rows (`_batch_features`)
+        self.workspaces = np.stack([new_workspace() for _ in range(numba.config.NUMBA_NUM_THREADS)])
         self.capacity = 256
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -185,13 +315,13 @@ class HiveRuleFeatures:
             raise ValueError(f"expected Hive observations (B, {enc.obs_shape}), got shape {obs.shape}")
         rows = obs.shape[0]
         counts = np.zeros(rows, dtype=np.int64)
-        position = np.zeros((rows, POSITION_FEATURES), dtype=np.float32)
+        position = np.zeros((rows, self.position_features), dtype=np.float32)
         while True:
             actions = np.full((rows, self.capacity), enc.num_actions, dtype=np.int64)
-            features = np.zeros((rows, self.capacity, ACTION_FEATURES), dtype=np.float32)
+            features = np.zeros((rows, self.capacity, self.action_features), dtype=np.float32)
             _batch_features(
                 obs, self.template, enc.grid, enc.tiles_per_colour, enc.engine_slot, enc.slot_of,
-                len(enc.kinds), self.workspace, actions, features, position, counts,
+                len(enc.kinds), self.workspaces, actions, features, position, counts,
             )  # fmt: skip
             if rows == 0 or counts.max() <= self.capacity:
                 break
