@@ -21,7 +21,6 @@ Read top to bottom:
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import random
 import sys
@@ -39,15 +38,16 @@ from tqdm import tqdm
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
+from hive_envs.agents.views import view_for
 from hive_envs.games import GAMES, new_game
-from hive_envs.players import PlayerContext, make_player
+from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
-from training.arena import distinct_openings
+from training.arena import distinct_openings, play_game
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
-from training.games import encoding_version, make_batch
-from training.match import format_table, play_match
+from training.games import LOOKAHEAD_GAMES, encoding_version, lookahead_rules, make_batch
+from training.match import MatchResult, format_table, play_match
 from training.ppo import ppo_update
 from training.run_dir import check_run_dir, prepare_run_dir
 from training.selfplay import SelfPlayCollector, compute_gae
@@ -64,20 +64,8 @@ def pick_device(name: str) -> torch.device:
 def network_spec(config: TrainConfig, batch) -> dict:
     """The config's network spec, plus the game's rule options for the network that simulates moves."""
     spec = config.network_spec()
-    game = getattr(batch, "game_name", None)
-    if spec["kind"] == "hoyito_lookahead":
-        if game != "hoyito":
-            raise ValueError("network 'hoyito_lookahead' needs the hoyito game")
-        spec["rules"] = {key: int(value) for key, value in dataclasses.asdict(batch.options).items()}
-    if spec["kind"] == "hive_lookahead":
-        if game != "hive":
-            raise ValueError("network 'hive_lookahead' needs the hive game")
-        options = batch.options
-        spec["rules"] = {
-            "expansions": options.expansions,
-            "tournament_opening": options.tournament_opening,
-            "max_turns": options.max_turns,
-        }
+    if spec["kind"] in LOOKAHEAD_GAMES:
+        spec["rules"] = lookahead_rules(spec["kind"], getattr(batch, "game_name", None), batch.options)
     return spec
 
 
@@ -96,28 +84,58 @@ def evaluation_opponents(config: TrainConfig, batch) -> list[str]:
     return [spec for spec in config.eval_opponents if spec != "greedy" or has_greedy]
 
 
+def game_options(config: TrainConfig) -> dict:
+    """The config's game options without the batch's own setting (`parallel`)."""
+    return {k: v for k, v in config.game_options.items() if k != "parallel"}
+
+
 def evaluate_now(
     config: TrainConfig, network, opponents: list[str], games: int, seed: int, sample: bool
 ) -> list:
-    """Matches of the current network (argmax play, or sampled) vs each opponent spec, each pair of
-    games from the same random opening of `eval_opening_plies` plies."""
+    """Matches of the current network (argmax play, or sampled) vs each opponent spec.
+
+    A game of `hive_envs.games` is played game by game as the arena plays it (`arena.play_game`, the
+    players choosing on games that keep their history, which the network's player needs to avoid
+    repeating positions), each pair of games from the same random opening of `eval_opening_plies`
+    plies; a 'module:Class' game (no protocol class) as one batch from its start (`match.play_match`).
+    """
     was_training = network.training
     network.eval()
-    me = AgentPlayer(network, None, SearchConfig(simulations=0), sample, seed, "current")
-    openings = None
-    if config.eval_opening_plies and config.game in GAMES:  # a 'module:Class' game has no protocol class
-        options = {k: v for k, v in config.game_options.items() if k != "parallel"}  # a batch setting
-        openings = distinct_openings(
-            lambda: new_game(config.game, options), config.eval_opening_plies, max(games // 2, 1), seed
-        )
+    view = view_for(config.game, game_options(config)) if config.game in GAMES else None
+    me = AgentPlayer(network, view, SearchConfig(simulations=0), sample, seed, "current", config.game)
     results = []
     for opponent in make_players(config, opponents, seed + 1):
         try:
-            results.append(play_match(config.game, config.game_options, me, opponent, games, seed, openings))
+            if view is not None:
+                results.append(play_games(config, me, opponent, games, seed))
+            else:
+                results.append(play_match(config.game, config.game_options, me, opponent, games, seed))
         finally:
             opponent.close()
     network.train(was_training)
     return results
+
+
+def play_games(config: TrainConfig, me, opponent, games: int, seed: int) -> MatchResult:
+    """`games` games of `me` vs `opponent`, half in each seat, game by game (`arena.play_game`): pair k
+    plays random opening k of `eval_opening_plies` plies once with each seat."""
+    options = game_options(config)
+    pairs = max(games // 2, 1)
+    openings = distinct_openings(
+        lambda: new_game(config.game, options), config.eval_opening_plies, pairs, seed
+    )
+    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
+    lengths = []
+    for k in range(games):
+        seat = int(k >= pairs)
+        game = new_game(config.game, options)
+        for move in openings[k % pairs]:
+            game.play_id(move)
+        result0, plies = play_game(game, (me, opponent) if seat == 0 else (opponent, me), SearchLimits())[:2]
+        outcome = result0 if seat == 0 else -result0
+        counts["wins" if outcome > 0 else "losses" if outcome < 0 else "draws"][seat] += 1
+        lengths.append(plies)
+    return MatchResult.from_counts(me.name, opponent.name, games, counts, float(np.mean(lengths)))
 
 
 def checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed) -> dict:
