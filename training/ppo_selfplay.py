@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
@@ -35,6 +37,7 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
+from benchmarks.results import git_commit, machine
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
@@ -138,7 +141,11 @@ def play_games(config: TrainConfig, me, opponent, games: int, seed: int) -> Matc
     return MatchResult.from_counts(me.name, opponent.name, games, counts, float(np.mean(lengths)))
 
 
-def checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed) -> dict:
+def checkpoint_payload(
+    config, batch, network, optimizer, global_step, update, pool, elapsed, segments=()
+) -> dict:
+    """A checkpoint's content; `segments`: `training_segments` (one per run of the script that
+    trained it, see `start_segment`), kept by --resume and copied into model cards."""
     return {
         "game": config.game,
         "game_options": dict(config.game_options),
@@ -151,6 +158,24 @@ def checkpoint_payload(config, batch, network, optimizer, global_step, update, p
         "global_step": global_step,
         "update": update,
         "train_state": {"optimizer": optimizer.state_dict(), "pool": pool, "elapsed_s": elapsed},
+        "training_segments": [dict(segment) for segment in segments],
+    }
+
+
+def start_segment(global_step: int, elapsed: float) -> dict:
+    """A record of this run of the script: the code's commit (and whether the tree had uncommitted
+    changes), when and where it started, the plies and seconds it started from, the load average;
+    its ends are filled in at each checkpoint (`end_step`, `end_seconds`, `end_load_average`)."""
+    commit, dirty = git_commit()
+    return {
+        "code_commit": commit,
+        "code_dirty": dirty,
+        "started_utc": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "cpu": machine()["cpu_model"],
+        "cpus": os.cpu_count(),
+        "start_step": global_step,
+        "start_seconds": round(elapsed, 1),
+        "start_load_average": list(os.getloadavg()),
     }
 
 
@@ -203,7 +228,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     if config.init_from_rule:
         network.init_from_rule()
     optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
-    global_step, update, elapsed, pool = 0, 0, 0.0, []
+    global_step, update, elapsed, pool, segments = 0, 0, 0.0, [], []
     pool_players = make_players(config, config.pool_players, config.seed + 31)
     teacher = make_players(config, [config.teacher], config.seed + 37)[0] if config.teacher else None
     eval_opponents = evaluation_opponents(config, batch)
@@ -227,6 +252,8 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             )
         pool, elapsed = resume_from(latest, data, network, optimizer)
         global_step, update = data["global_step"], data["update"]
+        segments = list(data.get("training_segments", []))
+    segments.append(start_segment(global_step, elapsed))
 
     opponent = copy.deepcopy(network).eval()
     pool_games = config.pool_games
@@ -241,7 +268,12 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     latest_eval: dict[str, float] = {}
 
     def save() -> None:
-        payload = checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed)
+        segments[-1].update(
+            end_step=global_step, end_seconds=round(elapsed, 1), end_load_average=list(os.getloadavg())
+        )
+        payload = checkpoint_payload(
+            config, batch, network, optimizer, global_step, update, pool, elapsed, segments
+        )
         save_checkpoint(checkpoint_dir / f"step_{global_step:010d}.pt", payload)
         save_checkpoint(checkpoint_dir / "latest.pt", payload)
 
