@@ -2,6 +2,7 @@
 beside it.
 
     taskset -c 1 python benchmarks/bench_search.py [--positions 40] [--depths 1 2 3]
+    python -m benchmarks --rows search            # depth 3 (Hoyito 6) in the suite's results file
 
 Positions: seeded random openings of 10 to 30 uniformly random plies (Hive Base and Base+MLP) and
 of 4 to 30 plies (Hoyito 2x6), finished games skipped. For every position and depth one search
@@ -98,6 +99,42 @@ def hoyito_playout_rate(seconds: float = 1.0) -> float:
     return plies / (time.process_time() - start)
 
 
+def search_rows(positions: int, depths: list[int], seed: int = 0) -> list[dict]:
+    """One row per game and depth: the timings of `time_searches` beside the rate of the move
+    generator / rules (``reference``: perft(3) nodes/s from the same Hive positions, compiled random
+    playouts in plies/s for Hoyito). Hoyito's depths are doubled (a ply there is cheap)."""
+    HiveAlphaBeta(depth=1).search(HiveGame("Base"))  # compile (or load the cached machine code)
+    HoyitoAlphaBeta(depth=1).search(HoyitoGame())  # before any clock runs
+    HiveGame("Base").perft(2)
+    hoyito_playout_rate(0.01)
+    rows = []
+    for game_type in ("Base", "Base+MLP"):
+        games = hive_positions(game_type, positions, seed)
+        reference = hive_perft_rate(games)
+        for depth in depths:
+            row = time_searches(HiveAlphaBeta(depth=depth), games)
+            rows.append({"game": f"Hive {game_type}", "depth": depth, "positions": positions, **row,
+                         "reference": "perft(3) nodes/s", "reference_rate": reference})  # fmt: skip
+    games = hoyito_positions(positions, seed)
+    reference = hoyito_playout_rate()
+    for depth in depths:
+        row = time_searches(HoyitoAlphaBeta(depth=2 * depth), games)
+        rows.append({"game": "Hoyito 2x6", "depth": 2 * depth, "positions": positions, **row,
+                     "reference": "random playouts, plies/s", "reference_rate": reference})  # fmt: skip
+    return rows
+
+
+def format_rows(rows: list[dict]) -> str:
+    header = f"{'positions':<16} {'depth':>5} {'median ms':>10} {'p95 ms':>9} {'median CPU ms':>14} {'nodes/s':>10}"
+    lines = [header + f"  {'reference (same positions)':>38}"]
+    for r in rows:
+        lines.append(
+            f"{r['game']:<16} {r['depth']:>5} {r['median_ms']:>10.1f} {r['p95_ms']:>9.1f} "
+            f"{r['median_cpu_ms']:>14.1f} {r['nodes_per_s']:>10,.0f}  {r['reference']:>24} {r['reference_rate']:>13,.0f}"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=40, help="positions per game type")
@@ -106,33 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.positions < 1 or any(not 1 <= d <= 10 for d in args.depths):
         parser.error("--positions must be >= 1 and --depths in 1..10")
-
-    # Compile (or load the cached machine code) before any clock runs.
-    HiveAlphaBeta(depth=1).search(HiveGame("Base"))
-    HoyitoAlphaBeta(depth=1).search(HoyitoGame())
-    HiveGame("Base").perft(2)
-    hoyito_playout_rate(0.01)
-
-    print(
-        f"{'positions':<22} {'depth':>5} {'median ms':>10} {'p95 ms':>9} {'median CPU ms':>14} {'nodes/s':>10}"
-    )
-    for game_type in ("Base", "Base+MLP"):
-        positions = hive_positions(game_type, args.positions, args.seed)
-        for depth in args.depths:
-            row = time_searches(HiveAlphaBeta(depth=depth), positions)
-            print(
-                f"{'Hive ' + game_type:<22} {depth:>5} {row['median_ms']:>10.1f} {row['p95_ms']:>9.1f} "
-                f"{row['median_cpu_ms']:>14.1f} {row['nodes_per_s']:>10,.0f}"
-            )
-        print(f"{'  perft(3), same positions':<44} {hive_perft_rate(positions):>39,.0f} nodes/s")
-    positions = hoyito_positions(args.positions, args.seed)
-    for depth in args.depths:
-        row = time_searches(HoyitoAlphaBeta(depth=2 * depth), positions)
-        print(
-            f"{'Hoyito 2x6':<22} {2 * depth:>5} {row['median_ms']:>10.1f} {row['p95_ms']:>9.1f} "
-            f"{row['median_cpu_ms']:>14.1f} {row['nodes_per_s']:>10,.0f}"
-        )
-    print(f"{'  random playouts (compiled)':<44} {hoyito_playout_rate():>39,.0f} plies/s")
+    print(format_rows(search_rows(args.positions, args.depths, args.seed)))
     print(f"load average {os.getloadavg()[0]:.2f}, CPUs available {len(os.sched_getaffinity(0))}")
     return 0
 

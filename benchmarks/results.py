@@ -16,6 +16,9 @@ their tables from it)::
                 "peer", "ratio", "ratio_cpu", "peak_rss_bytes", "buffer_bytes", "note", "load_1min"}],
       "perft": [{"game_type", "depth", "nodes", "best_wall_ms", "best_cpu_ms", "repeats"}],
       "kernel_costs": [{"game_type", "positions", "mean_legal_moves", "us_per_position": {...}}],
+      "search": {"command", "date", "commit", "dirty", "cpus", "affinity", "load_average",  # its own run
+                 "rows": [{"game", "depth", "positions", "median_ms", "p95_ms", "median_cpu_ms",
+                           "nodes_per_s", "reference", "reference_rate"}]} or null,
       "ppo": {...} or null
     }
 

@@ -5,6 +5,7 @@
     python -m benchmarks --quick          # CI smoke run: tiny budgets, one process, no peak memory
     python -m benchmarks --rows batch     # only rows whose key contains "batch" (no PPO section)
     python -m benchmarks --rows ppo       # only the PPO section (before/after HiveBatch)
+    python -m benchmarks --rows search --json docs/results/bench.json   # the alpha-beta section only
 
 Every loop does what a learner's rollout does each ply: it gets the observation and the legal
 actions (mask) of the player to move, picks a uniformly random legal action and applies it; a new
@@ -31,8 +32,9 @@ all measured in the same run, on wall rates and on rates per CPU-second (the CPU
 process got, all threads: a steadier figure on a shared machine). Peak memory: each row runs in a
 fresh Python process and reports its peak resident set (`ru_maxrss`, interpreter and libraries
 included); the batched rows also report the bytes of the batch's own arrays. After the rows, perft
-from the Hive start (best of ``--perft-repeats``) and the per-position cost of the batch's kernels
-(`benchmarks.kernel_costs`).
+from the Hive start (best of ``--perft-repeats``), the per-position cost of the batch's kernels
+(`benchmarks.kernel_costs`) and the alpha-beta search (`benchmarks.bench_search`: time per move and
+nodes/s at depth 3 from fixed positions, beside perft's nodes/s from the same positions).
 
 ``--json PATH`` writes everything, with the machine, load, library versions, date and commit
 (`benchmarks.results`); `python -m benchmarks.tables` renders the README's and the docs' tables
@@ -634,7 +636,7 @@ def _numba_threads() -> int:
     return numba.get_num_threads()
 
 
-SECTIONS = ("perft", "kernels", "ppo")
+SECTIONS = ("perft", "kernels", "search", "ppo")
 """``--rows`` values that select a section after the table instead of rows."""
 
 
@@ -667,6 +669,37 @@ def format_perft(figures: list[dict]) -> str:
             f"{f['best_cpu_ms']:8.2f} ms CPU  {f['nodes'] / f['best_wall_ms'] / 1e3:6.1f} M nodes/s"
         )
     return "\n".join(lines)
+
+
+def search_section(positions: int, depth: int, command: str) -> dict:
+    """The alpha-beta searches at ``depth`` (Hoyito ``2 * depth``) from ``positions`` fixed positions per
+    game (`benchmarks.bench_search`), with the section's own provenance: a section-only run
+    (``--rows search --json PATH``) adds it to an existing results file without touching the rest."""
+    from benchmarks.bench_search import search_rows
+
+    commit, dirty = results_file.git_commit()
+    load_before = os.getloadavg()
+    date = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    rows = search_rows(positions, [depth])
+    machine = results_file.machine()
+    return {
+        "command": command,
+        "date": date,
+        "commit": commit,
+        "dirty": dirty,
+        "cpus": machine["cpus"],
+        "affinity": machine["affinity"],
+        "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
+        "rows": rows,
+    }
+
+
+def format_search(section: dict) -> str:
+    from benchmarks.bench_search import format_rows
+
+    return "alpha-beta search per move (wall and CPU time), nodes/s per CPU-second\n" + format_rows(
+        section["rows"]
+    )
 
 
 def kernel_section(count: int) -> list[dict]:
@@ -705,7 +738,15 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--perft-repeats", type=int, default=7, help="perft(5) runs per game type (best shown)"
     )
-    parser.add_argument("--json", metavar="PATH", help="also write every figure, machine and versions here")
+    parser.add_argument(
+        "--search-positions", type=int, default=40, help="positions per game for the search section"
+    )
+    parser.add_argument(
+        "--json",
+        metavar="PATH",
+        help="also write every figure, machine and versions here (with --rows search: update that "
+        "section of an existing file)",
+    )
     parser.add_argument("--row", help=argparse.SUPPRESS)  # child process: one row, JSON out
     args = parser.parse_args(argv)
     seconds = 0.02 if args.quick else args.seconds
@@ -745,11 +786,21 @@ def main(argv=None) -> int:
     if wanted("kernels"):
         kernels = kernel_section(200 if args.quick else 2000)
         print("\n" + format_kernels(kernels))
+    search = None
+    if wanted("search"):
+        command = "python -m benchmarks " + " ".join(sys.argv[1:] if argv is None else argv)
+        search = search_section(2 if args.quick else args.search_positions, 2 if args.quick else 3, command)
+        print("\n" + format_search(search))
     ppo_updates = 0 if args.quick else args.ppo_updates
     if ppo_updates > 0 and wanted("ppo"):
         text, ppo = ppo_section(ppo_updates)
         print("\n" + text)
-    if args.json:
+    if args.json and args.rows == "search" and os.path.exists(args.json):
+        document = results_file.read(args.json)
+        document["search"] = search
+        results_file.write(args.json, document)
+        print(f"\nupdated the search section of {args.json}", file=sys.stderr)
+    elif args.json:
         by_key = {r.key: r for r in results}
         document = {
             "schema": results_file.SCHEMA,
@@ -772,6 +823,7 @@ def main(argv=None) -> int:
             ],
             "perft": perft,
             "kernel_costs": kernels,
+            "search": search,
             "ppo": ppo,
         }
         results_file.write(args.json, document)

@@ -164,6 +164,36 @@ def ppo_table(doc: dict) -> str:
     )
 
 
+def search_table(doc: dict) -> str:
+    """The alpha-beta section: time per move and nodes/s beside the move generator's own rate."""
+    search = doc.get("search")
+    if not search:
+        return "(search not measured in this results file: `python -m benchmarks --rows search --json PATH`.)"
+    header = ["positions", "depth", "median ms", "p95 ms", "median CPU ms", "nodes/s (CPU)", "beside it"]
+    lines = [
+        [
+            r["game"],
+            str(r["depth"]),
+            f"{r['median_ms']:.1f}",
+            f"{r['p95_ms']:.1f}",
+            f"{r['median_cpu_ms']:.1f}",
+            f"{r['nodes_per_s']:,.0f}",
+            f"{r['reference']} {r['reference_rate']:,.0f}",
+        ]
+        for r in search["rows"]
+    ]
+    load = search["load_average"]
+    commit = f"`{search['commit'][:10]}`" + (" (with uncommitted changes)" if search["dirty"] else "")
+    affinity = search.get("affinity") or []
+    pinned = f", pinned to CPU {', '.join(map(str, affinity))}" if 0 < len(affinity) < search["cpus"] else ""
+    return _table(header, lines, "lrrrrrl") + (
+        f"\n\nMeasured {search['date'].replace('T', ' ').replace('+00:00', ' UTC')} at commit {commit} by "
+        f"`{search['command']}`{pinned}; load average {load['before'][0]:.2f} before and "
+        f"{load['after'][0]:.2f} after (1 min). One search per position (a fresh table each), positions "
+        f"after 10-30 random plies (Hoyito 4-30); nodes/s over all positions per CPU-second."
+    )
+
+
 # --------------------------------------------------------------------------- targets
 def _target(doc: dict, text: str, key: str, threshold: float, field: str = "ratio_cpu") -> list[str]:
     row = _rows(doc).get(key)
@@ -262,12 +292,17 @@ def render_hoyito(doc: dict) -> str:
     return "\n\n".join([provenance(doc), rows_table(doc, keys, memory=True)])
 
 
+def render_search(doc: dict) -> str:
+    return search_table(doc)
+
+
 DOCUMENTS: dict[str, Callable[[dict], str]] = {
     "README.md": render_readme,
     "docs/throughput.md": render_throughput,
     "docs/hive_engine.md": render_engine,
     "docs/hive_env.md": render_env,
     "docs/hoyito.md": render_hoyito,
+    "docs/alphabeta.md": render_search,
 }
 
 

@@ -9,12 +9,16 @@
 Configs and checkpoints name a game ("hive", "hoyito") and give its options as a dict; the tools
 that need a game, an encoder or a batch from those (the arena, the checkpoint players, the terminal
 front end, training) look them up here. A third game adds one entry.
+
+Option names are checked here too (`check_option_names`): an unknown key in an options dict, or in
+the keyword options of ``env()``, ``gym.make`` and ``gym.make_vec``, raises ValueError naming it and
+the game's options, instead of a TypeError from deep inside a constructor.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +31,16 @@ from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
+def check_names(owner: str, options, known: Sequence[str]) -> None:
+    """ValueError unless ``options`` is a dict whose keys are all in ``known``, naming ``owner``, the
+    unknown keys and the known ones."""
+    if not isinstance(options, dict):
+        raise ValueError(f"{owner} options must be a dict, got {options!r}")
+    unknown = sorted(repr(key) for key in options if key not in known)
+    if unknown:
+        raise ValueError(f"{owner} has no option {', '.join(unknown)}; its options are {', '.join(known)}")
+
+
 @dataclass(frozen=True)
 class GameEntry:
     name: str
@@ -35,15 +49,19 @@ class GameEntry:
     encoder: Callable[[Any], Any]  # options object -> the game's encoder
     batch: str  # "module:Class" of the game's batched stepper (imported on use)
 
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(self.options))
+
+    def check_option_names(self, options, extra: tuple[str, ...] = ()) -> None:
+        """ValueError naming the keys of ``options`` that are neither options of the game nor ``extra``
+        (the caller's own keywords, such as ``render_mode``)."""
+        check_names(self.name, options, self.option_names + tuple(extra))
+
     def parse_options(self, options: dict | None = None) -> Any:
         """The options object of a dict of keyword options; ValueError naming unknown keys."""
         options = dict(options or {})
-        known = [f.name for f in dataclasses.fields(self.options)]
-        unknown = sorted(set(options) - set(known))
-        if unknown:
-            raise ValueError(
-                f"{self.name} has no option {', '.join(unknown)}; its options are {', '.join(known)}"
-            )
+        self.check_option_names(options)
         return self.options(**options)
 
     def game(self, options: dict | None = None) -> Game:
@@ -69,6 +87,11 @@ def game_entry(name: str) -> GameEntry:
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
     return GAMES[name]
+
+
+def check_option_names(name: str, options, extra: tuple[str, ...] = ()) -> None:
+    """`GameEntry.check_option_names` of the game called ``name``."""
+    game_entry(name).check_option_names(options, extra)
 
 
 def new_game(name: str, options: dict | None = None) -> Game:

@@ -14,7 +14,8 @@ Agents                 `player_0` (White, moves first), `player_1` (Black)
 Action space           `Discrete(2 N C^2 + 1)`: Base 12,673; one expansion 16,225; two 20,385;
                        MLP 25,201
 Observation space      `Dict(observation=Box(uint8, (P, C, C)), action_mask=Box(0, 1, (A,), int8))`
-Rewards                +1 win / -1 loss / 0 draw, on the step that ends the game only
+Rewards                +1 win / -1 loss / 0 draw, on the step that ends the game only (plus the
+                       opt-in potential-based shaping, see Reward shaping)
 =====================  ==========================================================================
 
 ``N`` = tiles per colour in the game type (11 + one per expansion letter), ``C = 2N + 2`` the
@@ -42,7 +43,13 @@ Actions
     Convert with ``env.unwrapped.action_to_uhp(a)`` and ``env.unwrapped.uhp_to_action("wA1 -bQ")``.
     ``env.unwrapped.game`` is the engine's `HiveGame` (GameString, UHP valid moves): read it freely,
     but play through `step` (moves played on it directly bypass the env's per-ply mask cache).
-    ``env.reset(options={"gamestring": ...})`` starts from any position of the env's game type.
+
+Reset options
+    ``env.reset(options={"gamestring": ...})`` starts from any position of the env's game type (also
+    through the Gym env's ``reset``); it is the only reset option. A bad, finished or other-type
+    GameString, a misspelt key ("gamestrng", "GameString") or options that are not a dict raise
+    ValueError with nothing reset; another unknown key is ignored with a warning (PettingZoo's
+    ``api_test`` passes ``{"options": 1}`` to check that ``reset`` takes the argument).
 
 Observation planes (uint8, shape (P, C, C), from the observing agent's side: "own" = observer)
     ==========================  ======  =====================================================
@@ -88,26 +95,58 @@ End, rewards and infos
     `"outcome"` ("WhiteWins" / "BlackWins" / "Draw"); the UHP GameString of the game is
     ``env.unwrapped.game.gamestring``.
 
+Reward shaping (opt-in; off by default, when the rewards are exactly the +1 / -1 / 0 above)
+    ``env(reward_shaping="queen_margin", shaping_coef=1.0, shaping_gamma=1.0)`` adds potential-based
+    shaping (Ng, Harada & Russell 1999) on the Queen margin, Phi_p = (occupied neighbours of the
+    opponent's Queen - of p's own) / 6 in [-1, 1] (`HiveGame.potential`), Phi = 0 once the game is
+    over. A transition of agent p runs from one of its decisions s to its next decision s' (or to
+    the end) and earns c * (gamma * Phi_p(s') - Phi_p(s)) on top of the raw reward.
+    When it is paid: in the step that brings p its next decision (the opponent's move; that step's
+    ``rewards[p]``), so `last()` returns it to p right before p acts at s'; in the step that ends
+    the game, each agent gets -c * Phi_p(its last decision) beside the +1 / -1 / 0 (an illegal move
+    under `env()` pays the same closing terms). p's first decision earns nothing. Summing p's
+    `last()` rewards over its decisions (discounted by gamma per decision) telescopes: the shaping
+    terms add up to -c * Phi_p(first decision) = 0 from the start position, so the shaped return is
+    the raw return and the best policy is unchanged; progress toward the opponent's Queen is
+    credited when it happens. ``infos[agent]["raw_reward"]`` holds the unshaped reward of each step
+    (``env.unwrapped.raw_rewards`` both). ``shaping_coef`` c: a finite number >= 0 (default 1.0);
+    ``shaping_gamma``: in (0, 1] (default 1.0; set it to the discount of your learner). Bad values
+    (an unknown name, a negative or NaN coefficient, gamma outside (0, 1], a coefficient without
+    ``reward_shaping``) raise ValueError naming the option. The same options shape the Gymnasium
+    envs (`hive_envs.hive.gym_env`: per learner step, raw + c (gamma Phi(s') - Phi(s)),
+    ``info["raw_reward"]``), ``gym.make_vec`` (``infos["raw_reward"]``) and `HiveBatch`
+    (``batch.raw_rewards``); details in `hive_envs.core.shaping`.
+
 Illegal input
-    `raw_env.step` raises ValueError naming an illegal / out-of-range action and the legal count,
-    the state unchanged. `env()` instead ends the game with -1 for the offender (PettingZoo's
-    TerminateIllegalWrapper, extended to out-of-range actions). `action_to_uhp` of an action that
-    is not legal now, and `uhp_to_action` of a malformed or illegal move string, raise ValueError.
+    An action is an integer: a Python int or any numpy integer. `raw_env.step` raises ValueError
+    naming an illegal or out-of-range action, or one that is no integer (None, True/False, 1.0,
+    "1", a list), with the legal count; the state is unchanged. `env()` instead ends the game with
+    -1 for the agent to move on any of these (PettingZoo's TerminateIllegalWrapper, extended to
+    out-of-range and non-integer actions; PettingZoo's own would fail on None or True). A bool is
+    never read as 0/1 and a float never rounded. `action_to_uhp` of an action that is not legal now,
+    and `uhp_to_action` of a malformed or illegal move string, raise ValueError.
 
 Options (keyword arguments of `env` / `raw_env`)
     `expansions` ("" Base, "M", "L", "P", "ML", "MP", "LP", "MLP"), `tournament_opening` (True:
-    no Queen on either player's first turn), `max_turns` (300 plies, a draw when reached),
-    `repetition_draw` (False; True makes the third repetition of a position a draw),
-    `render_mode` ("ansi" text board, "rgb_array" picture, "human" a window where a display
-    exists, else the text board). Bad values raise ValueError naming the option.
+    no Queen on either player's first turn), `max_turns` (300 plies, a draw when reached; an
+    int in [1, 2**31 - 1], the int32 the engine keeps it in, or None for no cap; the ply planes
+    count exactly to 65,535 plies and wrap after), `repetition_draw` (False; True makes the third
+    repetition of a position a draw; a bool, never "no" or 0), `render_mode` ("ansi" text board,
+    "rgb_array" picture, "human" a window where a display exists, else the text board),
+    `reward_shaping` (None; "queen_margin"), `shaping_coef` (1.0), `shaping_gamma` (1.0) (see Reward
+    shaping). Bad values raise ValueError naming the option; so does an unknown option name given to
+    `env(**options)`, `gym.make` or `gym.make_vec` (a misspelling such as ``expanions``).
 
 Version history
-    v0: initial version.
+    v0: initial version; later additions, off by default (the v0 encoding and rewards unchanged):
+    the opt-in reward shaping options.
 """
 
 from __future__ import annotations
 
 from hive_envs.core.aec import wrap_aec
+from hive_envs.core.shaping import SHAPING_OPTIONS
+from hive_envs.games import check_option_names
 from hive_envs.hive.env import raw_env
 
 __all__ = ["env", "raw_env"]
@@ -115,4 +154,5 @@ __all__ = ["env", "raw_env"]
 
 def env(**options):
     """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
+    check_option_names("hive", options, extra=("render_mode", *SHAPING_OPTIONS))
     return wrap_aec(raw_env(**options))

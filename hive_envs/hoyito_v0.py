@@ -54,24 +54,39 @@ End, rewards and infos
     totals and `"winner"`: `"player_0"`, `"player_1"` or None for a draw.
 
 Illegal input
-    `raw_env.step` raises ValueError naming an illegal / out-of-range action and the legal
-    count, leaving the state unchanged. `env()` instead ends the game with -1 for the offender
-    (PettingZoo's TerminateIllegalWrapper, extended to out-of-range actions). Stepping a
-    finished game follows PettingZoo's dead-step rules (`step(None)` for each agent).
+    An action is an integer: a Python int or any numpy integer. `raw_env.step` raises ValueError
+    naming an illegal or out-of-range action, or one that is no integer (None, True/False, 1.0,
+    "1"), and the legal count, leaving the state unchanged. `env()` instead ends the game with -1
+    for the agent to move on any of these (PettingZoo's TerminateIllegalWrapper, extended to
+    out-of-range and non-integer actions). Stepping a finished game follows PettingZoo's
+    dead-step rules (`step(None)` for each agent). `reset` takes no options: keys given are
+    ignored with a warning (options that are not a dict raise ValueError).
 
 Options (keyword arguments of `env` / `raw_env`)
     `holes_per_row` (6; 12 is the extended board; any n >= 2), `seeds_per_hole` (4),
     `max_laps` (1000 laps per move at most), `no_capture_limit` (None = 50 x 2n plies),
-    `render_mode` ("ansi" text board, "rgb_array" picture, "human" prints the text board).
-    Bad values raise ValueError naming the option and what is allowed.
+    `render_mode` ("ansi" text board, "rgb_array" picture, "human" prints the text board),
+    the opt-in reward shaping `reward_shaping` (None; "captured_margin": Phi_p = (counters p
+    captured - the opponent's) / all counters), `shaping_coef` (1.0), `shaping_gamma` (1.0): the
+    same rule and payment times as Hive's (`hive_envs.hive_v0`, `hive_envs.core.shaping`); after a
+    capture the same agent moves again, and its next decision then arrives in its own step.
+    Bounds (`hive_envs.hoyito.engine.options`): all counters 2 x holes_per_row x seeds_per_hole
+    <= 2**23 and `no_capture_limit` <= 2**23, so that every observation entry decodes back to the
+    exact count (float32 has a 24-bit significand); `max_laps` <= 2**31 - 1; and
+    (counters // 4 + 1) x `no_capture_limit` <= 2**31 - 1, the longest possible game, so that the
+    int32 ply counter never overflows. Bad values, and unknown option names given to
+    `env(**options)`, `gym.make` or `gym.make_vec`, raise ValueError naming the option and what is
+    allowed.
 
 Version history
-    v0: initial version.
+    v0: initial version; later additions, off by default: the opt-in reward shaping options.
 """
 
 from __future__ import annotations
 
 from hive_envs.core.aec import wrap_aec
+from hive_envs.core.shaping import SHAPING_OPTIONS
+from hive_envs.games import check_option_names
 from hive_envs.hoyito.env import raw_env
 
 __all__ = ["env", "raw_env"]
@@ -79,4 +94,5 @@ __all__ = ["env", "raw_env"]
 
 def env(**options):
     """The wrapped AEC env: illegal actions lose the game (-1), call order enforced."""
+    check_option_names("hoyito", options, extra=("render_mode", *SHAPING_OPTIONS))
     return wrap_aec(raw_env(**options))

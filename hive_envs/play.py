@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
+from hive_envs.cli import run_quietly
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import Player, PlayerContext, make_player
@@ -242,15 +243,21 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     if args.simulations < 0:
         parser.error(f"--simulations must be >= 0, got {args.simulations}")
     spec = args.opponent if args.agent is None else f"{args.agent}@{args.simulations}"
-    try:
-        table = Table(game_entry(args.game).game(parse_options(args.options, args.game)))
-        context = PlayerContext(game=args.game, seed=args.seed)
-        computer = None if spec == "human" else make_player(spec, context)
-    except ValueError as error:
-        print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
-        return 2
-    try:
+    computer = None
+
+    def session() -> int:
+        nonlocal computer
+        try:
+            table = Table(game_entry(args.game).game(parse_options(args.options, args.game)))
+            context = PlayerContext(game=args.game, seed=args.seed)
+            computer = None if spec == "human" else make_player(spec, context)
+        except ValueError as error:
+            print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
+            return 2
         return Session(table, computer, args.seat, stdin, stdout).run()
+
+    try:  # Ctrl-C leaves as quit does (exit code 130), without a traceback
+        return run_quietly(session, stdout)
     finally:
         if computer is not None:
             computer.close()

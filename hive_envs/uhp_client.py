@@ -69,7 +69,7 @@ class UHPClient:
         try:
             self.info = self._answer("info block at start-up", startup_timeout_s)
         except UHPEngineError:
-            self.close()
+            self.close(grace_s=1.0)
             raise
         self.id = next((line[3:] for line in self.info if line.startswith("id ")), self.command)
 

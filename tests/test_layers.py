@@ -23,7 +23,17 @@ HEAVY = ("gymnasium", "pettingzoo", "torch", "ray")
 
 # Bottom to top: (layer, module patterns, heavy third-party libraries it may import).
 LAYERS = [
-    ("protocol", ["hive_envs.version", "hive_envs.core", "hive_envs.core.game", "hive_envs.core.choice"], ()),
+    (
+        "protocol",
+        [
+            "hive_envs.version",
+            "hive_envs.core",
+            "hive_envs.core.game",
+            "hive_envs.core.choice",
+            "hive_envs.core.shaping",
+        ],
+        (),
+    ),
     (
         "engines",
         [
@@ -35,7 +45,11 @@ LAYERS = [
         ],
         (),
     ),
-    ("encoders", ["hive_envs.hive.encoding", "hive_envs.hoyito.encoding"], ()),
+    (
+        "encoders",
+        ["hive_envs.hive.encoding", "hive_envs.hive.rule_features", "hive_envs.hoyito.encoding"],
+        (),
+    ),
     (
         "batches",
         [
@@ -58,11 +72,13 @@ LAYERS = [
             "hive_envs",
             "hive_envs.registration",
             "hive_envs.core.aec",
+            "hive_envs.core.env_input",
             "hive_envs.core.game_env",
             "hive_envs.core.opponents",
             "hive_envs.core.single_agent",
             "hive_envs.core.vector",
             "hive_envs.hive.env",
+            "hive_envs.hive.feature_observation",
             "hive_envs.hive.gym_env",
             "hive_envs.hive.vector_env",
             "hive_envs.hoyito.env",
@@ -72,7 +88,11 @@ LAYERS = [
         ],
         ("gymnasium", "pettingzoo"),
     ),
-    ("tools", ["hive_envs.hive.uhp", "hive_envs.uhp", "hive_envs.play", "hive_envs.hive.perft"], ()),
+    (
+        "tools",
+        ["hive_envs.cli", "hive_envs.hive.uhp", "hive_envs.uhp", "hive_envs.play", "hive_envs.hive.perft"],
+        (),
+    ),
     ("training", ["training", "training.*"], ("torch", "ray", "gymnasium", "pettingzoo")),
 ]
 # Within agents and players, only these modules may import torch (the rest stays importable without it).
@@ -81,6 +101,7 @@ TORCH_FREE = [
     "hive_envs.agents.hoyito_features",
     "hive_envs.agents.views",
     "hive_envs.players",
+    "hive_envs.players.alphabeta",
     "hive_envs.players.base",
     "hive_envs.players.builtin",
     "hive_envs.players.specs",

@@ -35,3 +35,20 @@ def write_report(path: str | Path, report: dict) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(report, indent=2))
     print(f"\nwrote {path}")
+
+
+def check_writable(path: str | Path, flag: str) -> None:
+    """ValueError naming ``flag`` unless a file can be written at ``path`` (its folder is made if
+    missing): checked before a long run, so that hours of games are not lost to a typo."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a folder; give a file path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        with open(path, "a"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        raise ValueError(f"{flag} {str(path)!r} cannot be written: {error.strerror or error}") from None

@@ -8,12 +8,19 @@
     python training/evaluate.py A.pt --opponent uhp:"nokamute uhp" --games 20
     # a list: every pair plays (plus random and greedy), Elo fit with random at 0, Elo-vs-step plot
     python training/evaluate.py runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
+    # vs the alpha-beta searchers (any depth D, or T=seconds per move)
+    python training/evaluate.py A.pt --opponents alphabeta:1 alphabeta:2 --games 200
+    # the Elo ladder: random, greedy, alphabeta:1..3 (Hoyito: :2, :4, :6) and the players given
+    python training/evaluate.py --ladder hive --games 200 --workers 2 --out ladder.json --plot ladder.png
+    python training/evaluate.py --ladder hoyito A.pt --games 20
 
-Players and opponents are player specs (`hive_envs.players`: random, greedy, PATH, PATH@N,
-uhp:COMMAND and every kind registered there). Prints a table (W/D/L per seat, win rate with a 95%
-Wilson interval, score, mean game length) and writes everything as JSON (`--out`, default
-evaluation.json next to the first checkpoint). Checkpoints play argmax moves by default; `--sample`
-samples from the policy instead.
+Players and opponents are player specs (`hive_envs.players`: random, greedy, alphabeta:D,
+alphabeta:T=S, PATH, PATH@N, uhp:COMMAND and every kind registered there). Prints a table (W/D/L per
+seat, win rate with a 95% Wilson interval, score, mean game length) and writes everything as JSON
+(`--out`, default evaluation.json next to the first checkpoint). Checkpoints play argmax moves by
+default; `--sample` samples from the policy instead. Outputs and arguments are checked before the
+first game. ``--ladder GAME`` runs `training.ladder` (game by game in the arena, with its opening
+book, workers and progress bar) instead of the batched matches.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.players import PlayerContext, checkpoint_path, make_player
-from training.cli import exit_code, write_report
+from training.cli import check_writable, exit_code, write_report
 from training.elo import fit_elo
 from training.games import make_batch
+from training.ladder import LADDERS, ladder
 from training.match import MatchResult, format_table, play_match
 
 BUILTIN = ("random", "greedy")
@@ -74,9 +82,9 @@ class Setup:
         return data
 
 
-def match_player(spec: str, greedy_play: bool, seed: int):
+def match_player(spec: str, greedy_play: bool, seed: int, game: str | None = None):
     """The player of a spec, named as the tables show it."""
-    player = make_player(spec, PlayerContext(seed=seed, sample=not greedy_play))
+    player = make_player(spec, PlayerContext(game=game, seed=seed, sample=not greedy_play))
     player.name = short_name(spec)
     return player
 
@@ -94,9 +102,22 @@ def evaluate(
     out: str | None = None,
     plot: str | None = None,
 ) -> dict:
-    """Run the matches, print the table (and Elo table for a list), write JSON (and the plot)."""
+    """Run the matches, print the table (and Elo table for a list), write JSON (and the plot).
+
+    The output paths, the anchor of an Elo table and every checkpoint are checked before the first
+    game (ValueError)."""
     if not checkpoints:
         raise ValueError("give at least one checkpoint")
+    out_path = (
+        Path(out)
+        if out
+        else Path(checkpoint_path(checkpoints[0]) or checkpoints[0]).parent / "evaluation.json"
+    )
+    check_writable(out_path, "--out")
+    if plot:
+        check_writable(plot, "--plot")
+    if len(checkpoints) > 1 and "random" not in opponents:
+        raise ValueError("an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)")
     cache: dict[str, dict] = {}  # every checkpoint spec's data, checked against the first checkpoint's
     first_path = checkpoint_path(checkpoints[0])
     if first_path is None:
@@ -116,8 +137,8 @@ def evaluate(
     results: list[MatchResult] = []
     for number, (a, b) in enumerate(pairs):
         match_seed = seed + 1000 * number
-        player_a = match_player(a, greedy_play, match_seed + 1)
-        player_b = match_player(b, greedy_play, match_seed + 2)
+        player_a = match_player(a, greedy_play, match_seed + 1, setup.game)
+        player_b = match_player(b, greedy_play, match_seed + 2, setup.game)
         try:
             results.append(play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed))
         finally:
@@ -134,10 +155,6 @@ def evaluate(
     if len(checkpoints) > 1:
         names = {c: short_name(c) for c in checkpoints}
         players = ["random"] + [o for o in opponents if o == "greedy"] + list(names.values())
-        if "random" not in opponents:
-            raise ValueError(
-                "an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)"
-            )
         elo = fit_elo(
             players, [(r.player, r.opponent, r.score * r.games, r.games) for r in results], "random"
         )
@@ -153,7 +170,7 @@ def evaluate(
             plot_elo(report["elo"], plot)
             report["plot"] = plot
 
-    write_report(Path(out) if out else Path(checkpoints[0]).parent / "evaluation.json", report)
+    write_report(out_path, report)
     return report
 
 
@@ -181,38 +198,82 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("checkpoints", nargs="+", help="checkpoint file(s)")
+    parser.add_argument(
+        "checkpoints", nargs="*", help="checkpoint file(s); with --ladder: players added to the ladder"
+    )
     parser.add_argument(
         "--opponents",
+        "--opponent",
         nargs="+",
         default=list(BUILTIN),
-        help="player specs: 'random', 'greedy', checkpoint paths PATH[@N] and/or uhp:COMMAND "
-        "(a UHP engine; see training/arena.py)",
+        help="player specs: 'random', 'greedy', alphabeta:D / alphabeta:T=S, checkpoint paths PATH[@N] "
+        "and/or uhp:COMMAND (a UHP engine; see training/arena.py)",
     )
-    parser.add_argument("--games", type=int, default=400, help="games per match, half in each seat")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per match, half in each seat (400; ladder 200)"
+    )
     parser.add_argument(
         "--sample", action="store_true", help="sample moves from the policies (default: argmax)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=60.0,
+        help="UHP engines: seconds to start and to answer a move before they forfeit (see arena.py)",
+    )
     parser.add_argument("--out", help="JSON output path")
-    parser.add_argument("--plot", help="PNG of Elo against training step (for a list)")
+    parser.add_argument("--plot", help="PNG of Elo against training step (for a list), or of the ladder")
+    parser.add_argument(
+        "--ladder",
+        choices=sorted(LADDERS),
+        help="the Elo ladder of a game: its fixed players, the checkpoints / specs given, round robin",
+    )
+    parser.add_argument(
+        "--options", nargs="*", default=[], metavar="NAME=VALUE", help="with --ladder: game options"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="with --ladder: processes playing games")
+    parser.add_argument("--opening-plies", type=int, default=4, help="with --ladder: random opening plies")
+    parser.add_argument("--no-progress", action="store_true", help="with --ladder: no progress bar")
     args = parser.parse_args(argv)
-    if args.threads:
-        torch.set_num_threads(args.threads)
 
     def play() -> None:
+        if args.threads < 0:
+            raise ValueError(f"--threads must be >= 0 (0: torch's default), got {args.threads}")
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        if args.ladder:
+            from hive_envs.play import parse_options
+
+            ladder(
+                args.checkpoints,
+                game=args.ladder,
+                game_options=parse_options(args.options, args.ladder),
+                games=200 if args.games is None else args.games,
+                workers=args.workers,
+                seed=args.seed,
+                opening_plies=args.opening_plies,
+                progress=not args.no_progress,
+                out=args.out,
+                plot=args.plot,
+            )
+            return
+        if not args.checkpoints:
+            raise ValueError("give at least one checkpoint (or --ladder GAME)")
+        games = 400 if args.games is None else args.games
         if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
             from training import arena  # UHP engine processes play game by game, our engine refereeing
 
             settings = arena.settings_for(
-                args.checkpoints + args.opponents, sample=args.sample, seed=args.seed
+                args.checkpoints + args.opponents,
+                sample=args.sample,
+                seed=args.seed,
+                move_timeout_s=args.move_timeout,
             )
-            arena.run(args.checkpoints, args.opponents, args.games, settings, out=args.out)
+            arena.run(args.checkpoints, args.opponents, games, settings, out=args.out)
             return
-        evaluate(
-            args.checkpoints, args.opponents, args.games, args.seed, not args.sample, args.out, args.plot
-        )
+        evaluate(args.checkpoints, args.opponents, games, args.seed, not args.sample, args.out, args.plot)
 
     return exit_code(play)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 from typing import Any
 
-from hive_envs.games import GAMES, game_entry
+from hive_envs.games import GAMES, check_names, game_entry
 
 LOOKAHEAD_GAMES = {"hoyito_lookahead": "hoyito", "hive_lookahead": "hive"}
 """The networks that simulate moves with a game's own kernels, and that game."""
@@ -31,8 +32,12 @@ def batch_class(game: str) -> type:
 
 
 def make_batch(game: str, num_games: int, options: dict[str, Any]):
-    """A batch of `num_games` games; bad options raise the game's own ValueError."""
-    return batch_class(game)(num_games, **options)
+    """A batch of `num_games` games; an unknown option name raises ValueError naming it and the batch's
+    options (not a TypeError from the constructor), bad values the game's own ValueError."""
+    cls = batch_class(game)
+    options_of_batch = list(inspect.signature(cls).parameters)[1:]  # the parameters after num_games
+    check_names(f"game {game!r}", options, options_of_batch)
+    return cls(num_games, **options)
 
 
 def encoding_version(batch) -> str:

@@ -13,7 +13,7 @@ rows a network moves in), else ``choose`` on each row's game.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -33,10 +33,20 @@ class MatchResult:
     draws_by_seat: list[int]
     losses_by_seat: list[int]
     mean_length: float
+    forfeits: list[int] = field(default_factory=lambda: [0, 0])
+    """Games that ended without a result under the rules: [forfeited by the player, by the opponent]
+    (an engine that died, timed out, moved illegally or ended the game by rules of its own; the arena).
+    They are counted in ``games`` but in none of wins / draws / losses, rates and scores."""
 
     @classmethod
     def from_counts(
-        cls, player: str, opponent: str, games: int, counts: dict[str, list[int]], mean_length: float
+        cls,
+        player: str,
+        opponent: str,
+        games: int,
+        counts: dict[str, list[int]],
+        mean_length: float,
+        forfeits: tuple[int, int] = (0, 0),
     ) -> MatchResult:
         """The result from `counts` = {"wins"|"draws"|"losses": [as seat 0, as seat 1]}."""
         return cls(
@@ -50,26 +60,41 @@ class MatchResult:
             draws_by_seat=counts["draws"],
             losses_by_seat=counts["losses"],
             mean_length=mean_length,
+            forfeits=list(forfeits),
         )
 
     @property
+    def decided(self) -> int:
+        """Games played to their end by the rules (all but the forfeits)."""
+        return self.wins + self.draws + self.losses
+
+    @property
     def win_rate(self) -> float:
-        return self.wins / self.games
+        return self.wins / self.decided if self.decided else math.nan
 
     @property
     def score(self) -> float:
-        """Wins plus half the draws, per game."""
-        return (self.wins + 0.5 * self.draws) / self.games
+        """Wins plus half the draws, per game played to its end."""
+        return (self.wins + 0.5 * self.draws) / self.decided if self.decided else math.nan
 
     def win_rate_ci95(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
+        return wilson_interval(self.wins, self.decided)
+
+    def score_ci95(self) -> tuple[float, float]:
+        """95% Wilson interval of the score, a draw counted as half a win."""
+        return wilson_interval(self.wins + 0.5 * self.draws, self.decided)
 
     def to_dict(self) -> dict:
-        low, high = self.win_rate_ci95()
-        return {**asdict(self), "win_rate": self.win_rate, "win_rate_ci95": [low, high], "score": self.score}
+        return {
+            **asdict(self),
+            "win_rate": self.win_rate,
+            "win_rate_ci95": list(self.win_rate_ci95()),
+            "score": self.score,
+            "score_ci95": list(self.score_ci95()),
+        }
 
 
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval of a binomial proportion (sane at 0 and 1, unlike the normal one)."""
     if trials == 0:
         return (0.0, 1.0)
@@ -137,11 +162,15 @@ def play_openings(batch, openings: list[list[int]]) -> None:
         batch.step(actions)
 
 
-def format_table(results: list[MatchResult]) -> str:
-    """A plain-text table: one row per match, W/D/L per seat, win rate with its 95% CI."""
+def format_table(results: list[MatchResult], forfeits: bool | None = None) -> str:
+    """A plain-text table: one row per match, W/D/L per seat, win rate with its 95% CI; the forfeits
+    column (by the player / by the opponent) when ``forfeits`` (None: when a match had any)."""
+    if forfeits is None:
+        forfeits = any(sum(r.forfeits) for r in results)
     header = (
         f"{'player':<28} {'opponent':<28} {'games':>5} {'W/D/L as seat 0':>16} {'W/D/L as seat 1':>16} "
         f"{'win rate [95% CI]':>22} {'score':>6} {'mean len':>8}"
+        + (f" {'forfeits A/B':>12}" if forfeits else "")
     )
     lines = [header, "-" * len(header)]
     for r in results:
@@ -152,5 +181,6 @@ def format_table(results: list[MatchResult]) -> str:
         lines.append(
             f"{r.player[-28:]:<28} {r.opponent[-28:]:<28} {r.games:>5} {seat0:>16} {seat1:>16} "
             f"{rate:>22} {r.score:>6.3f} {r.mean_length:>8.1f}"
+            + (f" {r.forfeits[0]:>6}/{r.forfeits[1]:<5}" if forfeits else "")
         )
     return "\n".join(lines)

@@ -52,7 +52,7 @@ def build_algorithm(config: RLlibConfig):
     from training.rllib.league import MAIN, RANDOM, LeagueCallback
     from training.rllib.module import MaskedPolicyModule, MaskedRandomModule
 
-    make_aec(config.game, dict(config.game_options)).close()  # bad options: ValueError here, not in a worker
+    make_aec(config.game, config.env_options()).close()  # bad options: ValueError here, not in a worker
     register_envs()
     league = LeagueCallback(
         config.win_rate_threshold,
@@ -63,7 +63,7 @@ def build_algorithm(config: RLlibConfig):
     )
     ppo = (
         PPOConfig()
-        .environment(env=ENV_NAMES[config.game], env_config=dict(config.game_options))
+        .environment(env=ENV_NAMES[config.game], env_config=config.env_options())
         .framework("torch")
         .env_runners(
             num_env_runners=config.num_env_runners,
@@ -127,7 +127,7 @@ def train(config: RLlibConfig, address: str | None = None, overwrite: bool = Fal
 
     run_dir = Path(config.runs_dir) / config.name
     check_run_dir(run_dir, resume=False, overwrite=overwrite)
-    make_aec(config.game, dict(config.game_options)).close()  # bad options fail here, before Ray starts
+    make_aec(config.game, config.env_options()).close()  # bad options fail here, before Ray starts
     checkpoint_dir = run_dir / "checkpoints"
     started_ray = not ray.is_initialized()
     if started_ray:

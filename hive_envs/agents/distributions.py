@@ -3,11 +3,34 @@
 Illegal actions get the smallest finite logit of the dtype (not -inf), so a softmax over a
 row never produces NaN, and their probability underflows to exactly 0. Entropy is summed over
 legal actions only: an illegal action contributes nothing, rather than 0 * log(0).
+
+`check_finite_outputs` is the play-time guard: a network whose outputs for the legal actions are
+NaN or infinite (weights changed in memory, an overflow) would otherwise yield an arbitrary or
+illegal action downstream; it raises ValueError naming the network instead.
 """
 
 from __future__ import annotations
 
 import torch
+
+
+def check_finite_outputs(
+    source: str, logits: torch.Tensor, legal: torch.Tensor | None = None, value=None
+) -> None:
+    """ValueError naming ``source`` when ``logits`` (only where ``legal`` is nonzero, if given) or
+    ``value`` hold NaN or infinite entries."""
+    bad = ~torch.isfinite(logits)
+    if legal is not None:
+        bad &= legal.bool()
+    if bool(bad.any()):
+        raise ValueError(
+            f"{source} produced NaN or infinite logits for legal actions (its weights hold NaN or "
+            f"infinite values, or its arithmetic overflowed): no action can be chosen"
+        )
+    if value is not None and not bool(torch.isfinite(value).all()):
+        raise ValueError(
+            f"{source} produced a NaN or infinite value (its weights hold NaN or infinite values)"
+        )
 
 
 def mask_logits(logits: torch.Tensor, action_mask: torch.Tensor) -> torch.Tensor:

@@ -15,7 +15,9 @@ import numpy as np
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
-from hive_envs.agents.distributions import MaskedCategorical
+from hive_envs.agents.distributions import MaskedCategorical, check_finite_outputs
+from hive_envs.agents.views import view_for_checkpoint
+from hive_envs.games import GAMES
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -27,9 +29,13 @@ def policy_actions(
     masks: torch.Tensor,
     sample: bool,
     generator: torch.Generator,
+    source: str = "the network",
 ) -> torch.Tensor:
-    """One action per row: the most probable legal action, or a sample of the masked policy."""
+    """One action per row: the most probable legal action, or a sample of the masked policy.
+
+    ValueError naming ``source`` when the network's logits for legal actions are NaN or infinite."""
     logits, _ = network(observations)
+    check_finite_outputs(source, logits, masks)
     dist = MaskedCategorical(logits, masks)
     return dist.sample(generator) if sample else dist.mode()
 
@@ -47,7 +53,10 @@ def load_policy(
     """Load a checkpoint and return a callable that picks one legal action.
 
     The keyword expectations (game, encoding version, spaces) are checked against the
-    checkpoint when given; the callable checks each observation's shape and mask length.
+    checkpoint when given; the callable checks each observation's shape and mask length, and
+    raises ValueError naming the checkpoint if the network's logits are NaN or infinite. Its
+    ``check_game(game)`` raises ValueError unless the checkpoint was trained on ``game``'s game
+    and options (the Gym envs call it when the callable is an ``opponent``).
     """
     data = load_checkpoint(
         path,
@@ -59,6 +68,7 @@ def load_policy(
     network = network_from_checkpoint(data)
     expected_shape = tuple(data["observation_shape"])
     expected_actions = int(data["num_actions"])
+    source = f"checkpoint {str(path)!r}"  # named in errors
     generator = torch.Generator()
     if seed is None:
         generator.seed()
@@ -79,8 +89,16 @@ def load_policy(
         if not action_mask.any():
             raise ValueError("action_mask has no legal action")
         obs, mask = torch.as_tensor(observation).unsqueeze(0), torch.as_tensor(action_mask).unsqueeze(0)
-        return int(policy_actions(network, obs, mask, not greedy, generator).item())
+        return int(policy_actions(network, obs, mask, not greedy, generator, source).item())
 
+    def check_game(played) -> None:
+        if played.game_name != data["game"]:
+            raise ValueError(f"{source} is a {data['game']} agent; this game is {played.game_name}")
+        if data["game"] in GAMES:
+            view_for_checkpoint(data).check_game(played)
+
+    policy.check_game = check_game  # type: ignore[attr-defined]
+    policy.network = network  # type: ignore[attr-defined]  # the torch module it runs
     policy.checkpoint = data  # type: ignore[attr-defined]  # for callers that want game/step info
     return policy
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from hive_envs.agents.distributions import check_finite_outputs
 from hive_envs.core.game import Game
 
 Evaluation = tuple[np.ndarray, np.ndarray, float]
@@ -62,15 +63,17 @@ class SearchConfig:
 class NetworkEvaluator:
     """Evaluate positions with a policy-value network through a game view (`views.GameView`)."""
 
-    def __init__(self, network: torch.nn.Module, view):
+    def __init__(self, network: torch.nn.Module, view, source: str = "the network"):
         self.network = network
         self.view = view
+        self.source = source  # named in the error for NaN / infinite outputs
 
     @torch.no_grad()
     def __call__(self, game) -> Evaluation:
         observation, moves, actions = self.view.encode(game)
         logits, value = self.network(torch.as_tensor(observation).unsqueeze(0))
         legal_logits = logits[0, torch.as_tensor(actions)].double()
+        check_finite_outputs(self.source, legal_logits, value=value)
         priors = torch.softmax(legal_logits, dim=0).numpy()
         return moves, priors, float(value[0].clamp(-1.0, 1.0))
 

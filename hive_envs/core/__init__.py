@@ -1,6 +1,8 @@
 """Game-agnostic pieces shared by every game, from the bottom layer up (docs/architecture.md).
 
-- `game.Game`: the game protocol every tool talks to (implemented by HiveGame and HoyitoGame).
+- `game.Game`: the game protocol every tool talks to (implemented by HiveGame and HoyitoGame), and
+  `game.as_integer` / `check_integer`: what counts as an integer action, move id or row (no bools,
+  no floats).
 - `choice`: a random legal action per mask row (compiled), a best score with random ties.
 - `batch.BatchGame`: base of HiveBatch / HoyitoBatch (buffers, input checks, reset/step plumbing).
 - `aec.MaskedAECEnv`: PettingZoo AEC base (spaces, masks, illegal actions, dead steps, rewards,
@@ -8,6 +10,7 @@
 - `game_env.GameAECEnv`: the AEC env of any protocol game plus its encoder.
 - `single_agent.SingleAgentEnv`: Gymnasium env with the opponent inside, over a GameAECEnv.
 - `opponents`: an `opponent` argument (player spec, player or callable) made into env opponents.
+- `env_input`: the checks of the envs' own arguments (`learner_seat`, `reset` options).
 - `vector.BatchVectorEnv`: Gymnasium vector env over a batched game (the batched contract).
 
 Only `game` and `choice` (and `batch`) are below the engines; this package's `__init__` imports

@@ -12,9 +12,11 @@ Conventions (docs/design.md):
   all-masked row; as pgx does);
 - `observation_space(agent)` / `action_space(agent)` return the same object on every call;
 - rewards +1 / -1 / 0 on the step that ends the game only; game draws are terminations;
-- `raw_env.step` raises ValueError naming an illegal or out-of-range action and the legal
-  count, with the state unchanged; `wrap_aec` (used by `env()`) turns that into a loss
-  (-1) for the offender through PettingZoo's TerminateIllegalWrapper.
+- `raw_env.step` raises ValueError naming an illegal, out-of-range or non-integer action
+  (None, a bool, a float, a string) and the legal count, with the state unchanged; numpy
+  integers are integers. `wrap_aec` (used by `env()`) turns every such action of the agent
+  to move into a loss (-1) for the offender through PettingZoo's TerminateIllegalWrapper;
+- `reset(options=...)` takes the keys of `RESET_OPTIONS` (`hive_envs.core.env_input`).
 
 Hooks a game implements: `_new_game`, `_apply`, `_seat_to_move`, `_is_over`, `_write_mask`,
 `_write_observation`, `_outcome`, `_final_info`, `_render_text`, `_render_rgb`, and
@@ -23,7 +25,6 @@ optionally `action_values` (for the greedy opponent).
 
 from __future__ import annotations
 
-import operator
 from typing import ClassVar
 
 import gymnasium
@@ -33,6 +34,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+
+from hive_envs.core.env_input import check_reset_options
+from hive_envs.core.game import as_integer
 
 AGENTS = ("player_0", "player_1")
 
@@ -45,6 +49,7 @@ class MaskedAECEnv(AECEnv):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    RESET_OPTIONS: ClassVar[tuple[str, ...]] = ()  #: the keys `reset(options=...)` understands
 
     def __init__(self, num_actions: int, obs_low, obs_high, obs_dtype, render_mode: str | None = None):
         super().__init__()
@@ -115,6 +120,10 @@ class MaskedAECEnv(AECEnv):
         """Immediate gain of each action for the player to move (the greedy opponent's choice)."""
         raise NotImplementedError(f"{type(self).__name__} has no greedy action values")
 
+    def _shape_forfeit(self) -> None:
+        """Add the reward-shaping terms of a game ended by a forfeit (`env()`'s illegal-move loss) to
+        this step's rewards; nothing unless the env shapes rewards (`hive_envs.core.game_env`)."""
+
     # ----------------------------------------------------------------- PettingZoo API
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -123,6 +132,7 @@ class MaskedAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
+        check_reset_options(options, self.RESET_OPTIONS, self.metadata.get("name", type(self).__name__))
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.agents = self.possible_agents[:]
@@ -197,12 +207,10 @@ class MaskedAECEnv(AECEnv):
 
     def _action_index(self, action) -> int:
         """`action` as an int; ValueError naming the action range when it is not an integer."""
-        try:
-            return operator.index(action)
-        except TypeError:
-            raise ValueError(
-                f"action must be an integer in [0, {self.num_actions}), got {action!r}"
-            ) from None
+        a = as_integer(action)
+        if a is None:
+            raise ValueError(f"action must be an integer in [0, {self.num_actions}), got {action!r}")
+        return a
 
     def _check_action(self, action) -> int:
         a = self._action_index(action)
@@ -222,9 +230,14 @@ class MaskedAECEnv(AECEnv):
 class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     """TerminateIllegalWrapper that also treats out-of-range / non-integer actions as illegal.
 
-    The stock wrapper indexes the mask with the action, so 99 would raise IndexError and -1
-    would read the last entry; here both lose the game like any illegal action. `last()`
-    reads the raw env directly instead of through a chain of `__getattr__` forwards.
+    The stock wrapper indexes the mask with the action, so 99 would raise IndexError, -1
+    would read the last entry, and None or True would index the whole mask ("truth value of
+    an array is ambiguous"); here every action of the agent to move that is not an integer
+    in range (`as_integer`: None, bools, floats, strings are not) or is masked loses the game
+    (every illegal action ends through `_lose`, which also pays the env's closing
+    reward-shaping terms). A finished agent's step goes to PettingZoo's dead-step rules
+    unchanged. `last()` reads the raw env directly instead of through a chain of `__getattr__`
+    forwards.
     """
 
     def __init__(self, env: MaskedAECEnv, illegal_reward: float):
@@ -246,16 +259,14 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
     def step(self, action):
         raw = self._raw
         agent = raw.agent_selection
-        if action is not None and not (raw.terminations[agent] or raw.truncations[agent]):
-            try:
-                a = operator.index(action)
-                in_range = 0 <= a < raw.num_actions
-            except TypeError:
-                in_range = False
-            if not in_range:
-                self._lose(agent)
-                return
-        super().step(action)
+        if raw.terminations[agent] or raw.truncations[agent]:
+            super().step(action)
+            return
+        a = as_integer(action)
+        if a is None or not (0 <= a < raw.num_actions and raw._mask[a]):  # the mover's mask
+            self._lose(agent)
+            return
+        super().step(a)
 
     def _lose(self, agent):
         """The stock wrapper's illegal-move ending: the offender gets the illegal reward."""
@@ -269,6 +280,7 @@ class _TerminateIllegalOrOutOfRange(wrappers.TerminateIllegalWrapper):
         u.rewards = dict.fromkeys(u.agents, 0)
         u.rewards[agent] = float(self._illegal_value)
         u._accumulate_rewards()
+        u._shape_forfeit()
         u._deads_step_first()
         self._terminated = True
 

@@ -9,7 +9,9 @@ Seats are 0 (moves first: White / South) and 1. Move ids are the engine's own in
 
 - ``legal_move_ids()``: the legal moves now as a new integer array, one per distinct move; empty once
   the game is over; never empty while it runs (a forced pass is a move where the rules have one).
-- ``play_id(move_id)``: play a legal move; ValueError (game unchanged) for anything else.
+- ``play_id(move_id)``: play a legal move; ValueError (game unchanged) for anything else. A move id
+  is an integer (Python ``int``, numpy integer); a bool, float, string or None is refused, never
+  rounded (`check_integer`).
 - ``undo()``: take back the last ``play_id``; ValueError when nothing was played.
 - ``copy()``: an independent game in the same position, with the same history (``undo`` works on it).
 - ``to_move`` (0/1), ``is_terminal``, ``ply`` (moves played), ``result``: +1.0 if seat 0 won, -1.0 if
@@ -28,6 +30,7 @@ A player or a search may ``play_id``/``undo`` freely on a game it was given if i
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -83,3 +86,31 @@ def check_seat(seat) -> int:
     if isinstance(seat, (bool, np.bool_)) or seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     return int(seat)
+
+
+_BOOL_TYPES = (bool, np.bool_)
+
+
+def as_integer(value) -> int | None:
+    """``value`` as an int if it is an integer (int, numpy integer, 0-d integer array), else None.
+
+    Bools are not integers here (``True`` is no action 1), and floats are never rounded. The fast
+    path, a plain int, costs one type check: this runs on every env step.
+    """
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind in _BOOL_TYPES:  # neither can be subclassed, so a type lookup is exact
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def check_integer(value, what: str) -> int:
+    """``value`` as an int (see `as_integer`); ValueError naming ``what`` and the value otherwise."""
+    index = as_integer(value)
+    if index is None:
+        raise ValueError(f"{what} must be an integer, got {value!r} ({type(value).__name__})")
+    return index

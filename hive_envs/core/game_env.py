@@ -15,6 +15,12 @@ Everything else of an env comes from here and from `MaskedAECEnv`: stepping (``p
 decoded action), the seat to move, the end and its rewards (``game.result``), the greedy action
 values (``game.greedy_move_scores``) and move names (``game.move_name``). A subclass adds its
 options, renderings and final infos.
+
+Optional reward shaping (``shaping``, a `hive_envs.core.shaping.Shaping`; None = off): the extra
+reward of a seat's transition is added to that seat's entry of the step's ``rewards`` when its
+next decision arrives or the game ends (`hive_envs.core.shaping`), so an agent's ``last()`` reward,
+summed over its decisions, telescopes. ``infos[agent]["raw_reward"]`` then holds the unshaped
+reward of the step (the +1 / -1 / 0 at the end, else 0); ``raw_rewards`` the same for both agents.
 """
 
 from __future__ import annotations
@@ -22,17 +28,66 @@ from __future__ import annotations
 import numpy as np
 
 from hive_envs.core.aec import MaskedAECEnv
+from hive_envs.core.game import check_integer
+from hive_envs.core.shaping import Shaping, ShapingLedger
+
+KERNEL_INT_LIMIT = 2**62  #: move ids beyond it are no move of any game, and would overflow an int64
+_ROW = np.zeros(1, dtype=np.int64)  # the one game of an AEC env, as a ledger row
 
 
 class GameAECEnv(MaskedAECEnv):
     """The AEC env of ``self.game`` (a protocol game) through ``encoder``; see the module docstring."""
 
-    def __init__(self, encoder, render_mode: str | None = None):
+    def __init__(self, encoder, render_mode: str | None = None, shaping: Shaping | None = None):
         self.encoder = encoder
         low, high = encoder.observation_bounds()
         super().__init__(encoder.num_actions, low, high, encoder.observation_dtype, render_mode)
         self.game = self._make_game()
         self._over = self.game.is_terminal
+        self.shaping = shaping
+        self._ledger = None if shaping is None else ShapingLedger(shaping, 1)
+        self.raw_rewards = dict.fromkeys(self.possible_agents, 0.0)
+
+    # ----------------------------------------------------------------- reward shaping
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed, options=options)
+        if self._ledger is not None:
+            self._ledger.clear()
+            self._decision_arrives()
+            self.raw_rewards = dict.fromkeys(self.agents, 0.0)
+
+    def step(self, action):
+        if self._ledger is None:
+            return super().step(action)
+        agent = self.agent_selection
+        alive = not (self.terminations[agent] or self.truncations[agent])
+        super().step(action)
+        if alive:
+            self._pay_shaping(self._ledger.close(_ROW)[0] if self._over else self._decision_arrives())
+
+    def _decision_arrives(self) -> np.ndarray:
+        """Per seat, the extra reward of the transition the mover's new decision closes."""
+        seat = self.game.to_move
+        pay = np.zeros(2)
+        pay[seat] = self._ledger.decide(_ROW, np.array([seat]), np.array([self.game.potential(seat)]))[0]
+        return pay
+
+    def _pay_shaping(self, pay: np.ndarray) -> None:
+        """Add ``pay`` (per seat) to this step's rewards (and to what `last()` returns); record the raw."""
+        self.raw_rewards = dict(self.rewards)
+        for seat, agent in enumerate(self.possible_agents):
+            if agent in self.rewards:
+                self.rewards[agent] += float(pay[seat])
+                self._cumulative_rewards[agent] += float(pay[seat])
+                self.infos[agent] = {**self.infos[agent], "raw_reward": self.raw_rewards[agent]}
+
+    def close_shaping(self) -> np.ndarray:
+        """End the game's shaping now (a forfeit): per seat, the closing extra reward (zeros when off)."""
+        return np.zeros(2) if self._ledger is None else self._ledger.close(_ROW)[0]
+
+    def _shape_forfeit(self) -> None:
+        if self._ledger is not None:
+            self._pay_shaping(self.close_shaping())
 
     def _make_game(self):
         """A new game at the start position (the subclass's options)."""
@@ -70,7 +125,9 @@ class GameAECEnv(MaskedAECEnv):
 
     def move_to_action(self, move_id: int) -> int:
         """The action index of a legal engine move of the agent to move (ValueError otherwise)."""
-        action = self.encoder.move_to_action(self.game, int(move_id))
+        move = check_integer(move_id, "move id")
+        in_kernel_range = -KERNEL_INT_LIMIT < move < KERNEL_INT_LIMIT  # encoders' kernels take int64
+        action = self.encoder.move_to_action(self.game, move) if in_kernel_range else -1
         if self._over or not 0 <= action < self.num_actions or not self._mask[action]:
             raise ValueError(f"move {move_id!r} is not legal now ({self._legal_count} legal actions)")
         return action

@@ -9,19 +9,38 @@ builds its AEC env (see `hive_envs.hoyito.gym_env`). The opponent is any `oppone
 
 Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action ends the
 episode as a loss (-1, `info["illegal_action"] = True`), as PettingZoo's
-TerminateIllegalWrapper does; a value outside the action space raises ValueError.
+TerminateIllegalWrapper does; a value outside the action space, or one that is not an integer
+(None, a bool, a float; numpy integers are integers), raises ValueError, state unchanged.
+
+An opponent that fails (a callable returning an illegal or non-integer action, a player raising)
+raises ValueError naming it from `step` or `reset`; the learner's move of that step stays played,
+and the episode is over: `step` then raises until `reset()`. `reset(options=...)` takes the AEC
+env's reset options (Hive: "gamestring"; `hive_envs.core.env_input`).
+
+``rule_features=True`` (games that offer it: Hive, `hive_envs.hive.feature_observation`) makes the
+observation a Dict of the planes and per-action rule features of the learner's legal actions.
+
+With the AEC env's opt-in reward shaping (`reward_shaping=...`, `hive_envs.core.shaping`), each
+step's reward is the learner's transition from this decision to its next one (or to the end):
+raw + c * (gamma * Phi(s') - Phi(s)), Phi = 0 at the end; `info["raw_reward"]` is the raw part.
 """
 
 from __future__ import annotations
 
-import operator
 from typing import ClassVar
 
 import gymnasium as gym
 import numpy as np
 
+from hive_envs.core.env_input import check_learner_seat
+from hive_envs.core.game import as_integer
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.opponents import Opponent
+
+
+def check_rule_features(rule_features) -> None:
+    if not isinstance(rule_features, (bool, np.bool_)):
+        raise ValueError(f"rule_features must be True or False, got {rule_features!r}")
 
 
 class SingleAgentEnv(gym.Env):
@@ -29,9 +48,11 @@ class SingleAgentEnv(gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
-    def __init__(self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None):
-        if learner_seat not in (0, 1, "random"):
-            raise ValueError(f"learner_seat must be 0, 1 or 'random', got {learner_seat!r}")
+    def __init__(
+        self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None, rule_features=False
+    ):
+        learner_seat = check_learner_seat(learner_seat)
+        check_rule_features(rule_features)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
@@ -39,10 +60,14 @@ class SingleAgentEnv(gym.Env):
         self.aec = aec
         self.render_mode = render_mode
         self.opponent = opponent
-        self._opponent = Opponent(opponent, aec.game.game_name)
+        self._opponent = Opponent(opponent, aec.game)
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
         self.observation_space = aec.observation_space(agent)["observation"]
+        self._features = None
+        if rule_features:
+            self._features = self._feature_observation(aec, self.observation_space)
+            self.observation_space = self._features.space
         self.action_space = gym.spaces.Discrete(aec.num_actions)
         self.learner_seat = 0 if learner_seat == "random" else learner_seat
         self._done = True
@@ -53,39 +78,49 @@ class SingleAgentEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        if self.learner_seat_option == "random":
-            self.learner_seat = int(self.np_random.integers(2))
-        self.aec.reset(seed=int(self.np_random.integers(2**31)))
+        seat = int(self.np_random.integers(2)) if self.learner_seat_option == "random" else self.learner_seat
+        self.aec.reset(
+            seed=int(self.np_random.integers(2**31)), options=options
+        )  # bad options: nothing reset
+        self._done = True  # until the opponent has moved: a failure on the way leaves reset() to call
+        self.learner_seat = seat
         self._opponent.seed(int(self.np_random.integers(2**31)))
-        self._done = False
         self._play_opponent()
+        self._done = False
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action):
         if self._done:
-            raise ValueError("step() called on a finished episode; call reset() first")
-        try:
-            a = operator.index(action)
-        except TypeError:
             raise ValueError(
-                f"action must be an integer in [0, {self.action_space.n}), got {action!r}"
-            ) from None
+                "step() called on a finished episode (or one an error ended); call reset() first"
+            )
+        a = as_integer(action)
+        if a is None:
+            raise ValueError(f"action must be an integer in [0, {self.action_space.n}), got {action!r}")
         if not 0 <= a < self.action_space.n:
             raise ValueError(f"action {a} is out of range [0, {self.action_space.n})")
         if not self.aec._mask[a]:
             self._done = True
-            return self._observation(), -1.0, True, False, {**self._info(), "illegal_action": True}
+            info = {**self._info(), "illegal_action": True}
+            if self.aec.shaping is None:
+                return self._observation(), -1.0, True, False, info
+            extra = float(self.aec.close_shaping()[self.learner_seat])
+            return self._observation(), -1.0 + extra, True, False, {**info, "raw_reward": -1.0}
         self.aec.step(a)
+        self._done = True  # until the opponent has moved (an opponent that fails ends the episode)
         self._play_opponent()
-        reward = 0.0
-        if self.aec._is_over():
-            self._done = True
-            reward = float(self.aec.rewards[self._learner])
+        self._done = self.aec._is_over()
+        raw = float(self.aec._outcome()[self.learner_seat]) if self._done else 0.0
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, self._done, False, self._info()
+        info = self._info()
+        if self.aec.shaping is None:
+            return self._observation(), raw, self._done, False, info
+        # the AEC env paid the learner's shaping since its action into its cumulative reward
+        reward = float(self.aec._cumulative_rewards[self._learner])
+        return self._observation(), reward, self._done, False, {**info, "raw_reward": raw}
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now (bool); all True once the episode is over."""
@@ -109,10 +144,24 @@ class SingleAgentEnv(gym.Env):
         while not aec._is_over() and aec._seat_to_move() != self.learner_seat:
             aec.step(self._opponent.action(aec))
 
-    def _observation(self) -> np.ndarray:
-        obs = np.empty(self.observation_space.shape, dtype=self.observation_space.dtype)
-        self.aec._write_observation(self.learner_seat, obs)
-        return obs
+    def observation_of(self, game) -> np.ndarray | dict:
+        """The observation this env would give a learner to move in ``game`` (a protocol game of this
+        env's game and options), e.g. to play a policy trained here as a player of `hive_envs.players`."""
+        return self._observe(game, game.to_move)
+
+    def _observation(self) -> np.ndarray | dict:
+        return self._observe(self.aec.game, self.learner_seat)
+
+    def _observe(self, game, seat: int) -> np.ndarray | dict:
+        planes = self.aec.observation_space(self._learner)["observation"]
+        obs = np.empty(planes.shape, dtype=planes.dtype)
+        self.aec.encoder.observe(game, seat, obs)
+        return obs if self._features is None else self._features.observe(obs, game)
+
+    def _feature_observation(self, aec: GameAECEnv, planes: gym.spaces.Box):
+        """The ``rule_features=True`` observation of this game (an object with ``space`` and
+        ``observe(planes, game)``); a game that offers one overrides this."""
+        raise ValueError(f"rule_features=True: {type(self).__name__} has no rule-feature observation")
 
     def _info(self) -> dict:
         info = {"learner_seat": self.learner_seat}

@@ -10,12 +10,17 @@ checks, seeding and the reset/step plumbing are `hive_envs.core.batch.BatchGame`
 Contract (shared with `HoyitoBatch`; the training code is written against it)::
 
     batch = HiveBatch(num_games, expansions="", tournament_opening=True, max_turns=300,
-                      repetition_draw=False, parallel=False)
+                      repetition_draw=False, parallel=False,
+                      reward_shaping=None, shaping_coef=1.0, shaping_gamma=1.0)
     batch.reset(seed=None); batch.step(actions)   # actions: (N,) integers, one per game
     batch.observation (N, P, C, C) uint8, batch.action_mask (N, A) int8, batch.to_move (N,) int8,
     batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
     batch.episode_length (N,) int32           # all overwritten in place by reset/step
     batch.options (HiveOptions), batch.game(row), batch.move_to_action(row, move_id)
+
+``reward_shaping="queen_margin"`` adds the potential-based term of `hive_envs.core.shaping` to
+``rewards`` (each seat's, when its next decision arrives or its game ends) and keeps the unshaped
+ones in ``batch.raw_rewards``; off by default (``raw_rewards`` is then ``rewards``).
 
 The observation, mask and action indices are those of `hive_envs.hive_v0` (documented there):
 row ``g`` of ``observation`` is the AEC env's ``observe(agent_to_move)["observation"]``. Pass is an
@@ -41,12 +46,21 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
+from hive_envs.core.batch import BatchGame, check_num_games, check_parallel, check_rows
+from hive_envs.core.game import check_integer
+from hive_envs.core.shaping import parse_shaping
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, WIN_SCORE, greedy_score, queen_margin
+from hive_envs.hive.engine.heuristics import (
+    MAX_QUEEN_MARGIN,
+    POTENTIAL_NAME,
+    WIN_SCORE,
+    greedy_score,
+    queen_margin,
+)
 from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS
 from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move
@@ -229,10 +243,14 @@ class HiveBatch(BatchGame):
         max_turns: int | None = 300,
         repetition_draw: bool = False,
         parallel: bool = False,
+        reward_shaping: str | None = None,
+        shaping_coef: float = 1.0,
+        shaping_gamma: float = 1.0,
     ):
         N = check_num_games(num_games)
         self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
         parallel = check_parallel(parallel)
+        shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
         self.encoding = enc = E.make_encoding(options.expansions)
         self.num_actions = enc.num_actions
         self.observation_shape = enc.obs_shape
@@ -249,6 +267,7 @@ class HiveBatch(BatchGame):
         key_len = 1 if not self.options.repetition_draw else min(self.options.max_turns or 512, 512) + 1
         self._keys = np.zeros((N, key_len), dtype=np.uint64)
         self._allocate(N)
+        self._init_shaping(shaping)
         self.reset()
 
     @property
@@ -266,8 +285,8 @@ class HiveBatch(BatchGame):
 
     def potentials(self) -> np.ndarray:
         """(N, 2) float32: each seat's `HiveGame.potential` in the current positions (its Queen margin
-        / 6, in [-1, 1]). The progress measure the trainer's optional potential-based reward shaping
-        uses (`shaping_coef`)."""
+        / 6, in [-1, 1]). The progress measure the opt-in reward shaping (`reward_shaping`) and the
+        trainer's (`shaping_coef`) use."""
         out = np.empty((self.num_games, 2), dtype=np.float32)
         _potentials(self.states, out)
         return out
@@ -281,10 +300,15 @@ class HiveBatch(BatchGame):
     def move_to_action(self, row: int, move_id: int) -> int:
         """The action index of the legal engine move ``move_id`` in game ``row``; ValueError otherwise."""
         g = self._row(row)
+        move = check_integer(move_id, "move id")
+        if not 0 <= move < NUM_MOVE_IDS:
+            raise ValueError(
+                f"game {g}: move {move_id!r} is not legal now (move ids run from 0 to {NUM_MOVE_IDS - 1})"
+            )
         enc = self.encoding
         action = int(
             E.move_id_to_action(
-                self.states[g], int(move_id), self._frames[g], enc.grid, enc.tiles_per_colour, enc.slot_of
+                self.states[g], move, self._frames[g], enc.grid, enc.tiles_per_colour, enc.slot_of
             )
         )
         return self._legal_action(g, action, move_id)
@@ -293,9 +317,10 @@ class HiveBatch(BatchGame):
         """For each game in ``rows``: the 1-ply greedy action, ties broken uniformly at random.
 
         Scores as `HiveGame.greedy_move_scores` (win +100, loss -100, draw 0, else the mover's Queen
-        margin after the move); the optional repetition draw is not looked ahead.
+        margin after the move); the optional repetition draw is not looked ahead. ValueError for
+        ``rows`` that are not game indices (`hive_envs.core.batch.check_rows`).
         """
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        rows = check_rows(rows, self.num_games)
         out = np.empty(rows.size, dtype=np.int64)
         enc = self.encoding
         _greedy_choice(

@@ -6,14 +6,18 @@ import os
 from typing import ClassVar
 
 from hive_envs.core.aec import MaskedAECEnv
+from hive_envs.core.env_input import check_reset_options
 from hive_envs.core.game_env import GameAECEnv
+from hive_envs.core.shaping import parse_shaping
 from hive_envs.hive import HiveGame, render
 from hive_envs.hive import encoding as E
+from hive_envs.hive.engine.heuristics import POTENTIAL_NAME
 from hive_envs.hive.engine.options import HiveOptions
 
 
 class raw_env(GameAECEnv):
-    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`."""
+    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`, and the
+    opt-in reward shaping `reward_shaping` ("queen_margin"), `shaping_coef`, `shaping_gamma`."""
 
     metadata: ClassVar[dict] = {**MaskedAECEnv.metadata, "name": "hive_v0"}
 
@@ -24,28 +28,38 @@ class raw_env(GameAECEnv):
         max_turns: int = 300,
         repetition_draw: bool = False,
         render_mode: str | None = None,
+        reward_shaping: str | None = None,
+        shaping_coef: float = 1.0,
+        shaping_gamma: float = 1.0,
     ):
         self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
+        shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
         self.encoding = E.make_encoding(options.expansions)
         self._window = None
         self._start = None  # game to start from on the next reset (options["gamestring"])
-        super().__init__(self.encoding, render_mode)
+        super().__init__(self.encoding, render_mode, shaping)
+
+    RESET_OPTIONS = ("gamestring",)
 
     # ----------------------------------------------------------------- game hooks
     def reset(self, seed=None, options=None):
-        """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position."""
-        self._start = None
-        if options and options.get("gamestring") is not None:
+        """Start a new game; ``options={"gamestring": "Base;InProgress;..."}`` starts from that position.
+
+        ValueError (nothing reset) for a bad or finished GameString, one of another game type, or a
+        misspelt option key (`hive_envs.core.env_input`)."""
+        options = check_reset_options(options, self.RESET_OPTIONS, self.metadata["name"])
+        start = None
+        if options.get("gamestring") is not None:
             o = self.options
-            game = HiveGame.from_gamestring(
+            start = HiveGame.from_gamestring(
                 options["gamestring"], o.tournament_opening, o.max_turns, o.repetition_draw
             )
-            if game.game_type != o.game_type:
-                raise ValueError(f"gamestring is a {game.game_type} game; this env plays {o.game_type}")
-            if game.is_terminal:
-                raise ValueError(f"gamestring describes a finished game ({game.outcome}); nothing to play")
-            self._start = game
-        super().reset(seed=seed, options=options)
+            if start.game_type != o.game_type:
+                raise ValueError(f"gamestring is a {start.game_type} game; this env plays {o.game_type}")
+            if start.is_terminal:
+                raise ValueError(f"gamestring describes a finished game ({start.outcome}); nothing to play")
+        self._start = start
+        super().reset(seed=seed)
 
     def _make_game(self) -> HiveGame:
         game, self._start = self._start, None

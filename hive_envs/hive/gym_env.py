@@ -11,22 +11,40 @@ Options: the game options of `hive_v0` (`expansions`, `tournament_opening`, `max
 maximising (occupied neighbours of the opponent's Queen) - (of its own Queen), ties at random;
 a callable `(observation, action_mask) -> action`; a player; or any player spec of
 `hive_envs.players` such as a checkpoint path; see `hive_envs.core.opponents`), `learner_seat`
-(0 White, 1 Black, or "random" per episode), `render_mode` ("ansi", "rgb_array", "human").
+(0 White, 1 Black, or "random" per episode), `render_mode` ("ansi", "rgb_array", "human"),
+`rule_features` (False; True: a Dict observation of the planes plus each legal action's rule
+features, documented in `hive_envs.hive.feature_observation`), and the opt-in reward shaping of
+`hive_v0` (`reward_shaping="queen_margin"`, `shaping_coef`, `shaping_gamma`): each step's reward is
+then the learner's transition from this decision to its next one, raw + c * (gamma * Phi(s') -
+Phi(s)) with Phi = 0 at the end, and `info["raw_reward"]` the raw.
 """
 
 from __future__ import annotations
 
+from hive_envs.core.shaping import SHAPING_OPTIONS
 from hive_envs.core.single_agent import SingleAgentEnv
+from hive_envs.games import check_option_names
 from hive_envs.hive.env import has_display, raw_env
 
 
 class HiveEnv(SingleAgentEnv):
     """One learner seat of Hive against an opponent inside the env."""
 
-    def __init__(self, opponent="random", learner_seat=0, render_mode=None, **options):
+    def __init__(self, opponent="random", learner_seat=0, render_mode=None, rule_features=False, **options):
+        check_option_names("hive", options, extra=SHAPING_OPTIONS)
         super().__init__(
-            raw_env(**options), opponent=opponent, learner_seat=learner_seat, render_mode=render_mode
+            raw_env(**options),
+            opponent=opponent,
+            learner_seat=learner_seat,
+            render_mode=render_mode,
+            rule_features=rule_features,
         )
+
+    def _feature_observation(self, aec, planes):
+        # imported on use: the feature kernel lives in hive_envs.agents, whose package imports torch
+        from hive_envs.hive.feature_observation import HiveFeatureObservation
+
+        return HiveFeatureObservation(aec.encoding, planes)
 
     def render(self):
         """`human` shows the picture in a window where a display exists (else prints the text board)."""

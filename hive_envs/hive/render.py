@@ -227,19 +227,40 @@ def save_png(gamestring: str, path: str, width: int = 640, height: int = 640) ->
     Image.fromarray(render_rgb(game, width, height)).save(path)
 
 
-def main(argv=None) -> None:
-    """``python -m hive_envs.hive.render GAMESTRING OUT.png``: write the picture of a position."""
+MIN_SIZE, MAX_SIZE = 64, 4096  #: --size range of the command line (4096² RGB is 48 MiB)
+
+
+def main(argv=None) -> int:
+    """``python -m hive_envs.hive.render GAMESTRING OUT.png``: write the picture of a position.
+
+    A bad GameString, size or output path is reported on one line (``error: ...``) with exit code 2.
+    """
     import argparse
+    import sys
 
     parser = argparse.ArgumentParser(description="Write a PNG picture of a Hive position.")
     parser.add_argument(
         "gamestring", help='UHP GameString or GameTypeString, e.g. "Base;InProgress;White[2];wS1;bS1 wS1-"'
     )
     parser.add_argument("path", help="output PNG file")
-    parser.add_argument("--size", type=int, default=640, help="width and height in pixels")
+    parser.add_argument(
+        "--size", type=int, default=640, help=f"width and height in pixels ({MIN_SIZE} to {MAX_SIZE})"
+    )
     args = parser.parse_args(argv)
-    save_png(args.gamestring, args.path, args.size, args.size)
+    try:
+        if not MIN_SIZE <= args.size <= MAX_SIZE:
+            raise ValueError(f"--size must be in [{MIN_SIZE}, {MAX_SIZE}], got {args.size}")
+        game = HiveGame.from_gamestring(args.gamestring)
+    except ValueError as error:
+        print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
+    try:
+        Image.fromarray(render_rgb(game, args.size, args.size)).save(args.path)
+    except (OSError, ValueError) as error:  # PIL: ValueError for an unknown file extension
+        print(f"error: cannot write {args.path!r}: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -11,8 +11,12 @@ Commands (one per line; every answer ends with a line ``ok``):
     undo [N]                              take back N moves (default 1); answers the GameString
     options                               list the options, one line each:
     options get Name                        Name;Type;Value;Default[;Min;Max]
-    options set Name Value                  (values take effect at the next ``newgame``)
-                                          TournamentOpening (bool, True), MaxTurns (int, 300 plies, 0 = no cap)
+    options set Name Value                  rules (they take effect at the next ``newgame``):
+                                          TournamentOpening (bool, True), MaxTurns (int, 300 plies, 0 = no cap),
+                                          RepetitionDraw (bool, False: the third occurrence of a position
+                                          with the same player to move is a draw, as nokamute plays);
+                                          and the player's own settings (at once), e.g. the alpha-beta's
+                                          MaxDepth (int, 3), MaxTime (int s, 0 = none), TableSizeMB (int)
     perft N                               extension: number of move sequences of length N
 
 Errors answer ``err <reason>`` and illegal moves ``invalidmove <reason>``, each followed by ``ok``;
@@ -22,8 +26,16 @@ end-of-file).
 The engine's decisions come from a player (`hive_envs.players`): any object with
 ``choose(game, limits) -> move id`` passed to `UHPEngine(player=...)`, or any player spec on the
 command line (``--player greedy``, ``--player runs/x.pt@64``, ``--agent PATH``), so every kind of
-player registered there can answer ``bestmove``. A player may also expose ``uhp_options()`` /
-``set_uhp_option(name, value)`` (listed and set by ``options``) and ``warm_up()``.
+player registered there can answer ``bestmove``. By default it is the alpha-beta search
+(`AlphaBetaPlayer`, ``--player alphabeta:3``): a plain ``bestmove`` searches ``MaxDepth`` plies (3)
+and stops at ``MaxTime`` seconds if that is set; ``bestmove depth N`` searches N plies (0 counts as
+1; at most 12), ``bestmove time hh:mm:ss`` deepens until the time is used (the clock is read inside
+the search, which answers a few milliseconds after the limit at most). A player may also expose
+``uhp_options()`` / ``set_uhp_option(name, value)`` (listed and set by ``options``) and ``warm_up()``
+(run once at start, so a first timed ``bestmove`` is not spent loading compiled code).
+
+Counts (``undo N``, ``perft N``, ``bestmove depth N``, times) are ASCII digits only. Closing the
+engine's output (a viewer that quits) or Ctrl-C ends the process quietly (exit codes 0 and 130).
 """
 
 from __future__ import annotations
@@ -34,8 +46,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
+from hive_envs.cli import run_quietly
 from hive_envs.hive import GAME_TYPES, HiveGame
-from hive_envs.players import GreedyPlayer, Player, PlayerContext, PlayerFailure, SearchLimits, make_player
+from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
 from hive_envs.players.specs import describe_specs
 from hive_envs.version import __version__
 
@@ -45,7 +58,8 @@ MAX_PERFT_DEPTH = 8
 """Refuse deeper perft requests: depth 9 of Base+MLP would run for days in a loop that cannot be
 interrupted except by killing the process."""
 
-_TIME_RE = re.compile(r"^(\d{1,2}):([0-5]\d):([0-5]\d)$")
+_TIME_RE = re.compile(r"([0-9]{1,2}):([0-5][0-9]):([0-5][0-9])")
+DEFAULT_PLAYER = "alphabeta:3"
 
 
 class UHPError(Exception):
@@ -91,6 +105,7 @@ _OPTIONS = {
     for o in (
         _Option("TournamentOpening", "bool", True),
         _Option("MaxTurns", "int", 300, 0, 100_000),  # 0: no cap
+        _Option("RepetitionDraw", "bool", False),
     )
 }
 
@@ -99,7 +114,9 @@ class UHPEngine:
     """State of one UHP session: the current game, the options, and the player behind ``bestmove``."""
 
     def __init__(self, player: Player | None = None):
-        self.player: Player = player if player is not None else GreedyPlayer()
+        self.player: Player = (
+            player if player is not None else make_player(DEFAULT_PLAYER, PlayerContext("hive"))
+        )
         self.game: HiveGame | None = None
         self.options: dict[str, bool | int] = {name: o.default for name, o in _OPTIONS.items()}
         self._commands: dict[str, Callable[[list[str]], list[str]]] = {
@@ -159,6 +176,7 @@ class UHPEngine:
         kwargs = {
             "tournament_opening": bool(self.options["TournamentOpening"]),
             "max_turns": int(self.options["MaxTurns"]) or None,
+            "repetition_draw": bool(self.options["RepetitionDraw"]),
         }
         text = " ".join(args)
         if not text:
@@ -221,7 +239,7 @@ class UHPEngine:
             raise UHPError("undo takes at most one argument, the number of moves")
         count = 1
         if args:
-            if not args[0].isdigit():
+            if not _is_count(args[0]):
                 raise UHPError(f"undo needs a non-negative integer, got {_quote(args[0])}")
             count = int(args[0])
         played = game.turn_number  # plies, passes included
@@ -246,10 +264,10 @@ class UHPEngine:
         if len(args) in (2, 3) and args[1] in own:
             option, value = own[args[1]]
             if verb == "set" and len(args) == 3:
-                value = option.parse(args[2])
-                self.player.set_uhp_option(option.name, value)
+                self.player.set_uhp_option(option.name, option.parse(args[2]))
+                value = next(row[2] for row in self.player.uhp_options() if row[0] == option.name)
             if verb in ("get", "set"):
-                return [option.line(value)]
+                return [option.line(value)]  # as the player now has it (it may round the value)
         if verb == "get" and len(args) == 2:
             option = self._option(args[1])
             return [option.line(self.options[option.name])]
@@ -261,7 +279,7 @@ class UHPEngine:
 
     def _perft(self, args: list[str]) -> list[str]:
         game = self._require_game()
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not _is_count(args[0]):
             raise UHPError("usage: perft N (N a non-negative integer)")
         depth = int(args[0])
         if depth > MAX_PERFT_DEPTH:
@@ -285,16 +303,21 @@ def _parse_limits(args: list[str]) -> SearchLimits:
     if not args:
         return SearchLimits()
     if len(args) == 2 and args[0].lower() == "depth":
-        if not args[1].isdigit():
+        if not _is_count(args[1]):
             raise UHPError(f"bestmove depth needs a non-negative integer, got {_quote(args[1])}")
         return SearchLimits(depth=int(args[1]))
     if len(args) == 2 and args[0].lower() == "time":
-        match = _TIME_RE.match(args[1])
+        match = _TIME_RE.fullmatch(args[1])
         if match is None:
             raise UHPError(f"bestmove time needs hh:mm:ss, got {_quote(args[1])}")
         h, m, s = (int(g) for g in match.groups())
         return SearchLimits(time_s=float(3600 * h + 60 * m + s))
     raise UHPError("usage: bestmove | bestmove depth N | bestmove time hh:mm:ss")
+
+
+def _is_count(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts superscripts (¹) that ``int`` cannot read."""
+    return text.isascii() and text.isdigit()
 
 
 def _no_args(command: str, args: list[str]) -> None:
@@ -345,15 +368,17 @@ def load_player(spec: str, seed: int | None = None):
 
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Entry point of ``python -m hive_envs.uhp``."""
+    """Entry point of ``python -m hive_envs.uhp``: 0 at end of input or ``exit`` (or when the viewer
+    closes the engine's output), 130 on Ctrl-C; no traceback either way."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m hive_envs.uhp", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--player",
-        default="greedy",
+        default=DEFAULT_PLAYER,
         metavar="SPEC",
-        help=f"the player behind bestmove: {describe_specs()} (default: greedy)",
+        help=f"the player behind bestmove: {describe_specs()} (default: {DEFAULT_PLAYER}, the alpha-beta "
+        "search; its MaxDepth / MaxTime / TableSizeMB are UHP options)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")
     parser.add_argument(
@@ -371,20 +396,28 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     args = parser.parse_args(argv)
     if args.simulations < 0:
         parser.error(f"--simulations must be >= 0, got {args.simulations}")
-    if args.agent is not None:
-        player = load_player(f"{args.agent}@{args.simulations}", args.seed)
-    else:
-        try:
-            player = make_player(args.player, PlayerContext(game="hive", seed=args.seed))
-        except ValueError as error:
-            parser.error(f"--player: {error}")
-    # Undecodable input bytes or unencodable output characters must not end the process.
-    if hasattr(stdin, "reconfigure"):
-        stdin.reconfigure(errors="replace")
-    if hasattr(stdout, "reconfigure"):
-        stdout.reconfigure(errors="backslashreplace")
-    try:
+    player = None
+
+    def serve() -> int:
+        nonlocal player
+        if args.agent is not None:
+            player = load_player(f"{args.agent}@{args.simulations}", args.seed)
+        else:
+            try:
+                player = make_player(args.player, PlayerContext(game="hive", seed=args.seed))
+            except ValueError as error:
+                parser.error(f"--player: {error}")
+            getattr(player, "warm_up", lambda: None)()
+        # Undecodable input bytes or unencodable output characters must not end the process.
+        if hasattr(stdin, "reconfigure"):
+            stdin.reconfigure(errors="replace")
+        if hasattr(stdout, "reconfigure"):
+            stdout.reconfigure(errors="backslashreplace")
         UHPEngine(player).run(stdin, stdout)
+        return 0
+
+    try:
+        return run_quietly(serve, stdout)
     finally:
-        player.close()
-    return 0
+        if player is not None:
+            player.close()

@@ -7,7 +7,8 @@ checks, seeding and the reset/step plumbing are `hive_envs.core.batch.BatchGame`
 
 Contract (shared with HiveBatch; the training code is written against it)::
 
-    batch = HoyitoBatch(num_games, **options)     # options and validation as HoyitoGame
+    batch = HoyitoBatch(num_games, **options)     # options and validation as HoyitoGame, plus the
+                                                  # opt-in reward_shaping="captured_margin" (core/shaping.py)
     batch.reset(seed=None); batch.step(actions)   # actions: (N,) integers
     batch.observation (N, 2n+4) float32, batch.action_mask (N, n) int8, batch.to_move (N,) int8,
     batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
@@ -24,10 +25,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from hive_envs.core.batch import BatchGame, check_num_games, check_parallel
+from hive_envs.core.batch import BatchGame, check_num_games, check_parallel, check_rows
+from hive_envs.core.game import check_integer
+from hive_envs.core.shaping import parse_shaping
 from hive_envs.hoyito.encoding import OBS_DTYPE, observation_size
 from hive_envs.hoyito.engine import kernels as K
-from hive_envs.hoyito.engine.game import HoyitoGame
+from hive_envs.hoyito.engine.game import POTENTIAL_NAME, HoyitoGame
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
@@ -156,6 +159,13 @@ def _capture_values(states, rows, n, max_laps, limit, out):
         K.capture_values(states[rows[i]], n, max_laps, limit, scratch, out[i])
 
 
+@njit(cache=True)
+def _potentials(states, n, total, out):
+    for g in range(states.shape[0]):
+        for seat in range(2):
+            out[g, seat] = K.captured_margin(states[g], n, seat) / total
+
+
 class HoyitoBatch(BatchGame):
     """`num_games` independent Hoyito II games with preallocated, in-place buffers.
 
@@ -174,24 +184,37 @@ class HoyitoBatch(BatchGame):
         max_laps=1000,
         no_capture_limit=None,
         parallel=False,
+        reward_shaping=None,
+        shaping_coef=1.0,
+        shaping_gamma=1.0,
     ):
         N = check_num_games(num_games)
         self.parallel = check_parallel(parallel)
         self.options = o = HoyitoOptions(holes_per_row, seeds_per_hole, max_laps, no_capture_limit)
+        shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
         self.num_actions = o.holes_per_row
         self.observation_shape = (observation_size(o.holes_per_row),)
         self.observation_dtype = np.dtype(OBS_DTYPE)
         self.states = np.zeros((N, K.state_size(o.holes_per_row)), dtype=np.int32)
         self._allocate(N)
+        self._init_shaping(shaping)
         self._params = np.array(
             [o.holes_per_row, o.max_laps, o.no_capture_limit, o.seeds_per_hole, o.total_counters],
             dtype=np.int64,
         )
         self.reset()
 
+    def potentials(self) -> np.ndarray:
+        """(N, 2) float32: each seat's `HoyitoGame.potential` (captured margin / all counters) now."""
+        out = np.empty((self.num_games, 2), dtype=np.float32)
+        _potentials(self.states, self.options.holes_per_row, self.options.total_counters, out)
+        return out
+
     def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
-        """For each game in `rows`: the move capturing the most counters now, ties broken at random."""
-        rows = np.asarray(rows, dtype=np.int64)
+        """For each game in `rows`: the move capturing the most counters now, ties broken at random.
+
+        ValueError for ``rows`` that are not game indices (`hive_envs.core.batch.check_rows`)."""
+        rows = check_rows(rows, self.num_games)
         o = self.options
         values = np.empty((rows.size, self.num_actions), dtype=np.int32)
         _capture_values(self.states, rows, o.holes_per_row, o.max_laps, o.no_capture_limit, values)
@@ -205,7 +228,8 @@ class HoyitoBatch(BatchGame):
     def move_to_action(self, row: int, move_id: int) -> int:
         """The action (the mover's hole from their left) of absolute hole ``move_id`` in game ``row``."""
         g = self._row(row)
-        return self._legal_action(g, int(move_id) - int(self.to_move[g]) * self.num_actions, move_id)
+        move = check_integer(move_id, "move id")
+        return self._legal_action(g, move - int(self.to_move[g]) * self.num_actions, move_id)
 
     # ------------------------------------------------------------------ BatchGame hooks
     def _reset_games(self) -> None:

@@ -3,8 +3,9 @@
 - `base`: the `Player` interface (``choose(game, limits) -> move id``, ``seed``, ``close``, the batched
   ``act(batch, rows)``), `SearchLimits`, `PlayerFailure`, `BasePlayer`;
 - `builtin`: `RandomPlayer`, `GreedyPlayer`;
-- `specs`: `make_player(spec, context)` for ``random``, ``greedy``, ``PATH[@N]``, ``uhp:COMMAND`` and
-  every kind added with `register_player_kind`;
+- `alphabeta`: `AlphaBetaPlayer`, the alpha-beta search of either game (``alphabeta:D``, ``alphabeta:T=S``);
+- `specs`: `make_player(spec, context)` for ``random``, ``greedy``, ``alphabeta:...``, ``PATH[@N]``,
+  ``uhp:COMMAND`` and every kind added with `register_player_kind`;
 - `uhp_engine`: an external UHP engine process as a player;
 - `checkpoint`: a trained checkpoint as a player (raw policy or PUCT search; imports torch, so it is
   imported only when a checkpoint spec is resolved).
@@ -12,6 +13,7 @@
 No gymnasium / pettingzoo / torch imports at this level.
 """
 
+from hive_envs.players.alphabeta import AlphaBetaPlayer
 from hive_envs.players.base import (
     BasePlayer,
     Player,
@@ -32,6 +34,7 @@ from hive_envs.players.specs import (
 )
 
 __all__ = [
+    "AlphaBetaPlayer",
     "BasePlayer",
     "GreedyPlayer",
     "Player",

@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
 
 
@@ -74,9 +75,8 @@ class BasePlayer:
 
 def actions_by_choosing(player: Player, batch, rows: np.ndarray) -> np.ndarray:
     """One action per row of ``batch``: ``player.choose`` on the row's game, mapped back to an action."""
-    return np.array(
-        [batch.move_to_action(int(g), player.choose(batch.game(int(g)))) for g in rows], dtype=np.int64
-    )
+    rows = check_rows(rows, batch.num_games).tolist()
+    return np.array([batch.move_to_action(g, player.choose(batch.game(g))) for g in rows], dtype=np.int64)
 
 
 def batch_actions(player: Player, batch, rows: np.ndarray) -> np.ndarray:

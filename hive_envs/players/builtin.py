@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from hive_envs.core.batch import check_rows
 from hive_envs.core.choice import best_index, random_legal_actions
 from hive_envs.core.game import Game
 from hive_envs.players.base import BasePlayer, SearchLimits
@@ -29,7 +30,7 @@ class RandomPlayer(BasePlayer):
         return int(ids[int(self.rng.random() * len(ids))])  # random() is twice as fast as integers()
 
     def act(self, batch, rows: np.ndarray) -> np.ndarray:
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        rows = check_rows(rows, batch.num_games)  # the compiled scan does not check bounds
         out = np.empty(rows.size, dtype=np.int64)
         random_legal_actions(batch.action_mask, rows, self.rng.random(rows.size), out)
         return out

@@ -34,6 +34,7 @@ from hive_envs.agents.history import fresh_moves
 from hive_envs.agents.policy import policy_actions
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search
 from hive_envs.agents.views import GameView, view_for_checkpoint
+from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
 from hive_envs.players.base import BasePlayer, SearchLimits
@@ -54,11 +55,13 @@ class AgentPlayer(BasePlayer):
         seed: int | None = None,
         name: str = "agent",
         game_name: str | None = None,
+        source: str | None = None,
     ):
         self.network = network
         self.view = view
         self.game_name = view.game_name if view is not None else game_name
-        self.evaluator = NetworkEvaluator(network, view) if view is not None else None
+        self.source = source or f"the network of agent {name!r}"  # named when its outputs are NaN
+        self.evaluator = NetworkEvaluator(network, view, self.source) if view is not None else None
         self.config = config
         self.sample = bool(sample)
         self.avoid_repetition = True
@@ -95,7 +98,8 @@ class AgentPlayer(BasePlayer):
                 raise ValueError(f"checkpoint {str(path)!r}: {error}") from None
             view = None  # a game without a view (e.g. a test's toy batch): batched raw policy only
         name = os.path.basename(str(path))
-        return cls(network_from_checkpoint(data), view, config, sample, seed, name, str(data["game"]))
+        source = f"checkpoint {str(path)!r}"
+        return cls(network_from_checkpoint(data), view, config, sample, seed, name, str(data["game"]), source)
 
     # -- choosing -------------------------------------------------------------------------------
     def config_for(self, limits: SearchLimits | None) -> SearchConfig:
@@ -111,11 +115,19 @@ class AgentPlayer(BasePlayer):
             return replace(self.config, simulations=MAX_SIMULATIONS, time_s=budget)
         return self.config
 
+    def check_game(self, game: Game) -> None:
+        """ValueError unless the checkpoint can play ``game``: the same game and, through its view, the
+        same game type (Hive) or options (Hoyito). Tools call it before play (the envs' opponents)."""
+        if game.game_name != self.game_name:
+            raise ValueError(f"{self.name!r} is a {self.game_name} agent; this game is {game.game_name}")
+        if self.view is not None:
+            self.view.check_game(game)
+
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         """A legal move of ``game``; ``game`` is left unchanged."""
         if self.view is None:
             raise ValueError(f"the agent's game {self.game_name!r} has no game view; it plays batched only")
-        self.view.check_game(game)
+        self.check_game(game)
         if game.is_terminal:
             raise ValueError("the game is over; there is no move to choose")
         config = self.config_for(limits)
@@ -136,11 +148,12 @@ class AgentPlayer(BasePlayer):
     def act(self, batch, rows: np.ndarray) -> np.ndarray:
         if self.config.simulations > 0:
             return super().act(batch, rows)
+        rows = check_rows(rows, batch.num_games)  # numpy would wrap a negative row silently
         device = self.device
         obs = torch.as_tensor(batch.observation[rows], device=device)
         mask = torch.as_tensor(batch.action_mask[rows], device=device)
         return (
-            policy_actions(self.network, obs, mask, self.sample, self.generator)
+            policy_actions(self.network, obs, mask, self.sample, self.generator, self.source)
             .cpu()
             .numpy()
             .astype(np.int64)

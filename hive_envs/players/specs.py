@@ -5,6 +5,7 @@
     make_player("runs/a/latest.pt")             # a checkpoint's raw policy (argmax; sampled with sample=True)
     make_player("runs/a/latest.pt@64")          # the checkpoint with PUCT search, 64 simulations per move
     make_player("uhp:nokamute uhp")             # an external UHP engine process (Hive)
+    make_player("alphabeta:3")                  # alpha-beta search, 3 plies (alphabeta:T=0.5: 0.5 s a move)
     make_player("pretrained:hive_base@64")      # an agent shipped with the package (hive_envs.pretrained)
     make_player(spec, PlayerContext(game="hive", seed=3, sample=False, move_timeout_s=30))
 
@@ -195,6 +196,20 @@ register_player_kind(
     lambda _, context: GreedyPlayer(context.seed),
     argument=False,
     help="the game's 1-ply heuristic (Hive: Queen margin; Hoyito: largest capture), ties at random",
+)
+
+
+def _alphabeta(argument: str, context: PlayerContext) -> Player:
+    from hive_envs.players.alphabeta import AlphaBetaPlayer
+
+    return AlphaBetaPlayer.from_spec(argument, context.game, context.seed)
+
+
+register_player_kind(
+    "alphabeta",
+    _alphabeta,
+    syntax="alphabeta:D | alphabeta:T=S",
+    help="alpha-beta search to D plies, or for S seconds per move (both: alphabeta:D,T=S); Hive and Hoyito",
 )
 register_player_kind(
     "uhp", _uhp_engine, syntax="uhp:COMMAND", help="an external Universal Hive Protocol engine process"

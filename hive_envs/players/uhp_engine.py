@@ -1,11 +1,18 @@
 """A Universal Hive Protocol engine process as a player (spec ``uhp:COMMAND``; Hive only).
 
-The process is started on first use (`hive_envs.uhp_client.UHPClient`) and kept for every later
-move and game. Before each ``bestmove`` it is brought to the game's position: the moves it has not
-seen are sent with ``play`` (a new game, another game type or a position that is not a continuation
-of what it saw starts over with ``newgame``). Its answer must be a legal move here. An error, a
-crash, no answer within the timeout (+ the move time) or an illegal move raises `PlayerFailure`
-and the process is closed; the next move starts a fresh one.
+The process is started when the player is made (`hive_envs.uhp_client.UHPClient`, which waits
+``timeout_s`` for its ``info`` block): a command that cannot start, exits at once or stays silent
+is a ValueError naming the command, before any game. It is kept for every later move and game.
+Before each ``bestmove`` it is brought to the game's position: the moves it has not seen are sent
+with ``play`` (a new game, another game type or a position that is not a continuation of what it
+saw starts over with ``newgame``). Its answer must be a legal move here.
+
+An error, a crash, no answer within ``timeout_s`` (+ the move time) or an illegal move raises
+`PlayerFailure` and the process is closed; the next move starts a fresh one. When the engine's own
+game is over while the caller's is not (engines such as nokamute end a game at the third
+repetition of a position; the GameString ``play`` answers shows it, and after an error the engine
+is asked for it with ``undo 0``), the failure says so: the game has no result under the caller's
+rules, and it must not be scored as the engine's loss (the arena reports it apart).
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from hive_envs.core.game import Game
 from hive_envs.players.base import BasePlayer, PlayerFailure, SearchLimits
 from hive_envs.uhp_client import UHPClient, UHPEngineError
 
+IN_PROGRESS = ("NotStarted", "InProgress")
+
 
 class UHPEnginePlayer(BasePlayer):
     """An external UHP engine behind ``choose`` (see the module docstring)."""
@@ -21,9 +30,15 @@ class UHPEnginePlayer(BasePlayer):
     def __init__(self, command: str, timeout_s: float = 60.0, name: str | None = None):
         super().__init__(name or f"uhp:{command}")
         self.command, self.timeout_s = command, timeout_s
-        self._client: UHPClient | None = None
         self._game_type: str | None = None
         self._seen: list[str] = []  # the moves the engine has been told, in order
+        try:
+            self._client: UHPClient | None = self._start()
+        except UHPEngineError as error:
+            raise ValueError(f"player {self.name!r}: the engine cannot be used: {error}") from None
+
+    def _start(self) -> UHPClient:
+        return UHPClient(self.command, startup_timeout_s=self.timeout_s, timeout_s=self.timeout_s)
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         if game.game_name != "hive":
@@ -36,7 +51,7 @@ class UHPEnginePlayer(BasePlayer):
             self._catch_up(game_type, moves)
             answer = self._client.bestmove(depth=limits.depth, time_s=limits.time_s)
         except UHPEngineError as error:
-            self._fail(str(error))
+            self._fail(f"{error}{self._state_note()}")
         try:
             return game.move_id(answer)
         except ValueError as error:
@@ -44,14 +59,28 @@ class UHPEnginePlayer(BasePlayer):
 
     def _catch_up(self, game_type: str, moves: list[str]) -> None:
         if self._client is None:
-            self._client = UHPClient(self.command, timeout_s=self.timeout_s)
+            self._client = self._start()
             self._game_type = None
         if game_type != self._game_type or moves[: len(self._seen)] != self._seen:
             self._client.newgame(game_type)
             self._game_type, self._seen = game_type, []
         for move in moves[len(self._seen) :]:
-            self._client.play(move)
+            gamestring = self._client.play(move)
             self._seen.append(move)
+            state = _state_of(gamestring)
+            if state not in IN_PROGRESS:
+                self._fail(f"the engine's game is over ({state}) while this one is not: {gamestring}")
+
+    def _state_note(self) -> str:
+        """What the engine says its game is, after it stopped answering moves (empty if it cannot tell)."""
+        try:
+            gamestring = self._client.send("undo 0", timeout_s=min(self.timeout_s, 5.0))[0]
+        except (UHPEngineError, IndexError, AttributeError):
+            return ""
+        state = _state_of(gamestring)
+        if state in IN_PROGRESS:
+            return f"; the engine's game: {gamestring}"
+        return f"; the engine's game is over ({state}) while this one is not: {gamestring}"
 
     def _fail(self, reason: str):
         self.close(grace_s=1.0)  # a fresh process for the next move
@@ -61,3 +90,9 @@ class UHPEnginePlayer(BasePlayer):
         if self._client is not None:
             self._client.close(grace_s)
             self._client = None
+
+
+def _state_of(gamestring: str) -> str:
+    """The GameStateString (second field) of a GameString, or '?' if it has none."""
+    fields = gamestring.split(";")
+    return fields[1] if len(fields) > 1 else "?"

@@ -64,7 +64,7 @@ def test_gym_checkpoint_opponent_refuses_it(crafted):
 def test_uhp_agent_loaders_refuse_it(crafted):
     with pytest.raises(ValueError, match=REFUSED):
         AgentPlayer.load(crafted[0], simulations=0)
-    player = load_player(str(crafted[0]))
+    player = load_player(f"{crafted[0]}@0")  # the UHP engine's --agent loader: a stand-in that answers err
     assert not isinstance(player, AgentPlayer)
     assert re.search(REFUSED, player.reason)
 

@@ -28,6 +28,7 @@ def test_import_hive_envs_and_making_envs_never_imports_torch():
             env.reset(seed=0)
         hive_v0.env().reset(seed=0)
         hoyito_v0.env().reset(seed=0)
+        gym.make("hive_envs/Hive-v0", rule_features=True, reward_shaping="queen_margin").reset(seed=0)
         print(sorted(m for m in sys.modules if m == "torch" or m.startswith(("torch.", "hive_envs.agents"))))
         """
     )

@@ -128,11 +128,26 @@ def test_bestmove_takes_an_immediate_win(engine):
 
 
 @pytest.mark.parametrize(
-    "args", ["depth", "depth x", "depth -1", "time 5", "time 00:61:00", "nodes 5", "depth 1 2"]
+    "args",
+    [
+        "depth",
+        "depth x",
+        "depth -1",
+        "time 5",
+        "time 00:61:00",
+        "nodes 5",
+        "depth 1 2",
+        "depth ²",
+        "depth 13",
+        "time 00:00:00",
+        "time ٠٠:٠٠:٠١",
+        "time 02:00:00",
+    ],
 )
 def test_bestmove_with_bad_limits_is_an_error(engine, args):
     answer(engine, "newgame")
-    assert answer(engine, f"bestmove {args}")[0].startswith("err ")
+    out = answer(engine, f"bestmove {args}")[0]
+    assert out.startswith("err ") and "internal error" not in out
 
 
 def test_finished_game_refuses_moves_and_bestmove(engine):
@@ -154,15 +169,23 @@ def test_undo_takes_back_n_moves(engine):
     assert answer(engine, "undo 0") == ["Base;NotStarted;White[1]"]
 
 
-@pytest.mark.parametrize("args", ["5", "-1", "x", "1 2"])
+@pytest.mark.parametrize("args", ["5", "-1", "x", "1 2", "¹", "²", "٣", "1.0"])
 def test_undo_with_bad_count_is_an_error_and_keeps_the_game(engine, args):
     answer(engine, "newgame Base;InProgress;White[2];wS1;bS1 wS1-")
-    assert answer(engine, f"undo {args}")[0].startswith("err ")
+    out = answer(engine, f"undo {args}")[0]
+    assert out.startswith("err ") and "internal error" not in out
     assert engine.game.gamestring == "Base;InProgress;White[2];wS1;bS1 wS1-"
 
 
 def test_options_list_get_set(engine):
-    assert answer(engine, "options") == ["TournamentOpening;bool;True;True", "MaxTurns;int;300;300;0;100000"]
+    assert answer(engine, "options") == [
+        "TournamentOpening;bool;True;True",
+        "MaxTurns;int;300;300;0;100000",
+        "RepetitionDraw;bool;False;False",
+        "MaxDepth;int;3;3;1;12",
+        "MaxTime;int;0;0;0;3600",
+        "TableSizeMB;int;4;4;1;1152",
+    ]
     assert answer(engine, "options get MaxTurns") == ["MaxTurns;int;300;300;0;100000"]
     assert answer(engine, "options set MaxTurns 4") == ["MaxTurns;int;4;300;0;100000"]
     assert answer(engine, "options set TournamentOpening false") == ["TournamentOpening;bool;False;True"]
@@ -200,10 +223,11 @@ def test_perft_counts_match_the_published_numbers(engine):
     assert engine.game.gamestring == "Base+MLP;NotStarted;White[1]"
 
 
-@pytest.mark.parametrize("args", ["", "x", "-1", "1 2", "99"])
+@pytest.mark.parametrize("args", ["", "x", "-1", "1 2", "99", "²", "¹", "١"])
 def test_perft_with_bad_depth_is_an_error(engine, args):
     answer(engine, "newgame")
-    assert answer(engine, f"perft {args}")[0].startswith("err ")
+    out = answer(engine, f"perft {args}")[0]
+    assert out.startswith("err ") and "internal error" not in out
 
 
 @pytest.mark.parametrize("line", ["", "   ", "frobnicate", "INFO extra", "validmoves now", "\x00\x01"])
@@ -252,3 +276,29 @@ def test_a_player_choosing_an_illegal_move_is_reported():
 def test_bestmove_in_a_forced_pass_position_is_pass(engine):
     answer(engine, f"newgame {FORCED_PASS}")
     assert answer(engine, "bestmove") == ["pass"]
+
+
+def test_bestmove_searches_with_the_alpha_beta_by_default(engine):
+    from hive_envs.hive import HiveAlphaBeta
+
+    answer(engine, "newgame Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-")
+    game = engine.game.copy()
+    for args, depth in (("", 3), (" depth 1", 1), (" depth 2", 2), (" depth 0", 1)):
+        expected = game.move_name(HiveAlphaBeta(depth=depth, seed=0).choose(game))
+        assert answer(engine, "bestmove" + args) == [expected], args
+    answer(engine, "options set MaxDepth 2")
+    assert answer(engine, "bestmove") == [game.move_name(HiveAlphaBeta(depth=2, seed=0).choose(game))]
+
+
+def test_repetition_draw_option_ends_the_game_at_the_third_occurrence(engine):
+    shuffle = ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"] + ["wQ /wS1", "bQ bS1/", "wQ -wS1", "bQ bS1-"] * 2
+    answer(engine, "newgame")
+    for move in shuffle:
+        last = answer(engine, f"play {move}")[0]
+    assert last.startswith("Base;InProgress;")  # off by default: a repetition is no draw
+    assert answer(engine, "options set RepetitionDraw true") == ["RepetitionDraw;bool;True;False"]
+    answer(engine, "newgame")
+    for move in shuffle:
+        last = answer(engine, f"play {move}")[0]
+    assert last.startswith("Base;Draw;")  # the start of the shuffle occurred a third time
+    assert answer(engine, "bestmove")[0].startswith("err ")

@@ -4,11 +4,12 @@ Every answer must end with a single ``ok``; an ``err``/``invalidmove`` answer is
 line then ``ok`` and leaves the game, the options and the move history as they were.
 """
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hive_envs.hive.uhp import UHPEngine
-from hive_envs.players import RandomPlayer
+from hive_envs.players import AlphaBetaPlayer, RandomPlayer
 
 WORDS = [
     "info",
@@ -45,6 +46,30 @@ ARGS = [
     "set MaxTurns 0",
     "set TournamentOpening False",
     "set Nope 1",
+    "set RepetitionDraw true",
+    "set RepetitionDraw maybe",
+    "get RepetitionDraw",
+    "set MaxDepth 1",
+    "set MaxDepth 2",
+    "set MaxDepth 0",
+    "set MaxDepth 13",
+    "set MaxDepth ²",
+    "get MaxDepth",
+    "set MaxTime 0",
+    "set MaxTime -1",
+    "set TableSizeMB 1",
+    "set TableSizeMB 0",
+    "set TableSizeMB x",
+    "depth 0",
+    "depth 2",
+    "depth 13",
+    "depth ²",
+    "depth 99999999999999999999",
+    "time 00:00:00",
+    "time 99:59:59",
+    "time ¹:00:00",
+    "¹",
+    "²",
     "2",
     "0",
     "1",
@@ -67,7 +92,8 @@ FUZZ_TEXT = st.text(
 
 def _snapshot(engine: UHPEngine):
     game = engine.game
-    return (None if game is None else (game.gamestring, game.move_ids), dict(engine.options))
+    player = getattr(engine.player, "uhp_options", list)()
+    return (None if game is None else (game.gamestring, game.move_ids), dict(engine.options), player)
 
 
 @st.composite
@@ -82,15 +108,23 @@ def command_line(draw, engine: UHPEngine):
     return draw(FUZZ_TEXT)
 
 
+@pytest.mark.parametrize(
+    "make_player",
+    [lambda: RandomPlayer(seed=0), lambda: AlphaBetaPlayer(depth=1)],
+    ids=["random", "alphabeta"],
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_random_command_lines_never_break_the_loop(data):
-    engine = UHPEngine(player=RandomPlayer(seed=0))
+@given(data=st.data())
+def test_random_command_lines_never_break_the_loop(make_player, data):
+    """Also with the alpha-beta player behind ``bestmove`` and its options (``time 99:59:59`` is
+    refused: above the searcher's hour; the ``time 00:00:01`` of the list may cost a second)."""
+    engine = UHPEngine(player=make_player())
     for _ in range(data.draw(st.integers(1, 40))):
         line = data.draw(command_line(engine))
         before = _snapshot(engine)
         lines = engine.handle(line)
         assert lines and lines[-1] == "ok" and "ok" not in lines[:-1], (line, lines)
+        assert "internal error" not in lines[0], (line, lines)
         assert all("\n" not in out and "\r" not in out for out in lines), (line, lines)
         if lines[0].startswith(("err", "invalidmove")):
             assert len(lines) == 2, (line, lines)

@@ -31,7 +31,8 @@ def tiny_hive_checkpoint(path, expansions: str = "", kind: str = "hive_lookahead
     )
 
 
-def tiny_hoyito_checkpoint(path, holes_per_row: int = 6):
+def tiny_hoyito_checkpoint(path, holes_per_row: int = 6, **options):
+    """A random-weight Hoyito MLP checkpoint; ``options``: its other game options (seeds_per_hole, ...)."""
     from hive_envs.hoyito.encoding import observation_size
 
     shape = (observation_size(holes_per_row),)
@@ -41,7 +42,7 @@ def tiny_hoyito_checkpoint(path, holes_per_row: int = 6):
         path,
         {
             "game": "hoyito",
-            "game_options": {"holes_per_row": holes_per_row},
+            "game_options": {"holes_per_row": holes_per_row, **options},
             "encoding_version": "v0",
             "observation_shape": shape,
             "num_actions": holes_per_row,

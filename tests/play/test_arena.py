@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from hive_envs.hive import HiveGame
-from hive_envs.players import split_checkpoint_spec
+from hive_envs.players import register_player_kind, split_checkpoint_spec
+from hive_envs.players import specs as player_specs
 from hive_envs.uhp_client import UHPClient, UHPEngineError, UHPTimeout
 from tests.play.helpers import tiny_hoyito_checkpoint
+from tests.play.oscillator import Oscillator
 from training import arena, evaluate
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_uhp_engine.py')}"
@@ -50,13 +53,90 @@ def test_evaluate_plays_two_of_our_engine_processes_with_correct_wdl(tmp_path, c
 
 
 @pytest.mark.parametrize("mode", ["garbage", "die", "hang"])
-def test_a_misbehaving_engine_forfeits_every_game(mode):
+def test_a_misbehaving_engine_forfeits_every_game_and_that_is_no_win(mode):
     settings = arena.Settings(game="hive", opening_plies=0, move_timeout_s=1.0)
     result, records = arena.play_match("greedy", f"uhp:{FAKE} {mode}", 4, settings)
-    assert (result.wins, result.draws, result.losses) == (4, 0, 0)
-    assert all("forfeits" in r.reason for r in records)
+    assert (result.wins, result.draws, result.losses, result.forfeits) == (0, 0, 0, [0, 4])
+    assert all(r.forfeit == "B" and r.result_for_a is None and "forfeits" in r.reason for r in records)
     if mode == "hang":
         assert "no answer" in records[0].reason
+    with pytest.raises(ValueError, match="every game was forfeited"):
+        arena.check_not_all_forfeited(result, records)
+
+
+@pytest.mark.parametrize("mode", ["start-exit", "start-silent"])
+def test_an_engine_that_cannot_start_is_an_error_not_a_win(mode, tmp_path, capsys):
+    started = time.perf_counter()
+    argv = [
+        "greedy",
+        f"uhp:{FAKE} {mode}",
+        "--games",
+        "2",
+        "--move-timeout",
+        "1",
+        "--out",
+        str(tmp_path / "a.json"),
+    ]
+    assert arena.main(argv) == 2
+    assert time.perf_counter() - started < 30  # the start-up waits --move-timeout, not a fixed minute
+    error = capsys.readouterr().err
+    assert "cannot be used" in error and ("exited" in error or "no answer" in error)
+    assert not (tmp_path / "a.json").exists()
+    argv = ["greedy", "--opponents", f"uhp:{FAKE} {mode}", "--games", "2", "--move-timeout", "1"]
+    assert evaluate.main(argv) == 2
+
+
+def test_a_match_that_only_forfeits_exits_with_an_error(tmp_path, capsys):
+    out = tmp_path / "a.json"
+    argv = ["greedy", f"uhp:{FAKE} garbage", "--games", "2", "--opening-plies", "0", "--out", str(out)]
+    assert arena.main(argv) == 2
+    captured = capsys.readouterr()
+    assert "every game was forfeited" in captured.err and "forfeits A/B" in captured.out
+    assert json.loads(out.read_text())["matches"][0]["forfeits"] == [0, 2]  # the report is still written
+
+
+@pytest.fixture
+def oscillator_kind(monkeypatch):
+    """Register ``oscillator`` (`Oscillator`: its Queen back and forth) for one test."""
+    monkeypatch.setattr(player_specs, "_KINDS", dict(player_specs._KINDS))
+    register_player_kind("oscillator", lambda _, context: Oscillator(context.seed), argument=False)
+
+
+@pytest.mark.parametrize("mode", ["repetition", "repetition-err"])
+def test_an_engine_applying_the_repetition_draw_is_scored_right(oscillator_kind, mode):
+    """The engine ends each game at the third repetition. With the rule on (the default against an
+    external engine) the referee agrees: draws. With it off, the engine's game-over is reported as
+    such, apart from the results, never as a win (it was 6 of 10 'wins' against nokamute)."""
+    engine = f"uhp:{FAKE} {mode}"
+    settings = arena.Settings(game="hive", opening_plies=2, move_timeout_s=10.0)
+    assert settings.repetition_for(("oscillator", engine)) and not settings.repetition_for(
+        ("oscillator", "greedy")
+    )
+    result, records = arena.play_match("oscillator", engine, 4, settings)
+    assert (result.wins, result.draws, result.losses, result.forfeits) == (0, 4, 0, [0, 0])
+    assert all(HiveGame.from_gamestring(r.record, repetition_draw=True).outcome == "Draw" for r in records)
+
+    settings = arena.Settings(game="hive", opening_plies=2, move_timeout_s=10.0, repetition_draw=False)
+    result, records = arena.play_match("oscillator", engine, 4, settings)
+    assert (result.wins, result.draws, result.losses, result.forfeits) == (0, 0, 0, [0, 4])
+    assert all("the engine's game is over (Draw)" in r.reason for r in records)
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--move-time", "-1"], "--move-time"),
+        (["--move-time", "nan"], "--move-time"),
+        (["--opening-plies", "-5"], "--opening-plies"),
+        (["--move-timeout", "0"], "--move-timeout"),
+        (["--workers", "0"], "workers"),
+        (["--games", "3"], "even"),
+        (["--max-turns", "-2"], "--max-turns"),
+    ],
+)
+def test_bad_arena_options_are_clear_errors(flags, message, capsys):
+    assert arena.main(["random", "greedy", "--games", "2", *flags]) == 2
+    assert message in capsys.readouterr().err
 
 
 def test_the_turn_limit_makes_draws():
@@ -112,7 +192,7 @@ def test_queen_margin_counts_neighbours_of_each_queen_from_a_side():
     record = "Base;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 wQ\\;bA1 bQ/;wG1 -wQ;bG1 bQ-"
     game = HiveGame.from_gamestring(record)
     white, black = game.queen_neighbours(0), game.queen_neighbours(1)
-    as_white = arena.GameRecord(0, 0.0, 8, "", record)
+    as_white = arena.GameRecord(0, 0.0, 8, "", record)  # (seat of A, result for A, plies, reason, record)
     as_black = arena.GameRecord(1, 0.0, 8, "", record)
     assert arena.queen_margins([as_white, as_black]) == [black - white, white - black]
     assert (white, black) == (3, 3)

@@ -68,7 +68,10 @@ def test_builtin_specs_and_player_objects():
     )
     player = NthLegal(0, "mine")
     assert make_player(player) is player
-    assert "random | greedy | uhp:COMMAND | pretrained:NAME[@N] | PATH[@N]" in player_specs.describe_specs()
+    assert (
+        "random | greedy | alphabeta:D | alphabeta:T=S | uhp:COMMAND | pretrained:NAME[@N] | PATH[@N]"
+        in player_specs.describe_specs()
+    )
 
 
 @pytest.mark.parametrize("spec", ["", "  ", None, 3, "random:3", "greedy:x", "nothing.pt", "x.pt@5"])

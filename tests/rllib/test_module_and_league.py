@@ -189,12 +189,16 @@ def test_league_win_counting_on_episode_end():
     ended({"player_0": RANDOM, "player_1": MAIN}, {"player_0": -1.0, "player_1": 1.0})
     ended({"player_0": MAIN, "player_1": "main_v1"}, {"player_0": -1.0, "player_1": 1.0})
     ended({"player_0": MAIN, "player_1": MAIN}, {"player_0": 0.0, "player_1": 0.0})
+    # a shaped draw sums to 0 up to rounding: not a win
+    ended({"player_0": MAIN, "player_1": RANDOM}, {"player_0": 5.6e-17, "player_1": -5.6e-17})
     assert logged == [
         (("league", "games"), 1, "lifetime_sum"),
         (("league", "wins"), 1.0, "lifetime_sum"),
         (("league", "games"), 1, "lifetime_sum"),
         (("league", "wins"), 0.0, "lifetime_sum"),
         (("league", "self_play_games"), 1, "lifetime_sum"),
+        (("league", "games"), 1, "lifetime_sum"),
+        (("league", "wins"), 0.0, "lifetime_sum"),
     ]
 
 

@@ -64,6 +64,8 @@ def test_malformed_address_is_refused(address):
         ({"minibatch_size": 5000, "train_batch_size": 400}, "config key 'minibatch_size'"),
         ({"num_env_runner": 2}, "did you mean 'num_env_runners'"),
         ({"iterations": "ten"}, "config key 'iterations' must be of type int"),
+        ({"shaping_coef": -1.0}, "config key 'shaping_coef'"),
+        ({"shaping_coef": 1.0, "gamma": 0.99}, "config key 'shaping_coef'.*gamma = 1"),
     ],
 )
 def test_bad_config_values_name_the_key(overrides, message):
@@ -76,3 +78,15 @@ def test_shipped_configs_load():
 
     for path in sorted(Path(__file__).resolve().parents[2].joinpath("configs").glob("rllib_*.yaml")):
         load_config(path)
+
+
+def test_shaping_coef_turns_on_the_envs_reward_shaping_and_stays_out_of_the_game_options():
+    from hive_envs import hive_v0, hoyito_v0
+
+    hive = load_config(None, {"game": "hive", "network": "hexconv", "shaping_coef": 0.5})
+    assert hive.env_options() == {"reward_shaping": "queen_margin", "shaping_coef": 0.5, "shaping_gamma": 1.0}
+    assert hive.game_options == {}
+    assert hive_v0.env(**hive.env_options()).unwrapped.shaping.coef == 0.5
+    hoyito = load_config(None, {"game_options": {"holes_per_row": 6}, "shaping_coef": 1.0})
+    assert hoyito_v0.env(**hoyito.env_options()).unwrapped.shaping.potential == "captured_margin"
+    assert load_config(None, {}).env_options() == {}

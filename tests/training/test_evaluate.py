@@ -92,3 +92,39 @@ def test_wilson_interval_is_sane_at_the_edges():
     low, high = wilson_interval(380, 400)
     assert 0.92 < low < 0.95 < high < 0.97
     assert np.isclose(sum(wilson_interval(200, 400)), 1.0)
+
+
+# -- arguments and outputs are checked before the first game (issue: found only after every game) ----
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fail the test if a game is played."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a match was played before the arguments were checked")
+
+    monkeypatch.setattr(evaluate, "play_match", refuse)
+
+
+@pytest.mark.parametrize("flag", ["--out", "--plot"])
+def test_an_unwritable_output_is_refused_before_playing(tmp_path, capsys, no_games, flag):
+    paths = [str(toy_checkpoint(tmp_path / "run" / "checkpoints" / f"step_{s}.pt", s)) for s in (1, 2)]
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    bad = str(blocker / "inside.json")  # a folder that cannot be made: a file is in the way
+    assert evaluate.main([*paths, "--games", "4", flag, bad]) == 2
+    assert flag in capsys.readouterr().err
+    assert evaluate.main([*paths, "--games", "4", flag, str(tmp_path)]) == 2  # a folder, not a file
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_a_list_without_random_is_refused_before_playing(tmp_path, capsys, no_games):
+    paths = [str(toy_checkpoint(tmp_path / "run" / "checkpoints" / f"step_{s}.pt", s)) for s in (1, 2)]
+    assert evaluate.main([*paths, "--opponents", "greedy", "--games", "4"]) == 2
+    assert "needs 'random'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags, message", [(["--threads", "-1"], "--threads"), (["--games", "0"], "games")])
+def test_bad_numbers_are_clear_errors(tmp_path, capsys, flags, message):
+    path = str(toy_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt", 1))
+    assert evaluate.main([path, *flags]) == 2
+    assert message in capsys.readouterr().err

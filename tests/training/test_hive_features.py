@@ -12,7 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hive_envs.agents.hive_features import (
+from hive_envs.agents.hive_features import HiveRuleFeatures
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.moves import move_piece
+from hive_envs.hive.engine.rules import PASS_MOVE
+from hive_envs.hive.engine.state import PCELL
+from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.env import raw_env
+from hive_envs.hive.rule_features import (
     ACTION_FEATURES,
     EVAL_ACTION_FEATURES,
     EVAL_CLIP,
@@ -22,14 +29,7 @@ from hive_envs.agents.hive_features import (
     OUTCOME_VALUE,
     POSITION_FEATURES,
     TWO_PLY_MARGIN,
-    HiveRuleFeatures,
 )
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
-from hive_envs.hive.engine.moves import move_piece
-from hive_envs.hive.engine.rules import PASS_MOVE
-from hive_envs.hive.engine.state import PCELL
-from hive_envs.hive.engine.workspace import new_workspace
-from hive_envs.hive.env import raw_env
 from tests.hive.env.positions import random_positions
 
 MAX_TURNS = 200

@@ -84,6 +84,12 @@ class RLlibConfig:
     lambda_: float = key(0.95, "GAE lambda", between(0, 1))
     clip_param: float = key(0.2, "PPO ratio clip", above(0))
     entropy_coeff: float = key(0.01, "entropy bonus weight", at_least(0))
+    shaping_coef: float = key(
+        0.0,
+        "potential-based reward shaping weight (0 = off), through the env's reward_shaping option with "
+        "the game's potential (Hive: queen_margin, Hoyito: captured_margin) and shaping_gamma = gamma",
+        at_least(0),
+    )
     vf_loss_coeff: float = key(0.5, "value loss weight", at_least(0))
     # --- league ---
     self_play_share: float = key(
@@ -120,6 +126,14 @@ class RLlibConfig:
                 self.network,
                 f"'mlp' or a network for game {self.game!r} (this one needs {needs!r})",
             )
+        if self.shaping_coef and self.gamma != 1.0:
+            reject(
+                self,
+                "shaping_coef",
+                self.shaping_coef,
+                "0 when gamma < 1 (the league reads each game's result from the summed shaped rewards, "
+                "which telescope to the raw result with gamma = 1 only)",
+            )
         if self.minibatch_size > self.train_batch_size_per_learner:
             reject(
                 self,
@@ -136,6 +150,20 @@ class RLlibConfig:
     @property
     def train_batch_size_per_learner(self) -> int:
         return math.ceil(self.train_batch_size / max(1, self.num_learners))
+
+    def env_options(self) -> dict[str, Any]:
+        """The env's keyword options: the game options plus, with `shaping_coef` > 0, the env's opt-in
+        reward shaping (checkpoints keep only the game options)."""
+        if not self.shaping_coef:
+            return dict(self.game_options)
+        from hive_envs.hive.engine.heuristics import POTENTIAL_NAME as HIVE
+        from hive_envs.hoyito.engine.game import POTENTIAL_NAME as HOYITO
+
+        shaping = {
+            "reward_shaping": {"hive": HIVE, "hoyito": HOYITO}[self.game],
+            "shaping_coef": self.shaping_coef,
+        }
+        return {**self.game_options, **shaping, "shaping_gamma": self.gamma}
 
     def network_spec(self) -> dict[str, Any]:
         """The NetworkSpec saved in checkpoints (the lookahead networks carry the resolved rules), the

@@ -36,6 +36,7 @@ def _creator(game: str):
 
 
 def register_envs() -> None:
-    """Register every game under its `ENV_NAMES` id (env_config = the game's options)."""
+    """Register every game under its `ENV_NAMES` id (env_config = the env's options: the game's, and
+    the opt-in reward shaping's when on)."""
     for game, name in ENV_NAMES.items():
         register_env(name, _creator(game))

@@ -91,7 +91,8 @@ class LeagueCallback(RLlibCallback):
         else:
             return
         metrics_logger.log_value(("league", "games"), 1, reduce="lifetime_sum")
-        metrics_logger.log_value(("league", "wins"), float(main_return > 0), reduce="lifetime_sum")
+        # > 0.5, not > 0: with reward shaping (gamma 1) the return is the result up to rounding
+        metrics_logger.log_value(("league", "wins"), float(main_return > 0.5), reduce="lifetime_sum")
 
     # ------------------------------------------------------------ driver
     def opponents(self) -> list[str]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hive_envs.core.game import check_seat
+from hive_envs.core.game import check_integer, check_seat
 from hive_envs.hive.engine.grid import DIRECTIONS, GRID_SIZE, cell_to_qr, hex_distance, qr_to_cell
 from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, greedy_scores, queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
@@ -206,13 +206,19 @@ class HiveGame:
         return [format_move(self._s, int(m)) for m in self.valid_move_ids()]
 
     def is_legal_id(self, move_id: int) -> bool:
+        """Whether the integer move ``move_id`` is legal now (ValueError if it is not an integer)."""
+        if type(move_id) is not int:
+            move_id = check_integer(move_id, "move id")
         if self._count < 0:
             self._count = generate_moves(self._s, self._w, self._moves)
         return 0 <= move_id < NUM_MOVE_IDS and self._count > 0 and self._w[MARK + move_id] == self._w[W_STAMP]
 
     def play_id(self, move_id: int) -> None:
-        """Play an integer move; ValueError (state unchanged) if it is not legal here."""
-        move_id = int(move_id)
+        """Play an integer move; ValueError (state unchanged) if it is not an integer or not legal here."""
+        if type(move_id) is not int:
+            move_id = check_integer(move_id, "move id")
+        if not 0 <= move_id < NUM_MOVE_IDS:  # before the kernel: its argument is an int64
+            raise ValueError(f"{self._describe(move_id)} is not legal: {self._why_illegal(move_id)}")
         if self._count < 0:
             self._count = generate_moves(self._s, self._w, self._moves)
         ply = len(self._move_ids)
@@ -262,7 +268,8 @@ class HiveGame:
 
     def move_name(self, move_id: int) -> str:
         """UHP string of a legal integer move in the current position; ValueError if not legal."""
-        move_id = int(move_id)
+        if type(move_id) is not int:
+            move_id = check_integer(move_id, "move id")
         if not self.is_legal_id(move_id):
             raise ValueError(f"{self._describe(move_id)} is not legal: {self._why_illegal(move_id)}")
         return format_move(self._s, move_id)

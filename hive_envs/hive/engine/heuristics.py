@@ -30,6 +30,8 @@ WIN_SCORE = 100
 """Score of a move that wins at once; a move that loses at once scores -WIN_SCORE, a draw 0.
 The Queen margin lies in [-6, 6], so these dominate it."""
 MAX_QUEEN_MARGIN = 6
+POTENTIAL_NAME = "queen_margin"
+"""The name of Hive's potential (`HiveGame.potential`: `queen_margin` / 6) in the envs' `reward_shaping`."""
 
 
 @njit(cache=True)

@@ -8,6 +8,10 @@
 The envs, the batch, `HiveGame` and the agents all take their game type and rules from here: the
 expansion letters are the one source, the GameTypeString ("Base" + "+letters") and the engine's
 kinds mask are derived from them. Bad values raise ValueError naming the option.
+
+``max_turns`` is a ply cap in [1, 2**31 - 1] (the engine's int32 state holds it and the ply
+counter) or None for no cap. The env observation counts plies exactly up to 65,535 (two uint8
+planes); past that ply (reachable only with a cap above it, or none) its ply planes wrap.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ def game_type_of(expansions: str) -> str:
 
 
 GAME_TYPES = tuple(game_type_of(letters) for letters in EXPANSION_SETS)
+MAX_TURNS_LIMIT = 2**31 - 1  #: the largest ply cap the int32 engine state holds
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,13 @@ class HiveOptions:
             object.__setattr__(self, name, bool(value))
         turns = self.max_turns
         if turns is not None and (
-            isinstance(turns, (bool, np.bool_)) or not isinstance(turns, (int, np.integer)) or turns < 1
+            isinstance(turns, (bool, np.bool_))
+            or not isinstance(turns, (int, np.integer))
+            or not 1 <= turns <= MAX_TURNS_LIMIT
         ):
-            raise ValueError(f"max_turns must be a positive int (plies) or None for no cap, not {turns!r}")
+            raise ValueError(
+                f"max_turns must be an int in [1, {MAX_TURNS_LIMIT:,}] (plies) or None for no cap, not {turns!r}"
+            )
         object.__setattr__(self, "max_turns", None if turns is None else int(turns))
 
     @classmethod

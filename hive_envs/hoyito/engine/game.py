@@ -15,15 +15,15 @@ Interface (the rules are `docs/rules/hoyito_ii.md`)::
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from hive_envs.core.game import check_seat
+from hive_envs.core.game import as_integer, check_integer, check_seat
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
 RECORD_NAME = "HoyitoII"
+POTENTIAL_NAME = "captured_margin"
+"""The name of Hoyito's potential (`HoyitoGame.potential`) in the envs' `reward_shaping`."""
 _OPTION_NAMES = ("holes_per_row", "seeds_per_hole", "max_laps", "no_capture_limit")
 
 
@@ -64,29 +64,40 @@ class HoyitoGame:
         `plies_without_capture` sets the stall guard's clock. If the player to move has no
         counters, the automatic pass is applied (and the game is over if neither has any).
         """
+        unknown = sorted(set(options) - set(_OPTION_NAMES))
+        if unknown:
+            raise ValueError(
+                f"Hoyito has no option {', '.join(map(repr, unknown))}; its options are {_OPTION_NAMES}"
+            )
         game = cls.__new__(cls)
         game._setup(HoyitoOptions(**options))
-        n, m = game._n, game._m
+        n, m, total = game._n, game._m, game.options.total_counters
         board = np.asarray(board)
-        if board.shape != (m,) or not np.issubdtype(board.dtype, np.integer) or (board < 0).any():
-            raise ValueError(f"board must be {m} non-negative integers, got {board.tolist()!r}")
-        if len(captured) != 2 or any(int(c) != c or c < 0 for c in captured):
-            raise ValueError(f"captured must be two non-negative integers, got {captured!r}")
-        total = int(board.sum()) + int(captured[0]) + int(captured[1])
-        if total != game.options.total_counters:
-            raise ValueError(
-                f"board + captured hold {total} counters; these options need {game.options.total_counters}"
-            )
-        if to_move not in (0, 1):
+        if (
+            board.shape != (m,)
+            or not np.issubdtype(board.dtype, np.integer)
+            or (board < 0).any()
+            or (board > total).any()  # before summing: no int64 wrap-around
+        ):
+            raise ValueError(f"board must be {m} integers in [0, {total}], got {board.tolist()!r}")
+        pair = [as_integer(c) for c in captured] if isinstance(captured, (list, tuple, np.ndarray)) else []
+        if len(pair) != 2 or any(c is None or not 0 <= c <= total for c in pair):
+            raise ValueError(f"captured must be two integers in [0, {total}], got {captured!r}")
+        counted = int(board.sum()) + pair[0] + pair[1]
+        if counted != total:
+            raise ValueError(f"board + captured hold {counted} counters; these options need {total}")
+        if as_integer(to_move) not in (0, 1):
             raise ValueError(f"to_move must be 0 or 1, got {to_move!r}")
-        if not 0 <= plies_without_capture < game._limit:
+        to_move = as_integer(to_move)
+        stall = as_integer(plies_without_capture)
+        if stall is None or not 0 <= stall < game._limit:
             raise ValueError(
-                f"plies_without_capture must be in [0, {game._limit}), got {plies_without_capture!r}"
+                f"plies_without_capture must be an integer in [0, {game._limit}), got {plies_without_capture!r}"
             )
         s = game.state
         s[:m] = board
-        s[m + K.CAPTURED], s[m + K.CAPTURED + 1] = captured
-        s[m + K.TURN], s[m + K.STALL] = to_move, plies_without_capture
+        s[m + K.CAPTURED], s[m + K.CAPTURED + 1] = pair
+        s[m + K.TURN], s[m + K.STALL] = to_move, stall
         if K.row_sum(s, n, to_move) == 0:
             s[m + K.TURN] = 1 - to_move
             if K.row_sum(s, n, 1 - to_move) == 0:
@@ -169,12 +180,7 @@ class HoyitoGame:
     def play(self, hole) -> int:
         """Play absolute `hole`; return the counters captured. Illegal -> ValueError, state unchanged."""
         if hole.__class__ is not int:
-            try:
-                if hole.__class__ is bool:
-                    raise TypeError
-                hole = operator.index(hole)
-            except TypeError:
-                raise ValueError(f"hole must be an integer, got {hole!r}") from None
+            hole = check_integer(hole, "hole")
         if not -(2**62) < hole < 2**62:  # beyond the compiled kernel's int64
             self._refuse(hole)
         ply = self._plies
@@ -197,17 +203,20 @@ class HoyitoGame:
 
     def move_name(self, move_id: int) -> str:
         """The hole number of a legal move, as text; ValueError if it is not legal now."""
-        if move_id not in self.legal_move_ids():
-            self._refuse(move_id)
-        return str(int(move_id))
+        hole = check_integer(move_id, "hole")
+        if hole not in self.legal_moves():
+            self._refuse(hole)
+        return str(hole)
 
     def move_id(self, name: str) -> int:
-        """The legal move a typed hole number names; ValueError for text that is not one."""
-        try:
-            hole = int(name)
-        except (TypeError, ValueError):
+        """The legal move a typed hole number (ASCII digits, optionally signed) names; ValueError for text
+        that is not one (``int()`` would also take "1_0" or non-ASCII digits) or names no legal hole."""
+        text = name.strip() if isinstance(name, str) else ""
+        digits = text[1:] if text[:1] in ("-", "+") else text
+        if not (digits.isascii() and digits.isdigit()):
             legal = " ".join(str(h) for h in self.legal_moves())
-            raise ValueError(f"{name!r} is not a hole number; legal holes: {legal}") from None
+            raise ValueError(f"{name!r} is not a hole number; legal holes: {legal}")
+        hole = int(text)
         self.move_name(hole)
         return hole
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from hive_envs import hive_v0
@@ -109,3 +110,37 @@ def test_pettingzoo_render_test_over_every_mode(monkeypatch):
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     render_test(lambda render_mode=None: hive_v0.env(render_mode=render_mode))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["Base;Foo", "{tmp}/p.png"], "GameString 'Base;Foo'"),
+        (["Base;InProgress;White[2];wQ", "{tmp}/p.png"], "wQ"),
+        (["Chess", "{tmp}/p.png"], "game type 'Chess'"),
+        (["Base", "{tmp}/no/such/dir/p.png"], "cannot write"),
+        (["Base", "{tmp}/p.unknown"], "unknown file extension"),
+        (["Base", "{tmp}"], "cannot write"),
+        (["Base", "{tmp}/p.png", "--size", "0"], "--size"),
+        (["Base", "{tmp}/p.png", "--size", "100000"], "--size"),
+    ],
+)
+def test_render_command_line_reports_bad_input_on_one_line_with_exit_code_2(tmp_path, capsys, args, message):
+    from hive_envs.hive.render import main
+
+    assert main([a.format(tmp=tmp_path) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_render_command_line_exit_code_without_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "hive_envs.hive.render", "Base;Nope", str(tmp_path / "p.png")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.startswith("error: ")

@@ -1,0 +1,160 @@
+"""The alpha-beta searchers as a player: spec ``alphabeta:D`` (depth) or ``alphabeta:T=S`` (seconds).
+
+    make_player("alphabeta:2")            # 2 plies; the same spec plays Hive and Hoyito
+    make_player("alphabeta:T=0.5")        # iterative deepening for 0.5 s per move
+    make_player("alphabeta:6,T=1")        # both: whichever limit comes first
+    AlphaBetaPlayer(depth=3, seed=0).choose(game, SearchLimits(time_s=1.0))
+
+`AlphaBetaPlayer` picks the searcher of the game it is given (`HiveAlphaBeta` for a `HiveGame`,
+`HoyitoAlphaBeta` for a `HoyitoGame`; `SEARCHERS` maps game names to them), makes it on first use
+and keeps it (and its transposition table) for later moves. Depth caps: Hive 12 plies, Hoyito 20
+(`MAX_DEPTH` of each searcher); time in (0, 3600] s. Bad specs raise ValueError naming the spec.
+
+Limits: a caller's ``SearchLimits`` (UHP ``bestmove depth N`` / ``bestmove time hh:mm:ss``, the
+arena's ``--move-time``) replace the player's own for that move when either is given; else the
+player's own apply (the spec's, or those the UHP ``options`` command set: `uhp_options`); depth 0
+(UHP allows it) searches one ply. The
+search reads its clock inside the compiled loop, so a time limit is kept to a few milliseconds,
+and its move is always one the generator listed. The seed only breaks ties between moves the
+search cannot tell apart (``seed(None)`` means 0): the same position and limits give the same move.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher
+from hive_envs.core.game import Game
+from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
+from hive_envs.hoyito.engine.alphabeta import HoyitoAlphaBeta
+from hive_envs.players.base import BasePlayer, SearchLimits
+
+SEARCHERS: dict[str, type[AlphaBetaSearcher]] = {"hive": HiveAlphaBeta, "hoyito": HoyitoAlphaBeta}
+MAX_DEPTH = max(searcher.max_depth for searcher in SEARCHERS.values())
+SYNTAX = "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS"
+TABLE_ENTRY_BYTES = 18  # key 8, move 4, score 4, depth and bound 2
+MAX_TABLE_MB = (TABLE_ENTRY_BYTES << 26) >> 20
+
+_DEPTH = re.compile(r"[0-9]+")
+_TIME = re.compile(
+    r"T=[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|T=[-+]?(?:nan|inf)", re.IGNORECASE
+)
+
+
+def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, float | None]:
+    """(depth, seconds) of the text after ``alphabeta:``; ValueError naming the spec when malformed,
+    zero or negative, not finite, or over the depth cap of ``game`` (of every game when None)."""
+    spec = f"alphabeta:{argument}"
+    depth = time_s = None
+    parts = [part.strip() for part in argument.split(",")]
+    for part in parts:
+        if _DEPTH.fullmatch(part) and depth is None:
+            depth = int(part)
+        elif _TIME.fullmatch(part) and time_s is None:
+            time_s = float(part[2:])
+        else:
+            raise ValueError(f"player {spec!r}: use {SYNTAX}")
+    if game in SEARCHERS:
+        cap, caps = SEARCHERS[game].max_depth, f"the {game} cap"
+    else:
+        cap = MAX_DEPTH
+        caps = "caps: " + ", ".join(f"{name} {searcher.max_depth}" for name, searcher in SEARCHERS.items())
+    if depth is not None and not 1 <= depth <= cap:
+        raise ValueError(f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {depth}")
+    if time_s is not None and not (math.isfinite(time_s) and 0 < time_s <= MAX_TIME_S):
+        raise ValueError(f"player {spec!r}: the time must be in (0, {MAX_TIME_S:g}] seconds, got {time_s!r}")
+    return depth, time_s
+
+
+class AlphaBetaPlayer(BasePlayer):
+    """A depth- and/or time-limited alpha-beta search on any game of `SEARCHERS` (see the module doc).
+
+    ``depth`` None and ``time_s`` None: each searcher's default depth (Hive 3, Hoyito 6).
+    """
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time_s: float | None = None,
+        seed: int | None = None,
+        table_bits: int = DEFAULT_TABLE_BITS,
+        name: str | None = None,
+    ):
+        self.depth, self.time_s, self.table_bits = depth, time_s, table_bits
+        self._searchers: dict[str, AlphaBetaSearcher] = {}
+        limits = [f"{depth}"] if depth is not None else []
+        limits += [f"T={time_s:g}"] if time_s is not None else []
+        super().__init__(name or "alphabeta" + (":" + ",".join(limits) if limits else ""), seed)
+
+    @classmethod
+    def from_spec(cls, argument: str, game: str | None = None, seed: int | None = None) -> AlphaBetaPlayer:
+        """The player of ``alphabeta:ARGUMENT``; with ``game`` its searcher is made (and checked) now."""
+        depth, time_s = parse_spec(argument, game)
+        player = cls(depth, time_s, seed, name=f"alphabeta:{argument}")
+        if game is not None:
+            player.searcher(game)
+        return player
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self._seed = 0 if seed is None else int(seed)
+        for searcher in self._searchers.values():
+            searcher.seed = self._seed
+
+    def searcher(self, game_name: str) -> AlphaBetaSearcher:
+        """The searcher of ``game_name`` (made on first use with this player's limits, seed and table)."""
+        if game_name not in self._searchers:
+            if game_name not in SEARCHERS:
+                raise ValueError(
+                    f"player {self.name!r}: no alpha-beta search for game {game_name!r} "
+                    f"(games: {', '.join(SEARCHERS)})"
+                )
+            try:
+                self._searchers[game_name] = SEARCHERS[game_name](
+                    self.depth, self.time_s, self._seed, self.table_bits
+                )
+            except ValueError as error:
+                raise ValueError(f"player {self.name!r}: {error}") from None
+        return self._searchers[game_name]
+
+    def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
+        """The searched move of ``game`` (left unchanged); ``limits`` replace this player's when given."""
+        depth = getattr(limits, "depth", None)
+        time_s = getattr(limits, "time_s", None)
+        if depth == 0:  # UHP allows `bestmove depth 0`; a move needs at least one ply
+            depth = 1
+        return self.searcher(game.game_name).search(game, depth, time_s).move_id
+
+    def warm_up(self) -> None:
+        """A depth-1 search from the start with each searcher made so far (the UHP engine's: Hive), so
+        that the compiled kernels are loaded before the first timed move."""
+        for searcher in self._searchers.values():
+            searcher.search(searcher.game_class(), depth=1)
+
+    # -- UHP options ----------------------------------------------------------------------------
+    def uhp_options(self) -> list[tuple[str, str, bool | int, bool | int, int, int]]:
+        """(name, type, value, default, min, max) of the settings the UHP ``options`` command shows:
+        ``MaxDepth`` (plies of a plain ``bestmove``), ``MaxTime`` (its seconds, 0 = no limit) and
+        ``TableSizeMB`` (the transposition table: the largest power-of-two entries that fit)."""
+        hive = SEARCHERS["hive"]
+        return [
+            ("MaxDepth", "int", self.depth or hive.default_depth, hive.default_depth, 1, hive.max_depth),
+            ("MaxTime", "int", math.ceil(self.time_s or 0), 0, 0, int(MAX_TIME_S)),
+            ("TableSizeMB", "int", self.table_megabytes(), self.table_megabytes(DEFAULT_TABLE_BITS), 1, MAX_TABLE_MB),
+        ]  # fmt: skip
+
+    def set_uhp_option(self, name: str, value: int) -> None:
+        if name == "MaxDepth":
+            self.depth = int(value)
+        elif name == "MaxTime":
+            self.time_s = float(value) or None
+        elif name == "TableSizeMB":
+            entries = max(1, (int(value) << 20) // TABLE_ENTRY_BYTES)
+            self.table_bits = min(max(entries.bit_length() - 1, 10), 26)
+        else:
+            raise ValueError(f"unknown alpha-beta option {name!r}")
+        self._searchers.clear()  # made again with the new settings at the next move
+
+    def table_megabytes(self, bits: int | None = None) -> int:
+        return max(1, (TABLE_ENTRY_BYTES << (self.table_bits if bits is None else bits)) >> 20)

@@ -1,0 +1,101 @@
+"""The Elo ladder (`training.ladder`, ``evaluate.py --ladder``) on tiny matches: what the CI can run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
+from training import evaluate, ladder
+
+PNG = b"\x89PNG\r\n\x1a\n"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_hoyito_ladder_command_writes_json_and_png(tmp_path, capsys):
+    out, plot = tmp_path / "l.json", tmp_path / "img" / "l.png"
+    argv = ["--ladder", "hoyito", "--games", "2", "--seed", "3", "--out", str(out), "--plot", str(plot)]
+    assert evaluate.main(argv) == 0
+    printed = capsys.readouterr()
+    assert "Hoyito II 2x6, Elo (maximum likelihood, random = 0" in printed.out
+    assert "game" in printed.err  # the progress bar (tqdm) on stderr
+    report = json.loads(out.read_text())
+    assert report["players"] == ladder.LADDERS["hoyito"]
+    assert len(report["pairs"]) == 10
+    for pair in report["pairs"]:
+        assert (
+            pair["games"] == 2 and pair["wins"] + pair["draws"] + pair["losses"] + sum(pair["forfeits"]) == 2
+        )
+        assert pair["score_ci95"][0] <= pair["score"] <= pair["score_ci95"][1]
+    elo = {row["player"]: row for row in report["elo"]}
+    assert elo["random"]["elo"] == 0.0 and set(elo) == set(report["players"])
+    for row in report["elo"]:
+        assert row["ci95"][0] <= row["elo"] <= row["ci95"][1]
+    for key in ("command", "commit", "date", "machine", "load_average", "wall_s", "label"):
+        assert key in report
+    assert report["command"].startswith("python training/evaluate.py")
+    assert plot.read_bytes()[:8] == PNG
+
+
+def test_the_function_api_with_extra_players_and_a_checkpoint(tmp_path):
+    path = str(tiny_hoyito_checkpoint(tmp_path / "h.pt"))
+    report = ladder.ladder([path, "alphabeta:1", "greedy"], game="hoyito", games=2, progress=False)
+    assert report["players"] == [*ladder.LADDERS["hoyito"], path, "alphabeta:1"]
+    assert len(report["pairs"]) == 21
+    assert {row["player"] for row in report["elo"]} == set(report["players"])
+
+
+def test_a_hive_ladder_with_a_short_turn_cap():
+    report = ladder.ladder(game="hive", games=2, max_turns=12, progress=False)
+    assert report["label"] == "Hive Base" and report["max_turns"] == 12
+    assert sum(p["turn_cap_draws"] for p in report["pairs"]) > 0  # 12 plies: most games hit the cap
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    def table(workers):
+        report = ladder.ladder(game="hoyito", games=4, workers=workers, progress=False)
+        return [(p["player"], p["opponent"], p["wins"], p["draws"], p["losses"]) for p in report["pairs"]]
+
+    assert table(1) == table(2)
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("games were played before the arguments were checked")
+
+    monkeypatch.setattr(ladder, "play_matches", refuse)
+
+
+def test_bad_arguments_are_refused_before_any_game(tmp_path, no_games):
+    with pytest.raises(
+        ValueError, match="cannot play this ladder: the agent plays Base; this game is hoyito"
+    ):
+        ladder.ladder([str(tiny_hive_checkpoint(tmp_path / "h.pt"))], game="hoyito", games=2)
+    with pytest.raises(ValueError, match="alphabeta:0"):
+        ladder.ladder(["alphabeta:0"], game="hoyito", games=2)
+    with pytest.raises(ValueError, match="no such player kind"):
+        ladder.ladder(["missing.pt"], game="hoyito", games=2)
+    blocker = tmp_path / "f"
+    blocker.write_text("")
+    with pytest.raises(ValueError, match="--plot"):
+        ladder.ladder(game="hoyito", games=2, plot=str(blocker / "x.png"))
+    with pytest.raises(ValueError, match="no ladder for game 'chess'"):
+        ladder.ladder(game="chess", games=2)
+    with pytest.raises(ValueError, match="even"):
+        ladder.ladder(game="hoyito", games=3)
+
+
+def test_the_readme_shows_what_the_committed_reports_render():
+    assert ladder.rewrite_readme(ROOT, check=True) == [], "stale ladder blocks: run python training/ladder.py"
+    for report, picture in ladder.README_LADDERS.values():
+        assert (ROOT / picture).read_bytes()[:8] == PNG and (ROOT / report).is_file()
+
+
+def test_markdown_of_a_tiny_ladder(tmp_path):
+    report = ladder.ladder(game="hoyito", games=2, progress=False)
+    text = ladder.markdown(report, "x.png")
+    assert "**Hoyito II 2x6**" in text and "![Hoyito II 2x6 Elo ladder](x.png)" in text
+    assert text.count("\n| `") == len(report["elo"]) + len(report["pairs"])
