@@ -1,16 +1,26 @@
-"""Ship a trained checkpoint as a pretrained agent of the package, with its model card.
+"""Ship a trained checkpoint as a pretrained agent of the package, with its model card; measure it.
 
-    python training/pretrained.py runs/hive_base/checkpoints/latest.pt hive_base --simulations 64 \\
-        --results ladder_rows.json --note "trained with configs/hive_base.yaml, then --resume ..."
+    python training/pretrained.py export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
+        --note "trained with configs/hive_base.yaml, then --resume ..."
+    python training/pretrained.py measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
+    python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
 
 Writes ``hive_envs/agents/pretrained/NAME.pt``: the checkpoint without its ``train_state`` (optimizer
 and opponent pool: only --resume needs them, and they are most of the file), re-saved in the safe
 format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
 ``NAME.json``, its model card: what it plays, the network, the full training config, the code
 commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
-across --resume), the search setting its ``@N`` results use, and measured results (``--results``:
-a JSON list of match rows, e.g. from the ladder or evaluate.py; ``--note``: free text). NAME must be
-one of `hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
+across --resume), the search setting its ``@N`` results use (``--simulations``), its measured
+results (kept from the card it replaces) and ``--note`` (free text). NAME must be one of
+`hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
+
+``measure`` plays the shipped agent against each opponent in the arena (`training.arena`: game by
+game, from its book of random openings, both seats, ``--opening-plies`` 4 as the ladder), as
+``argmax`` (the raw policy's best move, no search: the headline), ``sampled`` (moves sampled from the
+policy) or ``search`` (PUCT with the card's ``default_simulations``), and adds one row per match
+(W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
+average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
+(a row of the same play and opponent is replaced).
 """
 
 from __future__ import annotations
@@ -18,17 +28,25 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.results import git_commit
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
-from hive_envs.pretrained import PRETRAINED, pretrained_folder
+from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
+from training.arena import Settings, play_matches
 from training.cli import exit_code
+from training.match import format_table
 
 MAX_BYTES = 5 * 1024 * 1024
+PLAYS = ("argmax", "sampled", "search")
+RESULTS_FOLDER = Path(__file__).resolve().parent.parent / "docs" / "results"
 
 
 def training_minutes(segments: list[dict]) -> float:
@@ -36,9 +54,7 @@ def training_minutes(segments: list[dict]) -> float:
     return sum(s.get("end_seconds", s["start_seconds"]) - s["start_seconds"] for s in segments) / 60.0
 
 
-def export(
-    checkpoint: str, name: str, simulations: int, results: list | None = None, note: str = ""
-) -> tuple[Path, Path]:
+def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tuple[Path, Path]:
     """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths."""
     if name not in PRETRAINED:
         raise ValueError(
@@ -57,6 +73,8 @@ def export(
             f"{checkpoint!r} makes a {size:,}-byte file; a pretrained agent must stay under {MAX_BYTES:,}"
         )
     segments = list(data.get("training_segments", []))
+    card_path = folder / f"{name}.json"
+    previous = json.loads(card_path.read_text()) if card_path.is_file() else {}
     card = {
         "name": name,
         "description": PRETRAINED[name],
@@ -78,31 +96,91 @@ def export(
             "with search": f"pretrained:{name}@{simulations}",
             "python": f'hive_envs.agents.load_pretrained("{name}")',
         },
-        "results": results or [],
+        "results": previous.get("results", []),
         "note": note,
     }
-    card_path = folder / f"{name}.json"
     card_path.write_text(json.dumps(card, indent=2) + "\n")
     return weights, card_path
+
+
+def measure(
+    name: str, opponents: list[str], games: int, play: str, workers: int = 1, seed: int = 0
+) -> list[dict]:
+    """Arena matches of the shipped agent ``name`` vs each of ``opponents`` (module doc); returns the
+    rows added to its results file and model card."""
+    if play not in PLAYS:
+        raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
+    card = model_card(name)
+    spec = f"pretrained:{name}" + (f"@{card['default_simulations']}" if play == "search" else "")
+    settings = Settings(
+        game=card["game"],
+        game_options=card["game_options"],
+        opening_plies=4,
+        sample=play == "sampled",
+        seed=seed,
+    )
+    commit, dirty = git_commit()
+    load_before, started = list(os.getloadavg()), time.time()
+    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    played = play_matches([(spec, opponent) for opponent in opponents], games, settings, workers)
+    wall = round(time.time() - started, 1)
+    print(format_table([result for result, _ in played], forfeits=True))
+    rows = [
+        {
+            **result.to_dict(),
+            "play": play,
+            "simulations": card["default_simulations"] if play == "search" else 0,
+            "opening_plies": settings.opening_plies,
+            "command": " ".join(["python training/pretrained.py", *sys.argv[1:]]),
+            "code_commit": commit,
+            "code_dirty": dirty,
+            "date_utc": date,
+            "wall_s_all_matches": wall,
+            "workers": workers,
+            "load_average_before": load_before,
+            "load_average_after": list(os.getloadavg()),
+        }
+        for result, _ in played
+    ]
+    replaced = {(row["play"], row["opponent"]) for row in rows}
+    for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
+        report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
+        kept = [row for row in report["results"] if (row["play"], row["opponent"]) not in replaced]
+        report["results"] = kept + rows
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n")
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "checkpoint", help="a training checkpoint (e.g. runs/hive_base/checkpoints/latest.pt)"
+    commands = parser.add_subparsers(dest="command", required=True)
+    ship = commands.add_parser("export", help="write a checkpoint into the package as agent NAME")
+    ship.add_argument("checkpoint", help="a training checkpoint (e.g. runs/hive_base/checkpoints/latest.pt)")
+    ship.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    ship.add_argument(
+        "--simulations", type=int, default=16, help="the search setting of its 'search' results"
     )
-    parser.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
-    parser.add_argument("--simulations", type=int, default=64, help="the search setting of its @N results")
-    parser.add_argument("--results", help="a JSON file holding a list of result rows for the model card")
-    parser.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+    ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+    bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")
+    bench.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    bench.add_argument(
+        "--opponents", nargs="+", required=True, help="player specs (random, alphabeta:2, ...)"
+    )
+    bench.add_argument("--games", type=int, default=200, help="games per opponent (even), half in each seat")
+    bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
+    bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
     def run() -> None:
-        results = json.loads(Path(args.results).read_text()) if args.results else None
-        for path in export(args.checkpoint, args.name, args.simulations, results, args.note):
-            print(f"wrote {path}")
+        if args.command == "export":
+            for path in export(args.checkpoint, args.name, args.simulations, args.note):
+                print(f"wrote {path}")
+        else:
+            measure(args.name, args.opponents, args.games, args.play, args.workers, args.seed)
 
     return exit_code(run)
 
