@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import shutil
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -21,8 +22,9 @@ from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import make_player
 from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
 from training import arena, evaluate
+from training import pretrained as pretrained_script
 from training.arena import Settings
-from training.pretrained import MAX_BYTES
+from training.pretrained import MAX_BYTES, docs_markdown
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -135,3 +137,26 @@ def test_an_unknown_name_lists_the_agents():
         load_pretrained("hive_expert")
     with pytest.raises(ValueError, match="unknown pretrained agent 'nope'"):
         make_player("pretrained:nope")
+
+
+def test_the_docs_show_what_the_model_cards_render():
+    assert (Path(__file__).resolve().parents[2] / "docs" / "pretrained.md").read_text() == docs_markdown()
+
+
+def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
+    for suffix in (".pt", ".json"):
+        shutil.copy(pretrained_module.pretrained_folder() / f"hoyito_2x6{suffix}", tmp_path)
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    rows = pretrained_script.measure("hoyito_2x6", ["random"], 2, "sampled")
+    assert rows[0]["play"] == "sampled" and rows[0]["games"] == 2 and len(rows[0]["load_average_before"]) == 3
+    saved = json.loads((tmp_path / "results" / "pretrained_hoyito_2x6.json").read_text())["results"]
+    assert saved == rows
+    card_rows = json.loads((tmp_path / "hoyito_2x6.json").read_text())["results"]
+    assert (
+        card_rows[-1] == rows[0]
+        and sum(r["play"] == "sampled" and r["opponent"] == "random" for r in card_rows) == 1
+    )
+    with pytest.raises(ValueError, match="--play must be one of"):
+        pretrained_script.measure("hoyito_2x6", ["random"], 2, "best")
