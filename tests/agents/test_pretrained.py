@@ -24,7 +24,7 @@ from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
 from training import arena, evaluate
 from training import pretrained as pretrained_script
 from training.arena import Settings
-from training.pretrained import MAX_BYTES, docs_markdown
+from training.pretrained import MAX_BYTES, rewrite_docs
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -122,7 +122,7 @@ def test_a_missing_file_is_a_clear_error_naming_it(folder):
 
 
 def test_a_corrupt_file_is_a_clear_error_naming_it(tmp_path, monkeypatch):
-    path = shutil.copy(pretrained_path("hoyito_2x6"), tmp_path)
+    path = Path(shutil.copy(pretrained_path("hoyito_2x6"), tmp_path))
     monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
     content = bytearray(path.read_bytes())
     content[len(content) // 2] ^= 0xFF
@@ -139,8 +139,8 @@ def test_an_unknown_name_lists_the_agents():
         make_player("pretrained:nope")
 
 
-def test_the_docs_show_what_the_model_cards_render():
-    assert (Path(__file__).resolve().parents[2] / "docs" / "pretrained.md").read_text() == docs_markdown()
+def test_the_docs_and_readme_show_what_the_model_cards_render():
+    assert rewrite_docs(Path(__file__).resolve().parents[2], check=True) == []
 
 
 def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
