@@ -22,12 +22,8 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hive_envs.hive import HiveAlphaBeta, HiveGame
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame

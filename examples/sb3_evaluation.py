@@ -14,20 +14,16 @@ import functools
 import json
 import os
 import platform
-import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # `training` (the arena's openings and match tables) lives in the repository
-
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
-from training.arena import GameRecord, distinct_openings, play_game, summarise
+from training.arena import distinct_openings, play_openings, summarise
 from training.match import MatchResult
+from training.provenance import git_commit
 
 OPENING_PLIES = 2
 
@@ -65,17 +61,7 @@ def evaluate(model, env, games: int, seed: int, opponents=("random", "greedy")) 
     results = []
     for spec in opponents:
         opponent = make_player(spec, PlayerContext(entry.name, seed))
-        records = []
-        for opening in openings:
-            for seat in (0, 1):
-                game = new_game()
-                for move in opening:
-                    game.play_id(move)
-                seats = (player, opponent) if seat == 0 else (opponent, player)
-                result0, plies, reason, record = play_game(game, seats, SearchLimits())
-                records.append(
-                    GameRecord(seat, (result0 if seat == 0 else -result0) + 0.0, plies, reason, record)
-                )
+        records = play_openings(player, opponent, openings, new_game, SearchLimits())
         results.append(summarise(player.name, spec, records))
     return results
 
@@ -85,7 +71,7 @@ def write_report(path: str, script: str, argv: list[str], results: list[MatchRes
     load, ...) with the match results, as JSON at ``path``."""
     report = {
         "command": " ".join(["python", f"examples/{script}", *argv]),
-        "commit": _commit(),
+        "commit": git_commit()[0] or "unknown",
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
         **facts,
@@ -96,12 +82,3 @@ def write_report(path: str, script: str, argv: list[str], results: list[MatchRes
         },
     }
     Path(path).write_text(json.dumps(report, indent=2) + "\n")
-
-
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"

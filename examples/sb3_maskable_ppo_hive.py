@@ -44,7 +44,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import DummyVecEnv
 from torch import nn
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and training/ are not installed
+# examples/ is not installed: `examples.sb3_evaluation` comes from the checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
 from examples.sb3_evaluation import evaluate, write_report

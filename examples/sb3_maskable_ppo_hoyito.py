@@ -25,7 +25,8 @@ from pathlib import Path
 import gymnasium as gym
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and training/ are not installed
+# examples/ is not installed: `examples.sb3_evaluation` comes from the checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
 from examples.sb3_evaluation import evaluate, write_report

@@ -63,9 +63,13 @@ class FrontEnd:
     score: Callable[[Game], str] = lambda game: ""
 
 
+def _hoyito_score(game) -> str:
+    return " ({}-{})".format(*game.captured)
+
+
 FRONT_ENDS = {
     "hive": FrontEnd(("White", "Black"), _draw_hive),
-    "hoyito": FrontEnd(("South", "North"), _draw_hoyito, lambda game: " ({}-{})".format(*game.captured)),
+    "hoyito": FrontEnd(("South", "North"), _draw_hoyito, _hoyito_score),
 }
 
 
@@ -98,6 +102,7 @@ class Table:
 
     def result(self) -> str:
         result = self.game.result
+        assert result is not None, "the game is not over"
         winner = "draw" if result == 0 else f"{self.sides[0 if result > 0 else 1]} wins"
         return winner + self.front.score(self.game)
 
@@ -109,7 +114,7 @@ def parse_options(pairs: list[str], game: str) -> dict:
     the type of the field's default (true/false, an integer, or text).
     """
     fields = {f.name: f.default for f in dataclasses.fields(game_entry(game).options)}
-    options = {}
+    options: dict[str, bool | int | str] = {}
     for pair in pairs:
         key, eq, text = pair.partition("=")
         if not eq or key not in fields:
@@ -143,6 +148,7 @@ class Session:
 
     def computer_move(self) -> str:
         """The computer's move here, by name (chosen on a copy of the game)."""
+        assert self.computer is not None, "a computer's move in a game without one"
         game = self.rules.copy()
         return game.move_name(self.computer.choose(game))
 

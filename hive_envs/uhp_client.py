@@ -21,6 +21,7 @@ import shlex
 import subprocess
 import threading
 import time
+from typing import IO, cast
 
 
 class UHPEngineError(RuntimeError):
@@ -58,6 +59,7 @@ class UHPClient:
             )
         except OSError as error:
             raise UHPEngineError(f"cannot start UHP engine {self.command!r}: {error}") from None
+        self._stdin = cast(IO[str], self._process.stdin)  # a pipe (stdin=PIPE above), never None
         self._lines: queue.Queue = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(
@@ -88,8 +90,8 @@ class UHPClient:
         if self._process.poll() is not None:
             raise UHPEngineError(f"UHP engine {self.command!r} has exited{self._stderr_tail()}")
         try:
-            self._process.stdin.write(command + "\n")
-            self._process.stdin.flush()
+            self._stdin.write(command + "\n")
+            self._stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise UHPEngineError(
                 f"UHP engine {self.command!r} closed its input{self._stderr_tail()}"
@@ -159,7 +161,7 @@ class UHPClient:
         process = self._process
         if process.poll() is None:
             try:
-                process.stdin.close()
+                self._stdin.close()
             except OSError:
                 pass
             try:

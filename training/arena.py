@@ -38,22 +38,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import math
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import (
+    Player,
     PlayerContext,
     PlayerFailure,
     RandomPlayer,
@@ -258,24 +256,41 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
     except BaseException:
         a.close()
         raise
-    records = []
+    log = functools.partial(_log_game, settings=settings) if settings.log_games else None
     try:
-        for opening in chunk.openings:
-            for seat_of_a in (0, 1):
-                game = settings.new_game(repetition)
-                for move in opening:
-                    game.play_id(move)
-                seats = (a, b) if seat_of_a == 0 else (b, a)
-                result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
-                result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
-                side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
-                records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
-                if settings.log_games:  # one line per game on stderr: partial results of a long match
-                    _log_game(records[-1], settings)
+        records = play_openings(
+            a, b, chunk.openings, functools.partial(settings.new_game, repetition), limits, log
+        )
     finally:
         a.close()
         b.close()
     return chunk, records
+
+
+def play_openings(
+    a: Player,
+    b: Player,
+    openings: list,
+    new_game: Callable[[], Game],
+    limits: SearchLimits,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Two games from each opening (a list of move ids): ``a`` as seat 0, then as seat 1; results
+    from A's side. ``on_game`` sees each record as it ends (a long match's partial results)."""
+    records = []
+    for opening in openings:
+        for seat_of_a in (0, 1):
+            game = new_game()
+            for move in opening:
+                game.play_id(move)
+            seats = (a, b) if seat_of_a == 0 else (b, a)
+            result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
+            result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
+            side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
+            records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
+            if on_game is not None:
+                on_game(records[-1])
+    return records
 
 
 def _log_game(r: GameRecord, settings: Settings) -> None:

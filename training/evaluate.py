@@ -30,9 +30,6 @@ import itertools
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint

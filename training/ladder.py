@@ -31,16 +31,13 @@ from datetime import datetime, timezone
 from itertools import combinations
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks.results import git_commit, machine
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.agents.views import view_for_checkpoint
 from hive_envs.players import checkpoint_path
 from training.arena import Settings, check_counts, play_matches
 from training.cli import check_writable, write_report
 from training.elo import fit_elo
+from training.provenance import git_commit, machine
 
 LADDERS = {
     "hive": ["random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"],

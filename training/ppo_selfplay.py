@@ -29,9 +29,6 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter

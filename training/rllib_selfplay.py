@@ -29,9 +29,6 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from training.cli import config_parser, exit_code
 from training.config_keys import parse_overrides
 from training.rllib import RAY_HINT, require_ray

@@ -112,6 +112,8 @@ class HexConv(nn.Conv2d):
     (r-1, q-1) and (r+1, q+1), which are masked to zero.
     """
 
+    hex_mask: torch.Tensor  # a buffer (register_buffer below)
+
     def __init__(self, in_channels: int, out_channels: int):
         super().__init__(in_channels, out_channels, kernel_size=3)  # padding done in forward
         hex_mask = torch.ones(1, 1, 3, 3)
@@ -153,7 +155,7 @@ class HexConvPolicy(nn.Module):
         self.pass_head = nn.Linear(channels, 1)
         self.value_head = nn.Sequential(nn.Linear(channels, channels), nn.ReLU(), nn.Linear(channels, 1))
         nn.init.normal_(self.slot_head.weight, std=0.01)
-        nn.init.zeros_(self.slot_head.bias)
+        nn.init.zeros_(self.slot_head.bias)  # type: ignore[arg-type]  # Linear(bias=True): a tensor
 
     def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = F.relu(self.stem(observation.float()))

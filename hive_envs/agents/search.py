@@ -106,8 +106,9 @@ class Node:
 
 def _leaf(evaluator: Callable[[Game], Evaluation], game: Game) -> tuple[Node | None, float]:
     """Score the position ``game`` is in: (new node or None if terminal, value from player 0's side)."""
-    if game.is_terminal:
-        return None, game.result
+    result = game.result
+    if result is not None:  # the game is over
+        return None, result
     moves, priors, value = evaluator(game)
     to_move = game.to_move
     value0 = value if to_move == 0 else -value

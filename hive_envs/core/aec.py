@@ -60,7 +60,7 @@ class MaskedAECEnv(AECEnv):
         self.render_mode = render_mode
         self.num_actions = int(num_actions)
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         obs_box = spaces.Box(np.asarray(obs_low), np.asarray(obs_high), dtype=obs_dtype)
         self.observation_spaces = {
             a: spaces.Dict(
@@ -71,7 +71,9 @@ class MaskedAECEnv(AECEnv):
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: spaces.Discrete(self.num_actions) for a in self.possible_agents
+        }
         self._obs_shape = obs_box.shape
         self._obs_dtype = obs_box.dtype
         self._mask = np.zeros(self.num_actions, dtype=np.int8)  # the mover's mask, once per ply

@@ -27,6 +27,8 @@ import numba
 import numpy as np
 from numba import njit
 
+from hive_envs.core.game import Game
+
 WIN_SCORE = 1_000_000
 MATE_BOUND = WIN_SCORE - 10_000
 INFINITY = WIN_SCORE + 1
@@ -401,7 +403,7 @@ class AlphaBetaSearcher:
     result. A subclass names ``game_class``, ``max_depth`` and ``default_depth`` and runs its
     kernel in ``_run_kernel(game, depth, time_s, table, pv, stats) -> move`` (``time_s`` 0: none)."""
 
-    game_class: type
+    game_class: type[Game]
     max_depth: int
     default_depth: int
 

@@ -136,7 +136,7 @@ class BatchGame:
         self.episode_length[:] = 0
         if self._ledger is not None:
             self._ledger.clear()
-            self._decisions_arrive(np.arange(self.num_games))
+            self._decisions_arrive(self._ledger, np.arange(self.num_games))
 
     def step(self, actions, active=None, final_view=None) -> None:
         """Play one action in every (active) game; all input is validated before any game moves."""
@@ -144,7 +144,7 @@ class BatchGame:
         view = self._last_mover_view if final_view is None else self._check_view(final_view)
         self._step_games(actions, a, active, view)
         if self._ledger is not None:
-            self._pay_shaping(active)
+            self._pay_shaping(self._ledger, active)
 
     def potentials(self) -> np.ndarray:
         """(N, 2) float32: each seat's `Game.potential` in every game's current position."""
@@ -161,19 +161,19 @@ class BatchGame:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ helpers
-    def _pay_shaping(self, active: np.ndarray) -> None:
+    def _pay_shaping(self, ledger: ShapingLedger, active: np.ndarray) -> None:
         """Add the shaping terms of the stepped games to ``rewards`` (the module docstring)."""
         self.raw_rewards[:] = self.rewards
         rows = np.flatnonzero(active)
         ended = rows[self.terminated[rows]]
         if ended.size:
-            self.rewards[ended] += self._ledger.close(ended)
-        self._decisions_arrive(rows)
+            self.rewards[ended] += ledger.close(ended)
+        self._decisions_arrive(ledger, rows)
 
-    def _decisions_arrive(self, rows: np.ndarray) -> None:
+    def _decisions_arrive(self, ledger: ShapingLedger, rows: np.ndarray) -> None:
         seats = self.to_move[rows].astype(np.int64)
         potentials = self.potentials()[rows, seats]
-        self.rewards[rows, seats] += self._ledger.decide(rows, seats, potentials)
+        self.rewards[rows, seats] += ledger.decide(rows, seats, potentials)
 
     def _check_actions(self, actions, active) -> tuple[np.ndarray, np.ndarray]:
         """Shapes and dtypes here; ranges and legality in the game's `_prepare_actions`."""

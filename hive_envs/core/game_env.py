@@ -53,23 +53,24 @@ class GameAECEnv(MaskedAECEnv):
         super().reset(seed=seed, options=options)
         if self._ledger is not None:
             self._ledger.clear()
-            self._decision_arrives()
+            self._decision_arrives(self._ledger)
             self.raw_rewards = dict.fromkeys(self.agents, 0.0)
 
     def step(self, action):
-        if self._ledger is None:
+        ledger = self._ledger
+        if ledger is None:
             return super().step(action)
         agent = self.agent_selection
         alive = not (self.terminations[agent] or self.truncations[agent])
         super().step(action)
         if alive:
-            self._pay_shaping(self._ledger.close(_ROW)[0] if self._over else self._decision_arrives())
+            self._pay_shaping(ledger.close(_ROW)[0] if self._over else self._decision_arrives(ledger))
 
-    def _decision_arrives(self) -> np.ndarray:
+    def _decision_arrives(self, ledger: ShapingLedger) -> np.ndarray:
         """Per seat, the extra reward of the transition the mover's new decision closes."""
         seat = self.game.to_move
         pay = np.zeros(2)
-        pay[seat] = self._ledger.decide(_ROW, np.array([seat]), np.array([self.game.potential(seat)]))[0]
+        pay[seat] = ledger.decide(_ROW, np.array([seat]), np.array([self.game.potential(seat)]))[0]
         return pay
 
     def _pay_shaping(self, pay: np.ndarray) -> None:

@@ -46,7 +46,8 @@ def check_rule_features(rule_features) -> None:
 class SingleAgentEnv(gym.Env):
     """Learner seat (`learner_seat` 0, 1 or "random" per episode) against `opponent`."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
+    # class data, which Gymnasium annotates as an instance attribute
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}  # type: ignore[misc]
 
     def __init__(
         self, aec: GameAECEnv, opponent="random", learner_seat=0, render_mode=None, rule_features=False
@@ -63,10 +64,11 @@ class SingleAgentEnv(gym.Env):
         self._opponent = Opponent(opponent, aec.game)
         self.learner_seat_option = learner_seat
         agent = aec.possible_agents[0]
-        self.observation_space = aec.observation_space(agent)["observation"]
+        planes: gym.spaces.Box = aec.observation_space(agent)["observation"]
+        self.observation_space = planes
         self._features = None
         if rule_features:
-            self._features = self._feature_observation(aec, self.observation_space)
+            self._features = self._feature_observation(aec, planes)
             self.observation_space = self._features.space
         self.action_space = gym.spaces.Discrete(aec.num_actions)
         self.learner_seat = 0 if learner_seat == "random" else learner_seat

@@ -41,7 +41,8 @@ from hive_envs.core.single_agent import check_rule_features
 
 
 class BatchVectorEnv(VectorEnv):
-    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    # class data, which Gymnasium annotates as an instance attribute
+    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # type: ignore[misc]
 
     def __init__(self, batch, obs_low, obs_high, opponent="random", learner_seat=0, rule_features=False):
         learner_seat = check_learner_seat(learner_seat)

@@ -273,7 +273,7 @@ class HiveBatch(BatchGame):
     @property
     def nbytes(self) -> int:
         """Bytes held by this batch's arrays (buffers, states, workspaces)."""
-        arrays = (
+        arrays: tuple[np.ndarray, ...] = (
             self.states,
             self._frames,
             self._keys,

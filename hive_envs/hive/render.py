@@ -174,7 +174,7 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
     letter_font = _font(max(8, int(radius * 0.7)))
     small_font = _font(max(7, int(radius * 0.3)))
 
-    def centre(cell):
+    def centre(cell: tuple[int, int]) -> tuple[float, float]:
         q, r = cell
         return ox + unit * (q + r / 2), oy + unit * r * 1.5 / math.sqrt(3)
 
@@ -206,10 +206,10 @@ def render_rgb(game, width: int = 640, height: int = 640) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
-def _draw_reserve(draw, names: list[str], side: str, x: int, y: int, width: int, band: int) -> None:
+def _draw_reserve(draw, names: list[str], side: str, x: float, y: float, width: int, band: int) -> None:
     font = _font(max(10, band // 2))
     draw.text((x, y + band // 4), f"{side}:", fill=(0, 0, 0), font=font)
-    px = x + 2 * band + 20
+    px: float = x + 2 * band + 20
     step = min(max(band, 28), (width - px - 4) / max(1, len(names)))
     for name in names:
         cx, cy = px + step / 2, y + band / 2 + 4

@@ -44,7 +44,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from hive_envs.cli import run_quietly
 from hive_envs.hive import GAME_TYPES, HiveGame
@@ -173,7 +173,7 @@ class UHPEngine:
         return [ENGINE_ID, CAPABILITIES]
 
     def _newgame(self, args: list[str]) -> list[str]:
-        kwargs = {
+        kwargs: dict[str, Any] = {
             "tournament_opening": bool(self.options["TournamentOpening"]),
             "max_turns": int(self.options["MaxTurns"]) or None,
             "repetition_draw": bool(self.options["RepetitionDraw"]),
@@ -252,9 +252,10 @@ class UHPEngine:
     def _options(self, args: list[str]) -> list[str]:
         # A player may expose settings: ``uhp_options()`` -> (name, type, value, default, min, max) rows and
         # ``set_uhp_option(name, value)``; they apply at once (hive_envs.players.checkpoint.AgentPlayer).
+        player: Any = self.player  # Player does not declare the two optional methods
         own = {
             row[0]: (_Option(row[0], row[1], row[3], row[4], row[5]), row[2])
-            for row in getattr(self.player, "uhp_options", list)()
+            for row in getattr(player, "uhp_options", list)()
         }
         if not args:
             return [o.line(self.options[name]) for name, o in _OPTIONS.items()] + [
@@ -264,8 +265,8 @@ class UHPEngine:
         if len(args) in (2, 3) and args[1] in own:
             option, value = own[args[1]]
             if verb == "set" and len(args) == 3:
-                self.player.set_uhp_option(option.name, option.parse(args[2]))
-                value = next(row[2] for row in self.player.uhp_options() if row[0] == option.name)
+                player.set_uhp_option(option.name, option.parse(args[2]))
+                value = next(row[2] for row in player.uhp_options() if row[0] == option.name)
             if verb in ("get", "set"):
                 return [option.line(value)]  # as the player now has it (it may round the value)
         if verb == "get" and len(args) == 2:

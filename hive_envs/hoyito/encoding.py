@@ -9,7 +9,7 @@ envs and the agents use, `hive_envs.core.game_env`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -54,6 +54,7 @@ class HoyitoEncoding:
     """The encoder of a `HoyitoGame` under ``options``."""
 
     options: HoyitoOptions
+    _kernel_args: tuple[int, int, int] = field(init=False, repr=False, compare=False)
     observation_dtype = np.dtype(OBS_DTYPE)
 
     @property

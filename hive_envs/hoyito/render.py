@@ -27,7 +27,7 @@ def render_text(game: HoyitoGame) -> str:
     c0, c1 = game.captured
     if game.is_terminal:
         w = game.winner
-        status = "game over: " + ("draw" if w == -1 else f"{SIDE_NAMES[w]} wins")
+        status = "game over: " + ("draw" if w == -1 or w is None else f"{SIDE_NAMES[w]} wins")
     else:
         status = f"to move: {SIDE_NAMES[game.to_move]}"
     return (
@@ -63,7 +63,7 @@ def render_rgb(game: HoyitoGame) -> np.ndarray:
         _centered(draw, x + (STORE_W - 10) / 2, y + PIT / 2, f"{'NS'[1 - side]}: {total}", TEXT)
     if game.is_terminal:
         w = game.winner
-        status = "game over: " + ("draw" if w == -1 else f"{SIDE_NAMES[w]} wins")
+        status = "game over: " + ("draw" if w == -1 or w is None else f"{SIDE_NAMES[w]} wins")
     else:
         status = f"to move: {SIDE_NAMES[game.to_move]}"
     _centered(draw, width / 2, MARGIN + 6, status, DARK)

@@ -125,18 +125,19 @@ class AgentPlayer(BasePlayer):
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         """A legal move of ``game``; ``game`` is left unchanged."""
-        if self.view is None:
+        evaluator = self.evaluator  # None exactly when the agent's game has no view
+        if evaluator is None:
             raise ValueError(f"the agent's game {self.game_name!r} has no game view; it plays batched only")
         self.check_game(game)
         if game.is_terminal:
             raise ValueError("the game is over; there is no move to choose")
         config = self.config_for(limits)
         if config.simulations == 0 or config.max_depth == 0:
-            moves, priors, _ = self.evaluator(game)
+            moves, priors, _ = evaluator(game)
             weights = priors
             visits = np.zeros(len(moves), dtype=np.int64)
         else:
-            moves, visits, priors = search(game.copy(), self.evaluator, config)
+            moves, visits, priors = search(game.copy(), evaluator, config)
             weights = visits / visits.sum()
         fresh = fresh_moves(game, moves) if self.avoid_repetition else None
         if fresh is not None and fresh.any() and not fresh.all():
@@ -162,7 +163,7 @@ class AgentPlayer(BasePlayer):
     def warm_up(self) -> None:
         """A few simulations on the start position, so that the compiled kernels load now and a first
         timed move is not spent loading them."""
-        if self.view is not None:
+        if self.view is not None and self.evaluator is not None:
             search(self.view.new_game(), self.evaluator, SearchConfig(simulations=8))
 
     # -- UHP options ----------------------------------------------------------------------------

@@ -17,6 +17,8 @@ rules, and it must not be scored as the engine's loss (the arena reports it apar
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from hive_envs.core.game import Game
 from hive_envs.players.base import BasePlayer, PlayerFailure, SearchLimits
 from hive_envs.uhp_client import UHPClient, UHPEngineError
@@ -48,8 +50,8 @@ class UHPEnginePlayer(BasePlayer):
             raise ValueError("a UHP engine needs the game's whole history (this game starts mid-way)")
         limits = limits or SearchLimits()
         try:
-            self._catch_up(game_type, moves)
-            answer = self._client.bestmove(depth=limits.depth, time_s=limits.time_s)
+            client = self._catch_up(game_type, moves)
+            answer = client.bestmove(depth=limits.depth, time_s=limits.time_s)
         except UHPEngineError as error:
             self._fail(f"{error}{self._state_note()}")
         try:
@@ -57,7 +59,8 @@ class UHPEnginePlayer(BasePlayer):
         except ValueError as error:
             self._fail(f"illegal move {answer!r}: {error}")
 
-    def _catch_up(self, game_type: str, moves: list[str]) -> None:
+    def _catch_up(self, game_type: str, moves: list[str]) -> UHPClient:
+        """The running engine (started again if it was closed), told the game's moves so far."""
         if self._client is None:
             self._client = self._start()
             self._game_type = None
@@ -70,19 +73,22 @@ class UHPEnginePlayer(BasePlayer):
             state = _state_of(gamestring)
             if state not in IN_PROGRESS:
                 self._fail(f"the engine's game is over ({state}) while this one is not: {gamestring}")
+        return self._client
 
     def _state_note(self) -> str:
         """What the engine says its game is, after it stopped answering moves (empty if it cannot tell)."""
+        if self._client is None:
+            return ""
         try:
             gamestring = self._client.send("undo 0", timeout_s=min(self.timeout_s, 5.0))[0]
-        except (UHPEngineError, IndexError, AttributeError):
+        except (UHPEngineError, IndexError):
             return ""
         state = _state_of(gamestring)
         if state in IN_PROGRESS:
             return f"; the engine's game: {gamestring}"
         return f"; the engine's game is over ({state}) while this one is not: {gamestring}"
 
-    def _fail(self, reason: str):
+    def _fail(self, reason: str) -> NoReturn:
         self.close(grace_s=1.0)  # a fresh process for the next move
         raise PlayerFailure(reason)
 

@@ -455,7 +455,7 @@ class HiveGame:
                     self._move_strs[i] = format_move(replay, move_id)
                 apply_move(replay, move_id, rec)
         head = [self.game_type, game_state_string(self._s), turn_string(self._s)]
-        return ";".join(head + self._move_strs)
+        return ";".join(head + [text for text in self._move_strs if text is not None])  # none left
 
     def record(self) -> str:
         """The game's text record: its UHP GameString (`from_gamestring` replays it)."""

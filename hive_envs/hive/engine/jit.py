@@ -16,8 +16,8 @@ buffers) keep the plain ``njit(cache=True)``; they may call these.
 
 from numba import njit
 
-kernel = njit(cache=True, _nrt=False)
+kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: private, not in the stubs
 """``@kernel``: a compiled function that takes arrays and allocates none (see the module doc)."""
 
-inline_kernel = njit(cache=True, _nrt=False, inline="always")
+inline_kernel = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
 """``@inline_kernel``: the same, inlined into its callers by numba (tiny helpers on hot loops)."""

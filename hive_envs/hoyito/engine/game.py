@@ -42,7 +42,9 @@ class HoyitoGame:
         self._n = options.holes_per_row
         self._m = 2 * self._n
         self._max_laps = options.max_laps
-        self._limit = options.no_capture_limit
+        limit = options.no_capture_limit
+        assert limit is not None  # HoyitoOptions resolves None to the default
+        self._limit = limit
         self.state = np.zeros(K.state_size(self._n), dtype=np.int32)
         # row k: the state before the k-th move played here, then that move's hole (for undo and record)
         self._history = np.empty((16, self.state.size + 1), dtype=np.int32)
@@ -80,8 +82,9 @@ class HoyitoGame:
             or (board > total).any()  # before summing: no int64 wrap-around
         ):
             raise ValueError(f"board must be {m} integers in [0, {total}], got {board.tolist()!r}")
-        pair = [as_integer(c) for c in captured] if isinstance(captured, (list, tuple, np.ndarray)) else []
-        if len(pair) != 2 or any(c is None or not 0 <= c <= total for c in pair):
+        given = [as_integer(c) for c in captured] if isinstance(captured, (list, tuple, np.ndarray)) else []
+        pair = [c for c in given if c is not None and 0 <= c <= total]
+        if len(given) != 2 or len(pair) != 2:
             raise ValueError(f"captured must be two integers in [0, {total}], got {captured!r}")
         counted = int(board.sum()) + pair[0] + pair[1]
         if counted != total:
