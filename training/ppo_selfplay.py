@@ -34,7 +34,6 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from benchmarks.results import git_commit, machine
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
@@ -49,6 +48,7 @@ from training.config_keys import parse_overrides
 from training.games import LOOKAHEAD_GAMES, encoding_version, lookahead_rules, make_batch
 from training.match import MatchResult, format_table, play_match
 from training.ppo import ppo_update
+from training.provenance import git_commit, machine
 from training.run_dir import check_run_dir, prepare_run_dir
 from training.selfplay import SelfPlayCollector, compute_gae
 

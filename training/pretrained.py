@@ -34,15 +34,12 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make `training` and `hive_envs` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks.results import git_commit
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from training.arena import Settings, play_matches
 from training.cli import exit_code
 from training.match import format_table
+from training.provenance import git_commit
 
 MAX_BYTES = 5 * 1024 * 1024
 PLAYS = ("argmax", "sampled", "search")
