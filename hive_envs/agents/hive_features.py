@@ -96,8 +96,8 @@ class HiveRuleFeatures:
         self.action_features, self.position_features = FEATURE_SETS[feature_set]
         self.encoding = E.make_encoding(expansions)
         self.template = HiveOptions(expansions, bool(tournament_opening), max_turns or None).new_state()
-        # one move-generator workspace per thread numba may use for the rows (`_batch_features`)
-        self.workspaces = np.stack([new_workspace() for _ in range(numba.config.NUMBA_NUM_THREADS)])
+        # one move-generator workspace per thread numba uses for the rows (`_batch_features`)
+        self.workspaces = np.stack([new_workspace() for _ in range(numba.get_num_threads())])
         self.capacity = 256
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -35,7 +35,7 @@ checkpoint rebuilds its network without the training config.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -229,7 +229,7 @@ class HiveLookaheadPolicy(nn.Module):
         """
         if self.feature_set != 2:
             raise ValueError(f"init_from_rule needs feature set 2, this network has {self.feature_set}")
-        embed = self.action_embed[0]
+        embed = cast(nn.Linear, self.action_embed[0])
         self.action_logit.weight.zero_()
         self.action_logit.bias.zero_()
         for unit, (feature, weight) in enumerate(RULE_WEIGHTS.items()):
@@ -238,7 +238,7 @@ class HiveLookaheadPolicy(nn.Module):
                 embed.weight[column, feature] = sign
                 embed.bias[column] = 0.0
                 self.action_logit.weight[0, column] = sign * weight
-        first, last = self.value_net[0], self.value_net[2]
+        first, last = cast(nn.Linear, self.value_net[0]), cast(nn.Linear, self.value_net[2])
         value_input = 2 * embed.out_features + RULE_VALUE_FEATURE  # the position features come last
         last.weight.zero_()
         last.bias.zero_()
@@ -247,7 +247,7 @@ class HiveLookaheadPolicy(nn.Module):
             first.weight[unit, value_input] = sign
             first.bias[unit] = 0.0
             last.weight[0, unit] = sign * RULE_VALUE_WEIGHT
-        board_value = self.board.value_head[-1]
+        board_value = cast(nn.Linear, self.board.value_head[-1])
         board_value.weight.zero_()
         board_value.bias.zero_()
 
