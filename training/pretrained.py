@@ -20,7 +20,8 @@ game, from its book of random openings, both seats, ``--opening-plies`` 4 as the
 policy) or ``search`` (PUCT with the card's ``default_simulations``), and adds one row per match
 (W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
 average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
-(a row of the same play and opponent is replaced).
+(a row of the same play, simulations and opponent is replaced); ``--simulations N`` measures the
+search at N simulations instead of the card's default.
 """
 
 from __future__ import annotations
@@ -101,14 +102,24 @@ def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tupl
 
 
 def measure(
-    name: str, opponents: list[str], games: int, play: str, workers: int = 1, seed: int = 0
+    name: str,
+    opponents: list[str],
+    games: int,
+    play: str,
+    workers: int = 1,
+    seed: int = 0,
+    simulations: int | None = None,
 ) -> list[dict]:
     """Arena matches of the shipped agent ``name`` vs each of ``opponents`` (module doc); returns the
-    rows added to its results file and model card."""
+    rows added to its results file and model card. ``simulations``: the search's (play ``search``;
+    default: the card's ``default_simulations``)."""
     if play not in PLAYS:
         raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
     card = model_card(name)
-    spec = f"pretrained:{name}" + (f"@{card['default_simulations']}" if play == "search" else "")
+    simulations = card["default_simulations"] if simulations is None else simulations
+    if play == "search" and simulations < 1:
+        raise ValueError(f"--simulations must be >= 1 for --play search, got {simulations}")
+    spec = f"pretrained:{name}" + (f"@{simulations}" if play == "search" else "")
     settings = Settings(
         game=card["game"],
         game_options=card["game_options"],
@@ -126,7 +137,7 @@ def measure(
         {
             **result.to_dict(),
             "play": play,
-            "simulations": card["default_simulations"] if play == "search" else 0,
+            "simulations": simulations if play == "search" else 0,
             "opening_plies": settings.opening_plies,
             "command": " ".join(["python training/pretrained.py", *sys.argv[1:]]),
             "code_commit": commit,
@@ -139,10 +150,14 @@ def measure(
         }
         for result, _ in played
     ]
-    replaced = {(row["play"], row["opponent"]) for row in rows}
+    replaced = {(row["play"], row["simulations"], row["opponent"]) for row in rows}
     for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
         report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
-        kept = [row for row in report["results"] if (row["play"], row["opponent"]) not in replaced]
+        kept = [
+            row
+            for row in report["results"]
+            if (row["play"], row["simulations"], row["opponent"]) not in replaced
+        ]
         report["results"] = kept + rows
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report, indent=2) + "\n")
@@ -175,6 +190,17 @@ noisy, the results are not.
 """
 
 
+def play_label(row: dict) -> str:
+    """How a result row played: argmax, sampled, or search @N."""
+    return f"search @{row['simulations']}" if row["play"] == "search" else row["play"]
+
+
+def play_order(label: str) -> tuple[int, int]:
+    """argmax, sampled, then the searches by simulations."""
+    play, _, simulations = label.partition(" @")
+    return PLAYS.index(play), int(simulations or 0)
+
+
 def card_markdown(card: dict) -> str:
     """The model card as a markdown section: what it is, how it was trained, its measured results."""
     segments = card["training_segments"]
@@ -190,7 +216,7 @@ def card_markdown(card: dict) -> str:
     summary = (
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
         f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
-        f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. Search setting of the `search` rows: "
+        f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
         f"`pretrained:{card['name']}@{card['default_simulations']}`."
     )
     lines = [f"## `{card['name']}`", "", summary]
@@ -201,10 +227,9 @@ def card_markdown(card: dict) -> str:
         "| play | opponent | games | W / D / L | score [95%] | forfeits | mean plies | load before / after |",
         "|---|---|---:|---|---|---|---:|---|",
     ]
-    order = {play: k for k, play in enumerate(PLAYS)}
-    for r in sorted(card["results"], key=lambda r: order[r["play"]]):
+    for r in sorted(card["results"], key=lambda r: play_order(play_label(r))):
         lines.append(
-            f"| {r['play']} | `{r['opponent']}` | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | "
+            f"| {play_label(r)} | `{r['opponent']}` | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | "
             f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}] | "
             f"{r['forfeits'][0]}/{r['forfeits'][1]} | {r['mean_length']:.1f} | "
             f"{r['load_average_before'][0]:.1f} / {r['load_average_after'][0]:.1f} |"
@@ -243,13 +268,10 @@ def readme_table() -> str:
         "|---|---|" + "---:|" * len(opponents),
     ]
     for card in cards:
-        for play in PLAYS:
-            rows = {r["opponent"]: r for r in card["results"] if r["play"] == play}
-            if rows:
-                cells = [
-                    f"{rows[o]['score']:.2f} ({rows[o]['games']})" if o in rows else "" for o in opponents
-                ]
-                lines.append(f"| `{card['name']}` | {play} | " + " | ".join(cells) + " |")
+        for label in sorted({play_label(r) for r in card["results"]}, key=play_order):
+            rows = {r["opponent"]: r for r in card["results"] if play_label(r) == label}
+            cells = [f"{rows[o]['score']:.2f} ({rows[o]['games']})" if o in rows else "" for o in opponents]
+            lines.append(f"| `{card['name']}` | {label} | " + " | ".join(cells) + " |")
     return "\n" + "\n".join(lines) + "\n"
 
 
@@ -291,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
     bench.add_argument("--workers", type=int, default=1)
     bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument(
+        "--simulations", type=int, help="with --play search: simulations (default: the card's)"
+    )
     commands.add_parser("docs", help="rewrite docs/pretrained.md and the README's table from the model cards")
     args = parser.parse_args(argv)
 
@@ -301,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
             for path in export(args.checkpoint, args.name, args.simulations, args.note):
                 print(f"wrote {path}")
         else:
-            measure(args.name, args.opponents, args.games, args.play, args.workers, args.seed)
+            measure(
+                args.name, args.opponents, args.games, args.play, args.workers, args.seed, args.simulations
+            )
 
     return exit_code(run)
 
