@@ -228,7 +228,9 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     )
     parser.add_argument("game", choices=("hive", "hoyito"))
     parser.add_argument(
-        "--agent", metavar="PATH", help="a checkpoint to play against (overrides --opponent; PATH@N)"
+        "--agent",
+        metavar="PATH",
+        help="a checkpoint to play against: PATH or pretrained:NAME (overrides --opponent)",
     )
     parser.add_argument(
         "--simulations", type=int, default=64, help="agent's search simulations (0: raw policy)"

@@ -59,6 +59,7 @@ LAYERS = [
             "hive_envs.hive",
             "hive_envs.hoyito",
             "hive_envs.games",
+            "hive_envs.pretrained",
         ],
         (),
     ),

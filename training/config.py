@@ -60,6 +60,18 @@ class TrainConfig:
     conv_blocks: int = key(
         4, "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)", at_least(0)
     )
+    hive_features: int = key(
+        2,
+        "hive_lookahead: rule feature set; 1 = the Queen features (11 per action), 2 = plus the "
+        "alpha-beta evaluation after each move and its two-ply value (14 per action; "
+        "hive_envs/agents/hive_features.py)",
+        one_of(1, 2),
+    )
+    init_from_rule: bool = key(
+        False,
+        "hive_lookahead with hive_features 2: start the action and value heads from the hand-written "
+        "rule (best two-ply value first; networks.RULE_WEIGHTS) instead of random weights",
+    )
     # --- budget ---
     total_steps: int = key(1_000_000, "stop after this many env steps (plies over all games)", at_least(1))
     time_limit_minutes: float = key(
@@ -95,23 +107,66 @@ class TrainConfig:
     )
     pool_size: int = key(10, "past policies kept in the opponent pool (oldest dropped)", at_least(0))
     pool_add_every: int = key(10, "add the current policy to the pool every this many updates", at_least(1))
+    pool_players: list[str] = key(
+        [],
+        "player specs that join the opponent pool beside the past policies (e.g. alphabeta:1; any "
+        "spec of hive_envs.players)",
+        NOT_EMPTY,
+    )
+    pool_player_share: float = key(
+        0.5,
+        "share of the pool rollouts played against one of pool_players (the rest: a past policy; "
+        "all of them while the pool holds no past policy yet)",
+        between(0, 1),
+    )
+    # --- imitation (search in the loop) ---
+    teacher: str = key(
+        "",
+        "a player spec (e.g. alphabeta:2) whose move is asked for a share of the learner's "
+        "decisions; its cross-entropy under the policy is added to the loss ('' = none)",
+    )
+    teacher_share: float = key(0.25, "share of the learner's decisions the teacher labels", between(0, 1))
+    teacher_coef: float = key(1.0, "weight of the teacher's cross-entropy in the loss", at_least(0))
     # --- outputs ---
     checkpoint_every: int = key(
         50, "write a checkpoint every this many updates (and at the end)", at_least(1)
     )
-    eval_every: int = key(25, "evaluate vs random and greedy every this many updates; 0 = never", at_least(0))
+    eval_every: int = key(25, "evaluate vs eval_opponents every this many updates; 0 = never", at_least(0))
     eval_games: int = key(100, "games per periodic evaluation (half in each seat)", at_least(2))
+    eval_opponents: list[str] = key(
+        ["random", "greedy"],
+        "player specs the evaluations play against (greedy is skipped for a game without it)",
+        NOT_EMPTY,
+    )
+    eval_opening_plies: int = key(
+        2,
+        "every pair of evaluation games (one per seat) starts from the same random opening of this "
+        "many plies, a different one per pair (the arena's opening book), so that deterministic "
+        "players do not repeat one game",
+        at_least(0),
+    )
     eval_sample: bool = key(
         False,
-        "evaluations sample moves from the policy (as in training) instead of playing argmax; "
-        "a deterministic Hive policy can shuffle into 300-ply draws (docs/training.md)",
+        "the periodic evaluations sample moves from the policy instead of playing argmax (the "
+        "final evaluation always reports argmax play first)",
     )
     final_eval_games: int = key(
         400, "games per opponent in the evaluation printed at the end; 0 = none", zero_or_at_least(2)
     )
+    final_eval_sampled: bool = key(
+        True, "the final evaluation also reports sampled play, beside argmax play (never instead)"
+    )
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.init_from_rule and (self.network != "hive_lookahead" or self.hive_features != 2):
+            reject(
+                self,
+                "init_from_rule",
+                self.init_from_rule,
+                f"false unless network is 'hive_lookahead' with hive_features 2 (network {self.network!r}, "
+                f"hive_features {self.hive_features})",
+            )
         if self.num_minibatches > self.min_trained_decisions:
             reject(
                 self,
@@ -137,7 +192,10 @@ class TrainConfig:
         if self.network == "hoyito_lookahead":  # the rule options are added from the game (train.py)
             return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
         # hive_lookahead: the game options are added from the game (ppo_selfplay.network_spec)
-        return {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
+        spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
+        if self.network == "hive_lookahead" and self.hive_features != 1:  # set 1: as specs before set 2
+            spec["features"] = self.hive_features
+        return spec
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -8,11 +8,15 @@ toy game.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from typing import Any
 
-from hive_envs.games import GAMES, check_names
+from hive_envs.games import GAMES, check_names, game_entry
+
+LOOKAHEAD_GAMES = {"hoyito_lookahead": "hoyito", "hive_lookahead": "hive"}
+"""The networks that simulate moves with a game's own kernels, and that game."""
 
 
 def batch_class(game: str) -> type:
@@ -40,3 +44,19 @@ def make_batch(game: str, num_games: int, options: dict[str, Any]):
 def encoding_version(batch) -> str:
     """The observation/action encoding version of the game's envs ('v0' unless the class says)."""
     return str(getattr(batch, "encoding_version", "v0"))
+
+
+def lookahead_rules(network: str, game: str, options: Any) -> dict[str, Any]:
+    """The rule options a lookahead network's spec carries (`rules`), from the game's parsed options
+    object or a dict of its options; ValueError if the network is not for this game."""
+    if LOOKAHEAD_GAMES[network] != game:
+        raise ValueError(f"network {network!r} needs the {LOOKAHEAD_GAMES[network]} game")
+    if isinstance(options, dict):
+        options = game_entry(game).parse_options({k: v for k, v in options.items() if k != "parallel"})
+    if network == "hoyito_lookahead":
+        return {f.name: int(getattr(options, f.name)) for f in dataclasses.fields(options)}
+    return {
+        "expansions": options.expansions,
+        "tournament_opening": options.tournament_opening,
+        "max_turns": options.max_turns,
+    }

@@ -1,7 +1,10 @@
 """Play a match between two players in one batch of games and summarise it.
 
 `num_games` games run at once in one batch: in the first half player A holds seat 0, in the
-second half seat 1. Each game slot counts only its first finished game; a slot that is done
+second half seat 1. With ``openings`` (lists of engine move ids, e.g. the arena's random opening
+book `arena.distinct_openings`), game k and game k + num_games/2 (the same pair with the seats
+swapped) first play opening k: deterministic players would otherwise play the same game in every
+slot of a seat. Each game slot counts only its first finished game; a slot that is done
 keeps being stepped with random moves (cheap) until every slot has finished. Players are those of
 `hive_envs.players`: their batched ``act`` when they have one (one network forward pass for all the
 rows a network moves in), else ``choose`` on each row's game.
@@ -102,12 +105,23 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_match(game: str, game_options: dict, player_a, player_b, num_games: int, seed: int) -> MatchResult:
-    """Play `num_games` games (half with A in each seat) and count them from A's side."""
+def play_match(
+    game: str,
+    game_options: dict,
+    player_a,
+    player_b,
+    num_games: int,
+    seed: int,
+    openings: list[list[int]] | None = None,
+) -> MatchResult:
+    """Play `num_games` games (half with A in each seat) and count them from A's side, each pair
+    after its opening when `openings` are given (module doc)."""
     if num_games < 2:
         raise ValueError(f"a match needs at least 2 games (one per seat), got {num_games}")
     batch = make_batch(game, num_games, game_options)
     batch.reset(seed=seed)
+    if openings:
+        play_openings(batch, openings)
     filler = RandomPlayer(seed)  # moves in the slots whose first game is over
     seat_of_a = (np.arange(num_games) >= num_games // 2).astype(np.int8)
     outcome = np.zeros(num_games, dtype=np.float32)  # A's reward in the slot's first game
@@ -135,6 +149,17 @@ def play_match(game: str, game_options: dict, player_a, player_b, num_games: int
         hit = np.sign(outcome) == value
         counts[label] = [int((hit & (seat_of_a == seat)).sum()) for seat in (0, 1)]
     return MatchResult.from_counts(player_a.name, player_b.name, num_games, counts, float(length.mean()))
+
+
+def play_openings(batch, openings: list[list[int]]) -> None:
+    """Play opening k (engine move ids, all of one length) in games k and k + n/2 of a freshly reset
+    batch of n games (opening k % len(openings) when there are fewer)."""
+    half = max(batch.num_games // 2, 1)
+    for ply in range(len(openings[0])):
+        actions = np.empty(batch.num_games, dtype=np.int64)
+        for row in range(batch.num_games):
+            actions[row] = batch.move_to_action(row, openings[(row % half) % len(openings)][ply])
+        batch.step(actions)
 
 
 def format_table(results: list[MatchResult], forfeits: bool | None = None) -> str:

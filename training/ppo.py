@@ -1,4 +1,7 @@
-"""The PPO update: clipped policy objective, (clipped) value loss, entropy over legal actions."""
+"""The PPO update: clipped policy objective, (clipped) value loss, entropy over legal actions, and
+(with teacher labels in the rollout) an imitation loss: the cross-entropy of the teacher's move
+under the policy, averaged over the labelled decisions of each minibatch, weighted by
+``config.teacher_coef``."""
 
 from __future__ import annotations
 
@@ -8,6 +11,11 @@ from torch import nn
 
 from hive_envs.agents.distributions import MaskedCategorical
 from training.selfplay import Rollout, legal_distribution
+
+
+def action_places(rule_features: tuple[torch.Tensor, ...], actions: torch.Tensor) -> torch.Tensor:
+    """Each action's place in its row's list of legal actions (a legal-action network's order)."""
+    return (rule_features[0] == actions.unsqueeze(1)).long().argmax(dim=1)
 
 
 def ppo_update(
@@ -29,6 +37,9 @@ def ppo_update(
         "advantages": rollout.advantages.reshape(-1)[keep],
         "returns": rollout.returns.reshape(-1)[keep],
     }
+    imitate = rollout.teacher_actions is not None and config.teacher_coef > 0
+    if imitate:
+        flat["teacher"] = rollout.teacher_actions.reshape(-1)[keep]
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
     # A network with a legal-action form (hive_lookahead) is trained in it; its rule features
     # depend on the observation only, so the rollout's are reused (or computed once here).
@@ -39,7 +50,7 @@ def ppo_update(
     size = int(keep.sum())
     minibatch = max(1, size // config.num_minibatches)
     sums: dict[str, float] = {}
-    count = 0
+    counts: dict[str, int] = {}
     for _ in range(config.update_epochs):
         order = generator.permutation(size)
         for start in range(0, size - minibatch + 1, minibatch):
@@ -48,11 +59,11 @@ def ppo_update(
                 logits, new_value = network(data["obs"][mb])
                 dist = MaskedCategorical(logits, data["mask"][mb])
                 new_log_prob = dist.log_prob(data["actions"][mb])
+                mb_features = None
             else:
                 mb_features = tuple(x[mb] for x in features)
                 dist, new_value = legal_distribution(network, data["obs"][mb], mb_features)
-                taken = mb_features[0] == data["actions"][mb].unsqueeze(1)  # the action's place in the list
-                new_log_prob = dist.log_prob(taken.long().argmax(dim=1))
+                new_log_prob = dist.log_prob(action_places(mb_features, data["actions"][mb]))
             entropy = dist.entropy().mean()
             log_ratio = new_log_prob - data["log_probs"][mb]
             ratio = log_ratio.exp()
@@ -70,6 +81,18 @@ def ppo_update(
             else:
                 value_loss = 0.5 * ((new_value - returns) ** 2).mean()
             loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
+            extra = {}
+            if imitate:
+                teacher = data["teacher"][mb]
+                labelled = teacher >= 0
+                if bool(labelled.any()):
+                    index = teacher.clamp(min=0)
+                    if mb_features is not None:
+                        index = action_places(mb_features, index)
+                    imitation = -(dist.log_prob(index) * labelled).sum() / labelled.sum()
+                    loss = loss + config.teacher_coef * imitation
+                    agree = (dist.mode() == index).float()[labelled].mean()
+                    extra = {"losses/teacher_cross_entropy": imitation, "losses/teacher_agreement": agree}
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
@@ -83,10 +106,11 @@ def ppo_update(
                 ("losses/entropy", entropy),
                 ("losses/approx_kl", approx_kl),
                 ("losses/clipfrac", clipfrac),
+                *extra.items(),
             ):
                 sums[key] = sums.get(key, 0.0) + float(value.detach())
-            count += 1
-    metrics = {key: total / max(count, 1) for key, total in sums.items()}
+                counts[key] = counts.get(key, 0) + 1
+    metrics = {key: total / counts[key] for key, total in sums.items()}
     returns, values = flat["returns"], flat["values"]
     variance = np.var(returns)
     metrics["losses/explained_variance"] = (

@@ -6,22 +6,27 @@ Read top to bottom:
   1. options: a YAML config (training/config.py lists every key), `--key value` overrides;
   2. a batch of `num_games` games (the game's batched API), one policy-value network;
   3. each update: one rollout of `rollout_steps` plies in every game (self-play, plus a share
-     of games against a past policy from the opponent pool), GAE along each seat's own
-     decisions, then PPO epochs over the learner's decisions;
-  4. TensorBoard scalars, periodic evaluation vs random and greedy, checkpoints every
-     `checkpoint_every` updates and at the end (runs/<name>/checkpoints/), resumable; a run
-     folder that already holds a run is refused without --resume or --overwrite;
-  5. at the end: a match vs random and vs greedy, printed as a table and saved as JSON.
+     of games against the opponent pool: past policies and any `pool_players` such as
+     alphabeta:1), optionally a teacher's move for a share of the learner's decisions, GAE
+     along each seat's own decisions, then PPO epochs over the learner's decisions (plus the
+     teacher's cross-entropy);
+  4. TensorBoard scalars, periodic evaluation vs `eval_opponents` (argmax play from random
+     openings), checkpoints every `checkpoint_every` updates and at the end
+     (runs/<name>/checkpoints/), resumable; a run folder that already holds a run is refused
+     without --resume or --overwrite;
+  5. at the end: matches vs `eval_opponents`, argmax play (the headline) and sampled play beside
+     it, printed as tables and saved as JSON.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
+import os
 import random
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -32,14 +37,18 @@ from tqdm import tqdm
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
-from hive_envs.players import GreedyPlayer, RandomPlayer
+from hive_envs.agents.views import view_for
+from hive_envs.games import GAMES, new_game
+from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
+from training.arena import distinct_openings, play_game
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
-from training.games import encoding_version, make_batch
-from training.match import format_table, play_match
+from training.games import LOOKAHEAD_GAMES, encoding_version, lookahead_rules, make_batch
+from training.match import MatchResult, format_table, play_match
 from training.ppo import ppo_update
+from training.provenance import git_commit, machine
 from training.run_dir import check_run_dir, prepare_run_dir
 from training.selfplay import SelfPlayCollector, compute_gae
 
@@ -55,20 +64,8 @@ def pick_device(name: str) -> torch.device:
 def network_spec(config: TrainConfig, batch) -> dict:
     """The config's network spec, plus the game's rule options for the network that simulates moves."""
     spec = config.network_spec()
-    game = getattr(batch, "game_name", None)
-    if spec["kind"] == "hoyito_lookahead":
-        if game != "hoyito":
-            raise ValueError("network 'hoyito_lookahead' needs the hoyito game")
-        spec["rules"] = {key: int(value) for key, value in dataclasses.asdict(batch.options).items()}
-    if spec["kind"] == "hive_lookahead":
-        if game != "hive":
-            raise ValueError("network 'hive_lookahead' needs the hive game")
-        options = batch.options
-        spec["rules"] = {
-            "expansions": options.expansions,
-            "tournament_opening": options.tournament_opening,
-            "max_turns": options.max_turns,
-        }
+    if spec["kind"] in LOOKAHEAD_GAMES:
+        spec["rules"] = lookahead_rules(spec["kind"], getattr(batch, "game_name", None), batch.options)
     return spec
 
 
@@ -76,18 +73,76 @@ def run_dir_of(config: TrainConfig) -> Path:
     return Path(config.runs_dir) / config.name
 
 
-def evaluate_now(config: TrainConfig, network, games: int, seed: int, with_greedy: bool) -> list:
-    """Matches of the current network (argmax play, or sampled with `eval_sample`) vs random and greedy."""
+def make_players(config: TrainConfig, specs: list[str], seed: int) -> list:
+    """The players of `specs` for the config's game (ValueError naming a bad spec)."""
+    return [make_player(spec, PlayerContext(config.game, seed + i)) for i, spec in enumerate(specs)]
+
+
+def evaluation_opponents(config: TrainConfig, batch) -> list[str]:
+    """`eval_opponents` without greedy for a game that has no greedy player."""
+    has_greedy = hasattr(batch, "greedy_actions")
+    return [spec for spec in config.eval_opponents if spec != "greedy" or has_greedy]
+
+
+def game_options(config: TrainConfig) -> dict:
+    """The config's game options without the batch's own setting (`parallel`)."""
+    return {k: v for k, v in config.game_options.items() if k != "parallel"}
+
+
+def evaluate_now(
+    config: TrainConfig, network, opponents: list[str], games: int, seed: int, sample: bool
+) -> list:
+    """Matches of the current network (argmax play, or sampled) vs each opponent spec.
+
+    A game of `hive_envs.games` is played game by game as the arena plays it (`arena.play_game`, the
+    players choosing on games that keep their history, which the network's player needs to avoid
+    repeating positions), each pair of games from the same random opening of `eval_opening_plies`
+    plies; a 'module:Class' game (no protocol class) as one batch from its start (`match.play_match`).
+    """
     was_training = network.training
     network.eval()
-    me = AgentPlayer(network, None, SearchConfig(simulations=0), config.eval_sample, seed, "current")
-    opponents = [RandomPlayer(seed + 1)] + ([GreedyPlayer(seed + 2)] if with_greedy else [])
-    results = [play_match(config.game, config.game_options, me, opp, games, seed) for opp in opponents]
+    view = view_for(config.game, game_options(config)) if config.game in GAMES else None
+    me = AgentPlayer(network, view, SearchConfig(simulations=0), sample, seed, "current", config.game)
+    results = []
+    for opponent in make_players(config, opponents, seed + 1):
+        try:
+            if view is not None:
+                results.append(play_games(config, me, opponent, games, seed))
+            else:
+                results.append(play_match(config.game, config.game_options, me, opponent, games, seed))
+        finally:
+            opponent.close()
     network.train(was_training)
     return results
 
 
-def checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed) -> dict:
+def play_games(config: TrainConfig, me, opponent, games: int, seed: int) -> MatchResult:
+    """`games` games of `me` vs `opponent`, half in each seat, game by game (`arena.play_game`): pair k
+    plays random opening k of `eval_opening_plies` plies once with each seat."""
+    options = game_options(config)
+    pairs = max(games // 2, 1)
+    openings = distinct_openings(
+        lambda: new_game(config.game, options), config.eval_opening_plies, pairs, seed
+    )
+    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
+    lengths = []
+    for k in range(games):
+        seat = int(k >= pairs)
+        game = new_game(config.game, options)
+        for move in openings[k % pairs]:
+            game.play_id(move)
+        result0, plies = play_game(game, (me, opponent) if seat == 0 else (opponent, me), SearchLimits())[:2]
+        outcome = result0 if seat == 0 else -result0
+        counts["wins" if outcome > 0 else "losses" if outcome < 0 else "draws"][seat] += 1
+        lengths.append(plies)
+    return MatchResult.from_counts(me.name, opponent.name, games, counts, float(np.mean(lengths)))
+
+
+def checkpoint_payload(
+    config, batch, network, optimizer, global_step, update, pool, elapsed, segments=()
+) -> dict:
+    """A checkpoint's content; `segments`: `training_segments` (one per run of the script that
+    trained it, see `start_segment`), kept by --resume and copied into model cards."""
     return {
         "game": config.game,
         "game_options": dict(config.game_options),
@@ -100,6 +155,24 @@ def checkpoint_payload(config, batch, network, optimizer, global_step, update, p
         "global_step": global_step,
         "update": update,
         "train_state": {"optimizer": optimizer.state_dict(), "pool": pool, "elapsed_s": elapsed},
+        "training_segments": [dict(segment) for segment in segments],
+    }
+
+
+def start_segment(global_step: int, elapsed: float) -> dict:
+    """A record of this run of the script: the code's commit (and whether the tree had uncommitted
+    changes), when and where it started, the plies and seconds it started from, the load average;
+    its ends are filled in at each checkpoint (`end_step`, `end_seconds`, `end_load_average`)."""
+    commit, dirty = git_commit()
+    return {
+        "code_commit": commit,
+        "code_dirty": dirty,
+        "started_utc": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "cpu": machine()["cpu_model"],
+        "cpus": os.cpu_count(),
+        "start_step": global_step,
+        "start_seconds": round(elapsed, 1),
+        "start_load_average": list(os.getloadavg()),
     }
 
 
@@ -149,8 +222,13 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     network = build_network(
         network_spec(config, batch), tuple(batch.observation_shape), batch.num_actions
     ).to(device)
+    if config.init_from_rule:
+        network.init_from_rule()
     optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
-    global_step, update, elapsed, pool = 0, 0, 0.0, []
+    global_step, update, elapsed, pool, segments = 0, 0, 0.0, [], []
+    pool_players = make_players(config, config.pool_players, config.seed + 31)
+    teacher = make_players(config, [config.teacher], config.seed + 37)[0] if config.teacher else None
+    eval_opponents = evaluation_opponents(config, batch)
 
     if resume:
         latest = checkpoint_dir / "latest.pt"
@@ -171,8 +249,9 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             )
         pool, elapsed = resume_from(latest, data, network, optimizer)
         global_step, update = data["global_step"], data["update"]
+        segments = list(data.get("training_segments", []))
+    segments.append(start_segment(global_step, elapsed))
 
-    has_greedy = hasattr(batch, "greedy_actions")
     opponent = copy.deepcopy(network).eval()
     pool_games = config.pool_games
     collector = SelfPlayCollector(
@@ -186,7 +265,12 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     latest_eval: dict[str, float] = {}
 
     def save() -> None:
-        payload = checkpoint_payload(config, batch, network, optimizer, global_step, update, pool, elapsed)
+        segments[-1].update(
+            end_step=global_step, end_seconds=round(elapsed, 1), end_load_average=list(os.getloadavg())
+        )
+        payload = checkpoint_payload(
+            config, batch, network, optimizer, global_step, update, pool, elapsed, segments
+        )
         save_checkpoint(checkpoint_dir / f"step_{global_step:010d}.pt", payload)
         save_checkpoint(checkpoint_dir / "latest.pt", payload)
 
@@ -205,11 +289,17 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
                 0.0, 1 - global_step / config.total_steps
             )
 
-        # 1. rollout: self-play, plus pool games against one past policy drawn for this rollout
-        use_pool = bool(pool) and pool_games > 0
-        if use_pool:
+        # 1. rollout: self-play, plus pool games against one opponent drawn for this rollout (a
+        #    player of pool_players or a past policy), and the teacher's labels
+        rival = None
+        if pool_games and pool_players and (not pool or shuffle_rng.random() < config.pool_player_share):
+            rival = pool_players[shuffle_rng.integers(len(pool_players))]
+        elif pool_games and pool:
             opponent.load_state_dict(pool[shuffle_rng.integers(len(pool))])
-        rollout = collector.collect(config.rollout_steps, opponent if use_pool else None, pool_games)
+            rival = opponent
+        rollout = collector.collect(
+            config.rollout_steps, rival, pool_games, teacher=teacher, teacher_share=config.teacher_share
+        )
         rollout.advantages, rollout.returns = compute_gae(
             rollout, config.gamma, config.gae_lambda, config.shaping_coef
         )
@@ -231,7 +321,9 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             pool.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
             pool = pool[-config.pool_size :]
         if config.eval_every and update % config.eval_every == 0:
-            for result in evaluate_now(config, network, config.eval_games, config.seed + update, has_greedy):
+            for result in evaluate_now(
+                config, network, eval_opponents, config.eval_games, config.seed + update, config.eval_sample
+            ):
                 latest_eval[result.opponent] = result.win_rate
                 writer.add_scalar(f"eval/vs_{result.opponent}/win_rate", result.win_rate, global_step)
                 writer.add_scalar(f"eval/vs_{result.opponent}/score", result.score, global_step)
@@ -254,14 +346,22 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         "update": update,
         "train_seconds": elapsed,
     }
+    for player in [*pool_players, *([teacher] if teacher else [])]:
+        player.close()
     if config.final_eval_games:
-        results = evaluate_now(config, network, config.final_eval_games, config.seed + 1_000_003, has_greedy)
-        summary["final_eval"] = [r.to_dict() for r in results]
-        print(
-            f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min. "
-            f"Evaluation of the final policy ({'sampled' if config.eval_sample else 'argmax'} play):"
-        )
-        print(format_table(results))
+        print(f"\nTrained {global_step} steps ({update} updates) in {elapsed / 60:.1f} min.")
+        seed = config.seed + 1_000_003
+        plays = [("argmax", False)] + ([("sampled", True)] if config.final_eval_sampled else [])
+        for play, sample in plays:
+            results = evaluate_now(config, network, eval_opponents, config.final_eval_games, seed, sample)
+            summary["final_eval" if play == "argmax" else "final_eval_sampled"] = [
+                r.to_dict() for r in results
+            ]
+            print(
+                f"Evaluation of the final policy, {play} play, each pair of games from a random opening of "
+                f"{config.eval_opening_plies} plies:"
+            )
+            print(format_table(results))
         (run_dir / "final_eval.json").write_text(json.dumps(summary, indent=2))
     return summary
 

@@ -88,7 +88,11 @@ def build_algorithm(config: RLlibConfig):
             rl_module_spec=MultiRLModuleSpec(
                 rl_module_specs={
                     MAIN: RLModuleSpec(
-                        module_class=MaskedPolicyModule, model_config={"network": config.network_spec()}
+                        module_class=MaskedPolicyModule,
+                        model_config={
+                            "network": config.network_spec(),
+                            "init_from_rule": config.init_from_rule,
+                        },
                     ),
                     RANDOM: RLModuleSpec(module_class=MaskedRandomModule),
                 }

@@ -2,7 +2,14 @@
 
 Every batch step is one ply in every game, made by the player to move there. Games are either
 self-play (the learner plays both seats; both seats' decisions are trained) or pool games (the
-learner holds one seat, a past policy the other; only the learner's decisions are trained).
+learner holds one seat, the other a past policy or any player of `hive_envs.players`, e.g. an
+alpha-beta searcher; only the learner's decisions are trained).
+
+Teacher labels (optional): for a random share of the learner's decisions a teacher player (e.g.
+`alphabeta:2`) is asked which move it would make in the same position; `Rollout.teacher_actions`
+holds its action there (-1 elsewhere) for the PPO update's imitation loss (training/ppo.py).
+The teacher sees the positions the learner reaches, as in DAgger (Ross et al. 2011), so the
+labels cover the states the learner's own play leads to.
 
 Per-seat trajectories: a transition of seat p runs from one decision of p to p's next decision
 in the same game, or to the game's end, where it gets p's final reward. Seats alternate, but a
@@ -31,6 +38,7 @@ import numpy as np
 import torch
 
 from hive_envs.agents.distributions import MaskedCategorical
+from hive_envs.players import batch_actions
 
 
 @dataclass
@@ -50,6 +58,7 @@ class Rollout:
     potentials: np.ndarray | None = None  # (T, N, 2) shaping potential of each seat before step t
     final_potentials: np.ndarray | None = None  # (N, 2) the same after the rollout
     rule_features: tuple | None = None  # a lookahead network's rule features of the trained decisions
+    teacher_actions: np.ndarray | None = None  # (T, N) the teacher's action, -1 where not asked
     advantages: np.ndarray | None = None
     returns: np.ndarray | None = None
 
@@ -139,7 +148,7 @@ class SelfPlayCollector:
         batch.reset(seed=seed)
         # Statistics of games finished since the last call to pop_stats().
         self.lengths: list[int] = []
-        self.pool_outcomes: list[float] = []
+        self.pool_outcomes: dict[str, list[float]] = {}  # opponent ("pool": a past policy) -> rewards
 
     @torch.no_grad()
     def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
@@ -155,12 +164,27 @@ class SelfPlayCollector:
         action = dist.sample(self.generator)
         return action, dist.log_prob(action), value, None
 
+    def _opponent_actions(self, opponent, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
+        """The pool opponent's actions in ``rows``: a network samples its policy, a player chooses."""
+        if isinstance(opponent, torch.nn.Module):
+            return self._decide(opponent, rows, obs, mask)[0].cpu().numpy()
+        return batch_actions(opponent, self.batch, rows)
+
     @torch.no_grad()
-    def collect(self, steps: int, opponent: torch.nn.Module | None = None, pool_games: int = 0) -> Rollout:
-        """Play `steps` plies in every game. Games [0, pool_games) face `opponent` this rollout,
-        the learner taking a random seat in each; the others are self-play."""
+    def collect(
+        self,
+        steps: int,
+        opponent=None,
+        pool_games: int = 0,
+        teacher=None,
+        teacher_share: float = 0.0,
+    ) -> Rollout:
+        """Play `steps` plies in every game. Games [0, pool_games) face `opponent` this rollout (a
+        network or a player), the learner taking a random seat in each; the others are self-play.
+        With a `teacher` (a player), a `teacher_share` of the learner's decisions get its label."""
         batch, n = self.batch, self.batch.num_games
         pool_games = pool_games if opponent is not None else 0
+        label = "pool" if isinstance(opponent, torch.nn.Module) else str(getattr(opponent, "name", "player"))
         learner_seat = self.rng.integers(0, 2, size=n).astype(np.int8)
         is_pool = np.arange(n) < pool_games
         obs_buf = np.empty((steps, n, *batch.observation_shape), dtype=batch.observation.dtype)
@@ -174,6 +198,7 @@ class SelfPlayCollector:
         rewards = np.zeros((steps, n, 2), dtype=np.float32)
         potentials = np.zeros((steps, n, 2), dtype=np.float32) if self.record_potentials else None
         step_features: list[tuple[torch.Tensor, ...]] = []
+        teacher_actions = np.full((steps, n), -1, dtype=np.int64) if teacher is not None else None
         for t in range(steps):
             if potentials is not None:
                 potentials[t] = batch.potentials()
@@ -185,6 +210,10 @@ class SelfPlayCollector:
             obs = torch.as_tensor(obs_buf[t], device=self.device)
             mask = torch.as_tensor(mask_buf[t], device=self.device)
             rows = np.flatnonzero(learner_rows)
+            if teacher_actions is not None:
+                asked = rows[self.rng.random(rows.size) < teacher_share]
+                if asked.size:
+                    teacher_actions[t, asked] = batch_actions(teacher, batch, asked)
             action, log_prob, value, features = self._decide(self.network, rows, obs, mask)
             if features is not None:
                 step_features.append(features)
@@ -193,15 +222,16 @@ class SelfPlayCollector:
             values[t, rows] = value.cpu().numpy()
             rows = np.flatnonzero(~learner_rows)
             if rows.size:
-                action, _, _, _ = self._decide(opponent, rows, obs, mask)
-                actions[t, rows] = action.cpu().numpy()
+                actions[t, rows] = self._opponent_actions(opponent, rows, obs, mask)
             batch.step(actions[t])
             terminated[t] = batch.terminated
             rewards[t] = batch.rewards
             ended = np.flatnonzero(batch.terminated)
             self.lengths.extend(batch.episode_length[ended].tolist())
             ended_pool = ended[is_pool[ended]]
-            self.pool_outcomes.extend(batch.rewards[ended_pool, learner_seat[ended_pool]].tolist())
+            if ended_pool.size:
+                outcomes = batch.rewards[ended_pool, learner_seat[ended_pool]].tolist()
+                self.pool_outcomes.setdefault(label, []).extend(outcomes)
         _, last_value = self.network(torch.as_tensor(batch.observation, device=self.device))
         last_value = last_value.cpu().numpy()
         final_values = np.empty((n, 2), dtype=np.float32)
@@ -215,6 +245,7 @@ class SelfPlayCollector:
             rollout.potentials, rollout.final_potentials = potentials, batch.potentials()
         if step_features:
             rollout.rule_features = concat_rule_features(step_features, padding_action=batch.num_actions)
+        rollout.teacher_actions = teacher_actions
         return rollout
 
     def pop_stats(self) -> dict[str, float]:
@@ -222,7 +253,7 @@ class SelfPlayCollector:
         if self.lengths:
             stats["charts/episode_length"] = float(np.mean(self.lengths))
             stats["charts/episodes"] = float(len(self.lengths))
-        if self.pool_outcomes:
-            stats["charts/vs_pool_win_rate"] = float(np.mean(np.array(self.pool_outcomes) > 0))
-        self.lengths, self.pool_outcomes = [], []
+        for label, outcomes in self.pool_outcomes.items():
+            stats[f"charts/vs_{label}_win_rate"] = float(np.mean(np.array(outcomes) > 0))
+        self.lengths, self.pool_outcomes = [], {}
         return stats

@@ -2,15 +2,17 @@
 
 The observation is Markov, so it decodes to an engine state (`encoding.decode_observation`), and the
 one feature kernel, `hive_envs.hive.rule_features.state_features` (what each legal move does, by the
-engine's own kernels; its module docstring has the feature tables and the reasons), runs on it.
+engine's own kernels; its module docstring has the feature tables, feature set 2 and the reasons),
+runs on it.
 The Gymnasium envs' ``rule_features=True`` observation runs the same kernel on the env's own state,
 so a framework's network sees exactly these features.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.movegen import MAX_MOVES
@@ -18,12 +20,13 @@ from hive_envs.hive.engine.options import HiveOptions
 from hive_envs.hive.engine.workspace import new_workspace
 from hive_envs.hive.rule_features import (
     ACTION_FEATURES,
+    FEATURE_SETS,
     MOBILITY_SCALE,
     POSITION_FEATURES,
     state_features,
 )
 
-__all__ = ["ACTION_FEATURES", "MOBILITY_SCALE", "POSITION_FEATURES", "HiveRuleFeatures"]
+__all__ = ["ACTION_FEATURES", "FEATURE_SETS", "MOBILITY_SCALE", "POSITION_FEATURES", "HiveRuleFeatures"]
 
 
 @njit(cache=True, inline="always")
@@ -48,17 +51,31 @@ def _position_features(
     return state_features(s, grid, n_tiles, slot_of, w, moves, replies, actions, features, position)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _batch_features(
-    obs, template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, actions, features, position, counts
+    obs,
+    template,
+    grid,
+    n_tiles,
+    engine_slot,
+    slot_of,
+    n_kinds,
+    workspaces,
+    actions,
+    features,
+    position,
+    counts,
 ):
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    replies = np.empty(MAX_MOVES, dtype=np.int32)
-    for b in range(obs.shape[0]):
-        counts[b] = _position_features(
-            obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, w, moves, replies,
-            actions[b], features[b], position[b],
-        )  # fmt: skip
+    """Rows in parallel: worker c takes rows c, c + T, ... with its own workspace (T workspaces)."""
+    lanes = workspaces.shape[0]
+    for c in prange(lanes):
+        moves = np.empty(MAX_MOVES, dtype=np.int32)
+        replies = np.empty(MAX_MOVES, dtype=np.int32)
+        for b in range(c, obs.shape[0], lanes):
+            counts[b] = _position_features(
+                obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, workspaces[c], moves,
+                replies, actions[b], features[b], position[b],
+            )  # fmt: skip
 
 
 class HiveRuleFeatures:
@@ -66,14 +83,21 @@ class HiveRuleFeatures:
 
     Returns ``(actions, features, position)``: ``actions`` int64 (B, K) the legal action indices
     of each row (K = the largest legal count in the batch; shorter rows are padded with
-    ``num_actions``, one past the last action), ``features`` float32 (B, K, ACTION_FEATURES)
-    (padding rows all zero), ``position`` float32 (B, POSITION_FEATURES).
+    ``num_actions``, one past the last action), ``features`` float32 (B, K, F) (padding rows all
+    zero), ``position`` float32 (B, G), where (F, G) = ``FEATURE_SETS[feature_set]``: (11, 5) for
+    feature set 1, (14, 7) for feature set 2 (the module doc).
     """
 
-    def __init__(self, expansions: str, tournament_opening: bool, max_turns: int | None):
+    def __init__(
+        self, expansions: str, tournament_opening: bool, max_turns: int | None, feature_set: int = 1
+    ):
+        if feature_set not in FEATURE_SETS:
+            raise ValueError(f"feature_set must be one of {sorted(FEATURE_SETS)}, got {feature_set!r}")
+        self.action_features, self.position_features = FEATURE_SETS[feature_set]
         self.encoding = E.make_encoding(expansions)
         self.template = HiveOptions(expansions, bool(tournament_opening), max_turns or None).new_state()
-        self.workspace = new_workspace()
+        # one move-generator workspace per thread numba uses for the rows (`_batch_features`)
+        self.workspaces = np.stack([new_workspace() for _ in range(numba.get_num_threads())])
         self.capacity = 256
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -83,13 +107,13 @@ class HiveRuleFeatures:
             raise ValueError(f"expected Hive observations (B, {enc.obs_shape}), got shape {obs.shape}")
         rows = obs.shape[0]
         counts = np.zeros(rows, dtype=np.int64)
-        position = np.zeros((rows, POSITION_FEATURES), dtype=np.float32)
+        position = np.zeros((rows, self.position_features), dtype=np.float32)
         while True:
             actions = np.full((rows, self.capacity), enc.num_actions, dtype=np.int64)
-            features = np.zeros((rows, self.capacity, ACTION_FEATURES), dtype=np.float32)
+            features = np.zeros((rows, self.capacity, self.action_features), dtype=np.float32)
             _batch_features(
                 obs, self.template, enc.grid, enc.tiles_per_colour, enc.engine_slot, enc.slot_of,
-                len(enc.kinds), self.workspace, actions, features, position, counts,
+                len(enc.kinds), self.workspaces, actions, features, position, counts,
             )  # fmt: skip
             if rows == 0 or counts.max() <= self.capacity:
                 break

@@ -15,7 +15,12 @@ player's view, so one network serves both seats).
   computed from the observation by the Hive engine's kernels (`hive_features.py`): a small
   network shared across actions turns each action's features into a logit added to the
   trunk's, and a DeepSets pooling of them (mean and max) plus position features feeds the
-  value. The spec carries the game options (`rules`) the decoder needs.
+  value. The spec carries the game options (`rules`) the decoder needs and the feature set
+  (`features`: 1, the Queen features, or 2, plus the alpha-beta evaluation after each move and
+  the two-ply value; a spec without it is set 1, as every checkpoint written before set 2).
+  `init_from_rule()` sets the action and value heads to a hand-written rule over feature set 2
+  (the two-ply value first), so that training starts from a player that already finishes
+  games.
 - `hexconv`: for Hive planes `(C, H, W)` on a hex torus in axial coordinates. 3x3 convolutions
   with circular padding (the frame is a torus) whose two corner taps that are not hex
   neighbours are zeroed, residual blocks, then a policy head aligned with the action layout
@@ -30,7 +35,7 @@ checkpoint rebuilds its network without the training config.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -161,6 +166,15 @@ class HexConvPolicy(nn.Module):
         return logits, self.value_head(pooled).squeeze(-1)
 
 
+RULE_WEIGHTS = {12: 8.0, 11: 1.0, 4: 20.0, 5: -20.0}
+"""Feature-set-2 action feature -> logit weight of `HiveLookaheadPolicy.init_from_rule`: the two-ply
+value relative to the best move (a move 5 evaluation units below the best: -1), the evaluation
+after the move to break its ties, then winning (+20) and losing (-20) at once."""
+RULE_VALUE_FEATURE, RULE_VALUE_WEIGHT = 5, 0.25
+"""The position feature (the best two-ply value, in units of 100, clipped to +-4) the initial value
+is proportional to, and the factor."""
+
+
 class HiveLookaheadPolicy(nn.Module):
     """Hex-convolution trunk plus per-action rule features (see the module doc and `hive_features`).
 
@@ -172,14 +186,22 @@ class HiveLookaheadPolicy(nn.Module):
     """
 
     def __init__(
-        self, observation_shape: tuple[int, ...], num_actions: int, channels: int, blocks: int, rules: dict
+        self,
+        observation_shape: tuple[int, ...],
+        num_actions: int,
+        channels: int,
+        blocks: int,
+        rules: dict,
+        feature_set: int = 1,
     ):
         super().__init__()
-        from hive_envs.agents.hive_features import ACTION_FEATURES, POSITION_FEATURES, HiveRuleFeatures
+        from hive_envs.agents.hive_features import HiveRuleFeatures
 
         self.extractor = HiveRuleFeatures(
-            str(rules["expansions"]), bool(rules["tournament_opening"]), rules["max_turns"]
+            str(rules["expansions"]), bool(rules["tournament_opening"]), rules["max_turns"], feature_set
         )
+        self.feature_set = feature_set
+        action_features, position_features = self.extractor.action_features, self.extractor.position_features
         if tuple(observation_shape) != self.extractor.encoding.obs_shape:
             raise ValueError(
                 f"network 'hive_lookahead' for expansions {rules['expansions']!r} needs observations "
@@ -188,11 +210,46 @@ class HiveLookaheadPolicy(nn.Module):
         self.num_actions = num_actions
         self.board = HexConvPolicy(observation_shape, num_actions, channels, blocks)
         width = 64
-        self.action_embed = nn.Sequential(nn.Linear(ACTION_FEATURES, width), nn.ReLU())
+        self.action_embed = nn.Sequential(nn.Linear(action_features, width), nn.ReLU())
         self.action_logit = nn.Linear(width, 1)
         self.value_net = nn.Sequential(
-            nn.Linear(2 * width + POSITION_FEATURES, width), nn.ReLU(), nn.Linear(width, 1)
+            nn.Linear(2 * width + position_features, width), nn.ReLU(), nn.Linear(width, 1)
         )
+
+    @torch.no_grad()
+    def init_from_rule(self) -> None:
+        """Set the heads so that, before any training, the network plays `RULE_WEIGHTS` (a logit
+        that is a weighted sum of feature set 2's action features) and values a position at
+        `RULE_VALUE_WEIGHT` x its best two-ply value (position feature 5).
+
+        Each weighted feature passes the embedding's ReLU as two units, +x and -x, whose logit
+        weights are +w and -w; the other units keep their random input weights and get logit and
+        value weights 0, so they add nothing until training moves them. The trunk's own logits
+        (initialised at ~0.01) are left as they are.
+        """
+        if self.feature_set != 2:
+            raise ValueError(f"init_from_rule needs feature set 2, this network has {self.feature_set}")
+        embed = cast(nn.Linear, self.action_embed[0])
+        self.action_logit.weight.zero_()
+        self.action_logit.bias.zero_()
+        for unit, (feature, weight) in enumerate(RULE_WEIGHTS.items()):
+            for sign, column in ((1.0, 2 * unit), (-1.0, 2 * unit + 1)):
+                embed.weight[column].zero_()
+                embed.weight[column, feature] = sign
+                embed.bias[column] = 0.0
+                self.action_logit.weight[0, column] = sign * weight
+        first, last = cast(nn.Linear, self.value_net[0]), cast(nn.Linear, self.value_net[2])
+        value_input = 2 * embed.out_features + RULE_VALUE_FEATURE  # the position features come last
+        last.weight.zero_()
+        last.bias.zero_()
+        for sign, unit in ((1.0, 0), (-1.0, 1)):
+            first.weight[unit].zero_()
+            first.weight[unit, value_input] = sign
+            first.bias[unit] = 0.0
+            last.weight[0, unit] = sign * RULE_VALUE_WEIGHT
+        board_value = cast(nn.Linear, self.board.value_head[-1])
+        board_value.weight.zero_()
+        board_value.bias.zero_()
 
     def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """(actions (B, K) int64, features (B, K, F), position (B, G)) on the observation's device;
@@ -247,6 +304,7 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
             int(spec["channels"]),
             int(spec["blocks"]),
             dict(spec["rules"]),
+            int(spec.get("features", 1)),
         )
     if kind == "hexconv":
         return HexConvPolicy(

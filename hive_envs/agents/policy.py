@@ -1,5 +1,6 @@
-"""A network's masked policy as actions: `policy_actions` for a batch of rows, and `load_policy(path)`,
-a checkpoint as a plain callable ``(observation, action_mask) -> action``.
+"""A network's masked policy as actions: `policy_actions` for a batch of rows, `load_policy(path)`,
+a checkpoint as a plain callable ``(observation, action_mask) -> action``, and `load_pretrained(name)`,
+the same for an agent shipped with the package (`hive_envs.pretrained`).
 
 The callable is the form the Gymnasium envs take as `opponent=` and a user's own loop can call. Play
 is sampled from the masked policy by default; `greedy=True` picks the most probable legal action.
@@ -100,3 +101,16 @@ def load_policy(
     policy.network = network  # type: ignore[attr-defined]  # the torch module it runs
     policy.checkpoint = data  # type: ignore[attr-defined]  # for callers that want game/step info
     return policy
+
+
+def load_pretrained(name: str, *, greedy: bool = True, seed: int | None = None) -> Policy:
+    """A pretrained agent of the package (`hive_envs.pretrained.pretrained_names()`) as a policy
+    callable ``(observation, action_mask) -> action`` (argmax play by default). ValueError naming the
+    agent for an unknown name (the known ones are listed), a missing or a corrupt file."""
+    from hive_envs.pretrained import pretrained_path
+
+    path = pretrained_path(name)
+    try:
+        return load_policy(path, greedy=greedy, seed=seed)
+    except ValueError as error:
+        raise ValueError(f"pretrained agent {name!r}: {error}") from None

@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     parser.add_argument(
         "--agent",
         metavar="PATH",
-        help="a Hive checkpoint from training/ behind bestmove "
+        help="a Hive checkpoint from training/ (or pretrained:hive_base, an agent shipped with the package) behind bestmove "
         "(replaces --player; a load error is answered as err by bestmove)",
     )
     parser.add_argument(

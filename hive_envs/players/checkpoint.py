@@ -13,7 +13,10 @@ How limits are used when ``simulations > 0`` (search on): no limits run ``simula
 ``depth N`` runs them with the tree cut at N plies (0 = raw policy); ``time_s`` searches until 90% of
 the time is spent (minus 50 ms for the answer). With ``simulations = 0`` every request is answered by
 the raw policy at once. Moves are the argmax of the policy / the most visited move; ``sample=True``
-samples from the policy / in proportion to the visits.
+samples from the policy / in proportion to the visits. With ``avoid_repetition`` (on by default),
+``choose`` on a Hive game leaves out the moves that return to a position the game has already been
+in, unless every move does (`hive_envs.agents.history`: the observation has no history, so the
+network cannot see it); the batched ``act`` has no history and plays the network's move as it is.
 
 The UHP ``options`` command lists and sets ``Simulations`` and ``SampleMoves`` (`uhp_options`).
 """
@@ -27,6 +30,7 @@ import numpy as np
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
+from hive_envs.agents.history import fresh_moves
 from hive_envs.agents.policy import policy_actions
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search
 from hive_envs.agents.views import GameView, view_for_checkpoint
@@ -60,6 +64,7 @@ class AgentPlayer(BasePlayer):
         self.evaluator = NetworkEvaluator(network, view, self.source) if view is not None else None
         self.config = config
         self.sample = bool(sample)
+        self.avoid_repetition = True
         super().__init__(name, seed)
 
     def seed(self, seed: int | None) -> None:
@@ -134,6 +139,9 @@ class AgentPlayer(BasePlayer):
         else:
             moves, visits, priors = search(game.copy(), evaluator, config)
             weights = visits / visits.sum()
+        fresh = fresh_moves(game, moves) if self.avoid_repetition else None
+        if fresh is not None and fresh.any() and not fresh.all():
+            moves, visits, priors, weights = moves[fresh], visits[fresh], priors[fresh], weights[fresh]
         if self.sample:
             return int(moves[self.rng.choice(len(moves), p=weights / weights.sum())])
         return choose(moves, visits, priors)
@@ -164,6 +172,7 @@ class AgentPlayer(BasePlayer):
         return [
             ("Simulations", "int", self.config.simulations, 64, 0, MAX_SIMULATIONS),
             ("SampleMoves", "bool", self.sample, False, 0, 0),
+            ("AvoidRepetition", "bool", self.avoid_repetition, True, 0, 0),
         ]
 
     def set_uhp_option(self, name: str, value: bool | int) -> None:
@@ -171,5 +180,7 @@ class AgentPlayer(BasePlayer):
             self.config = replace(self.config, simulations=int(value))
         elif name == "SampleMoves":
             self.sample = bool(value)
+        elif name == "AvoidRepetition":
+            self.avoid_repetition = bool(value)
         else:
             raise ValueError(f"unknown agent option {name!r}")

@@ -6,6 +6,7 @@
     make_player("runs/a/latest.pt@64")          # the checkpoint with PUCT search, 64 simulations per move
     make_player("uhp:nokamute uhp")             # an external UHP engine process (Hive)
     make_player("alphabeta:3")                  # alpha-beta search, 3 plies (alphabeta:T=0.5: 0.5 s a move)
+    make_player("pretrained:hive_base@64")      # an agent shipped with the package (hive_envs.pretrained)
     make_player(spec, PlayerContext(game="hive", seed=3, sample=False, move_timeout_s=30))
 
 Every tool resolves its player arguments here: ``evaluate.py`` and ``arena.py``, the Gym envs'
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 
 from hive_envs.players.base import Player
 from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
+from hive_envs.pretrained import pretrained_names, pretrained_path
 
 
 @dataclass(frozen=True)
@@ -147,13 +149,30 @@ def _checkpoint_player(spec: str, context: PlayerContext) -> Player:
             f"player {spec!r}: no such player kind, and checkpoint {path!r} does not exist "
             f"(player specs: {describe_specs()})"
         )
+    return _agent_player(path, simulations, context, spec)
+
+
+def _agent_player(path: str, simulations: int, context: PlayerContext, name: str) -> Player:
     from hive_envs.players.checkpoint import AgentPlayer  # torch is imported here, not before
 
     player = AgentPlayer.load(path, simulations=simulations, sample=context.sample, seed=context.seed)
-    player.name = spec
+    player.name = name
     if context.game is not None and player.game_name != context.game:
         raise ValueError(f"{path!r} is a {player.game_name} agent; this match is {context.game}")
     return player
+
+
+def _pretrained_file(argument: str) -> str:
+    return str(pretrained_path(split_checkpoint_spec(argument)[0]))
+
+
+def _pretrained(argument: str, context: PlayerContext) -> Player:
+    name, simulations = split_checkpoint_spec(argument)
+    path = pretrained_path(name)  # ValueError for an unknown name (lists the known ones) or a missing file
+    try:
+        return _agent_player(str(path), simulations, context, f"pretrained:{argument}")
+    except ValueError as error:
+        raise ValueError(f"pretrained agent {name!r}: {error}") from None
 
 
 def _uhp_engine(command: str, context: PlayerContext) -> Player:
@@ -194,4 +213,11 @@ register_player_kind(
 )
 register_player_kind(
     "uhp", _uhp_engine, syntax="uhp:COMMAND", help="an external Universal Hive Protocol engine process"
+)
+register_player_kind(
+    "pretrained",
+    _pretrained,
+    syntax="pretrained:NAME[@N]",
+    help=f"an agent shipped with the package ({', '.join(pretrained_names())}); @N: PUCT search, N simulations",
+    checkpoint=_pretrained_file,
 )

@@ -69,7 +69,7 @@ def test_builtin_specs_and_player_objects():
     player = NthLegal(0, "mine")
     assert make_player(player) is player
     assert (
-        "random | greedy | alphabeta:D | alphabeta:T=S | uhp:COMMAND | PATH[@N]"
+        "random | greedy | alphabeta:D | alphabeta:T=S | uhp:COMMAND | pretrained:NAME[@N] | PATH[@N]"
         in player_specs.describe_specs()
     )
 

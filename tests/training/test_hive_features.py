@@ -12,11 +12,24 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hive_envs.agents.hive_features import ACTION_FEATURES, MOBILITY_SCALE, HiveRuleFeatures
+from hive_envs.agents.hive_features import HiveRuleFeatures
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import PCELL
+from hive_envs.hive.engine.workspace import new_workspace
 from hive_envs.hive.env import raw_env
+from hive_envs.hive.rule_features import (
+    ACTION_FEATURES,
+    EVAL_ACTION_FEATURES,
+    EVAL_CLIP,
+    EVAL_POSITION_FEATURES,
+    EVAL_SCALE,
+    MOBILITY_SCALE,
+    OUTCOME_VALUE,
+    POSITION_FEATURES,
+    TWO_PLY_MARGIN,
+)
 from tests.hive.env.positions import random_positions
 
 MAX_TURNS = 200
@@ -121,3 +134,81 @@ def test_a_batch_wider_than_the_buffer_is_redone_with_room_for_it():
     for got, want in zip(narrow(observations), wide(observations)):
         np.testing.assert_array_equal(got, want)
     assert narrow.capacity == wide(observations)[0].shape[1] > 3
+
+
+def reference_evaluation_features(
+    expansions: str, gamestring: str
+) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Feature set 2's extra columns (action index -> columns 11-13) and position features 5-6, by
+    plain minimax on the position's game: every move and every reply, no pruning, the alpha-beta
+    evaluation of `HiveGame.state` at each leaf."""
+    env = raw_env(expansions=expansions, max_turns=MAX_TURNS)
+    env.reset(options={"gamestring": gamestring})
+    game = env.game.copy()
+    me, buffer, workspace = game.to_move, np.empty(EVAL_BUFFER_SIZE, np.int32), new_workspace()
+
+    def evaluation() -> float:  # of the side to move
+        return float(evaluate(game.state.copy(), workspace, buffer))
+
+    def finished() -> float:
+        return OUTCOME_VALUE * _outcome_for(game, me)
+
+    one, two = {}, {}
+    for move in game.valid_move_ids().tolist():
+        action = env.uhp_to_action(game.move_id_to_uhp(move))
+        game.play_id(move)
+        if game.is_terminal:
+            one[action] = two[action] = finished()
+        else:
+            one[action] = -evaluation()
+            leaves = []
+            for reply in game.valid_move_ids().tolist():
+                game.play_id(reply)
+                leaves.append(finished() if game.is_terminal else evaluation())
+                game.undo()
+            two[action] = min(leaves)
+        game.undo()
+    best = max(two.values())
+
+    def scaled(value: float) -> float:
+        return float(np.clip(value / EVAL_SCALE, -EVAL_CLIP, EVAL_CLIP))
+
+    columns = {}
+    for action, after_move in one.items():
+        clipped = max(two[action], best - TWO_PLY_MARGIN)
+        columns[action] = np.array(
+            [scaled(after_move), (clipped - best) / TWO_PLY_MARGIN, scaled(clipped)], dtype=np.float32
+        )
+    return columns, np.array([scaled(best), scaled(evaluation())], dtype=np.float32)
+
+
+@pytest.mark.parametrize(("expansions", "seed"), [("", 6), ("MLP", 2)])
+def test_feature_set_2_extends_set_1_and_equals_plain_minimax(expansions, seed):
+    """The kernel prunes the two-ply search (a move refuted by more than the margin stops early);
+    the reference does not, so equal values show the pruning changes nothing after the clip."""
+    positions = list(sampled_positions(expansions, seed))[:15]
+    observations = np.stack([obs for obs, _ in positions])
+    base = HiveRuleFeatures(expansions, tournament_opening=True, max_turns=MAX_TURNS)
+    extended = HiveRuleFeatures(expansions, tournament_opening=True, max_turns=MAX_TURNS, feature_set=2)
+    actions, features, position = extended(observations)
+    assert features.shape[2] == EVAL_ACTION_FEATURES and position.shape[1] == EVAL_POSITION_FEATURES
+    for got, want in zip(
+        (actions, features[..., :ACTION_FEATURES], position[:, :POSITION_FEATURES]), base(observations)
+    ):
+        np.testing.assert_array_equal(got, want)
+    refuted = 0
+    for row, (_, gamestring) in enumerate(positions):
+        columns, position_want = reference_evaluation_features(expansions, gamestring)
+        real = features[row, :, 0] > 0
+        got = dict(zip(actions[row, real].tolist(), features[row, real, ACTION_FEATURES:]))
+        assert got.keys() == columns.keys()
+        for action, want in columns.items():
+            np.testing.assert_allclose(got[action], want, atol=1e-5, err_msg=f"action {action}")
+        np.testing.assert_allclose(position[row, POSITION_FEATURES:], position_want, atol=1e-5)
+        refuted += int((features[row, real, 12] == -1.0).sum())
+    assert refuted > 0, "some moves were clipped at the margin (the pruned case was exercised)"
+
+
+def test_an_unknown_feature_set_is_refused():
+    with pytest.raises(ValueError, match="feature_set must be one of"):
+        HiveRuleFeatures("", tournament_opening=True, max_turns=300, feature_set=3)

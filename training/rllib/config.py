@@ -30,6 +30,7 @@ from training.config_keys import (
     reject,
     zero_or_at_least,
 )
+from training.games import LOOKAHEAD_GAMES, lookahead_rules
 
 GAMES = ("hoyito", "hive")
 
@@ -46,13 +47,20 @@ class RLlibConfig:
     # --- network (the package's own classes; exported as a state-dict copy) ---
     network: str = key(
         "mlp",
-        "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only) "
-        "or 'hexconv' (Hive planes on the hex torus)",
-        one_of("mlp", "hoyito_lookahead", "hexconv"),
+        "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only), "
+        "'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' (hexconv + rule features per "
+        "action, Hive only: the native trainer's Hive network)",
+        one_of("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead"),
     )
     hidden_sizes: list[int] = key([128, 128], "mlp: hidden widths", at_least(1))
-    conv_channels: int = key(32, "hexconv: channels of the trunk", at_least(1))
-    conv_blocks: int = key(2, "hexconv: residual blocks in the trunk", at_least(0))
+    conv_channels: int = key(32, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
+    conv_blocks: int = key(2, "hexconv, hive_lookahead: residual blocks in the trunk", at_least(0))
+    hive_features: int = key(
+        2, "hive_lookahead: rule feature set (1 or 2; as training/config.py)", one_of(1, 2)
+    )
+    init_from_rule: bool = key(
+        False, "hive_lookahead with hive_features 2: start from the hand-written rule (as training/config.py)"
+    )
     # --- scale ---
     num_env_runners: int = key(
         2, "parallel env-runner actors (1 CPU each); 0 = sample in the driver", at_least(0)
@@ -110,7 +118,7 @@ class RLlibConfig:
 
     def __post_init__(self) -> None:
         check_fields(self)
-        needs = {"hoyito_lookahead": "hoyito", "hexconv": "hive"}.get(self.network, self.game)
+        needs = {"hexconv": "hive", **LOOKAHEAD_GAMES}.get(self.network, self.game)
         if needs != self.game:
             reject(
                 self,
@@ -134,6 +142,10 @@ class RLlibConfig:
                 f"<= {self.train_batch_size_per_learner}, the env steps each learner gets per iteration "
                 f"(train_batch_size {self.train_batch_size} / {max(1, self.num_learners)} learner(s))",
             )
+        if self.init_from_rule and (self.network != "hive_lookahead" or self.hive_features != 2):
+            reject(
+                self, "init_from_rule", True, "false unless network is 'hive_lookahead' with hive_features 2"
+            )
 
     @property
     def train_batch_size_per_learner(self) -> int:
@@ -154,19 +166,23 @@ class RLlibConfig:
         return {**self.game_options, **shaping, "shaping_gamma": self.gamma}
 
     def network_spec(self) -> dict[str, Any]:
-        """The NetworkSpec saved in checkpoints (`hoyito_lookahead` carries the resolved rules)."""
+        """The NetworkSpec saved in checkpoints (the lookahead networks carry the resolved rules), the
+        same as native training's for the same keys."""
         if self.network == "mlp":
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
+        rules = (
+            lookahead_rules(self.network, self.game, self.game_options)
+            if self.network in LOOKAHEAD_GAMES
+            else None
+        )
         if self.network == "hoyito_lookahead":
-            from hive_envs.games import game_entry
-
-            rules = dataclasses.asdict(game_entry("hoyito").parse_options(self.game_options))
-            return {
-                "kind": "hoyito_lookahead",
-                "hidden_sizes": list(self.hidden_sizes),
-                "rules": {key: int(value) for key, value in rules.items()},
-            }
-        return {"kind": "hexconv", "channels": self.conv_channels, "blocks": self.conv_blocks}
+            return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes), "rules": rules}
+        spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
+        if self.network == "hive_lookahead":
+            spec["rules"] = rules
+            if self.hive_features != 1:
+                spec["features"] = self.hive_features
+        return spec
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -35,13 +35,16 @@ def _split(batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
-    """model_config: {"network": NetworkSpec} (see hive_envs.agents.networks)."""
+    """model_config: {"network": NetworkSpec (see hive_envs.agents.networks), "init_from_rule": bool
+    (optional: `HiveLookaheadPolicy.init_from_rule`, as native training's key)}."""
 
     def setup(self):
         inner = self.observation_space["observation"]
         self.net = build_network(
             dict(self.model_config["network"]), tuple(inner.shape), int(self.action_space.n)
         )
+        if self.model_config.get("init_from_rule"):
+            self.net.init_from_rule()
 
     def _forward(self, batch: dict[str, Any], **kwargs) -> dict[str, Any]:
         observation, action_mask = _split(batch)

@@ -1,0 +1,162 @@
+"""The pretrained agents shipped in the package: each loads, plays only legal moves and beats random;
+``pretrained:NAME`` works wherever a player goes; a missing or corrupt file is a clear error naming it."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import json
+import shutil
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import hive_envs.pretrained as pretrained_module
+from hive_envs import play
+from hive_envs.agents import load_pretrained
+from hive_envs.agents.checkpoint import load_checkpoint
+from hive_envs.hive.uhp import UnloadedPlayer, load_player
+from hive_envs.hive.uhp import main as uhp_main
+from hive_envs.players import make_player
+from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
+from training import arena, evaluate
+from training import pretrained as pretrained_script
+from training.arena import Settings
+from training.pretrained import MAX_BYTES, rewrite_docs
+
+GYM_IDS = {
+    "hive_base": ("hive_envs/Hive-v0", {}),
+    "hive_mlp": ("hive_envs/HiveMLP-v0", {}),
+    "hoyito_2x6": ("hive_envs/Hoyito-v0", {}),
+    "hoyito_2x12": ("hive_envs/Hoyito2x12-v0", {}),
+}
+MATCH_GAMES = {"hive_base": 4, "hive_mlp": 2, "hoyito_2x6": 10, "hoyito_2x12": 6}
+"""Games of the short match vs random (Hive games are slower)."""
+
+
+def test_every_agent_has_a_gym_id_and_a_match_size():
+    assert set(GYM_IDS) == set(pretrained_names()) == set(MATCH_GAMES)
+
+
+@pytest.mark.parametrize("name", pretrained_names())
+def test_file_and_model_card_agree(name):
+    path = pretrained_path(name)
+    card = model_card(name)
+    assert path.stat().st_size <= MAX_BYTES
+    assert card["name"] == name and card["file"] == path.name
+    assert card["file_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    data = load_checkpoint(path)
+    assert "train_state" not in data  # shipped without optimizer and pool
+    assert card["plies_trained"] == data["global_step"] > 0
+    assert card["game"] == data["game"] and card["network"] == data["network"]
+    assert card["training_minutes"] > 0 and card["code_commits"]
+
+
+@pytest.mark.parametrize("name", pretrained_names())
+def test_plays_only_legal_moves_as_gym_opponent_and_as_policy(name):
+    env_id, options = GYM_IDS[name]
+    env = gym.make(env_id, opponent=f"pretrained:{name}", learner_seat=1, **options)
+    policy = load_pretrained(name)
+    obs, _ = env.reset(seed=3)
+    for _ in range(40):  # the opening (Hive: an opening within 40 plies; Hoyito: often a whole game)
+        mask = env.unwrapped.action_masks()
+        action = policy(obs, mask)
+        assert mask[action], f"{name} chose illegal action {action}"
+        obs, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            break
+    env.close()
+
+
+@pytest.mark.parametrize("name", pretrained_names())
+def test_wins_a_short_match_against_random(name):
+    card = model_card(name)
+    settings = Settings(game=card["game"], game_options=card["game_options"], seed=5)
+    games = MATCH_GAMES[name]
+    result, _ = arena.play_match(f"pretrained:{name}", "random", games, settings)
+    assert sum(result.forfeits) == 0  # every move legal, none failed
+    assert result.wins > games // 2 and result.losses == 0, result
+
+
+def test_evaluate_and_arena_take_the_spec(tmp_path, capsys):
+    assert evaluate.main(["pretrained:hoyito_2x6", "--opponents", "random", "--games", "4"]
+                         + ["--out", str(tmp_path / "e.json")]) == 0  # fmt: skip
+    assert json.loads((tmp_path / "e.json").read_text())
+    assert (
+        arena.main(["pretrained:hoyito_2x6@4", "random", "--games", "2", "--out", str(tmp_path / "a.json")])
+        == 0
+    )
+    assert "pretrained:hoyito_2x6@4" in capsys.readouterr().out
+
+
+def test_uhp_engine_plays_the_hive_agent_behind_bestmove():
+    out = io.StringIO()
+    code = uhp_main(
+        ["--agent", "pretrained:hive_base", "--simulations", "0"], io.StringIO("newgame\nbestmove\n"), out
+    )
+    lines = out.getvalue().splitlines()
+    assert code == 0 and lines[-2].startswith("w") and lines[-1] == "ok", lines
+
+
+def test_play_cli_takes_the_agent():
+    typed = "\n".join(str(h) for h in itertools.islice(itertools.cycle(range(6, 12)), 3000)) + "\n"
+    out = io.StringIO()
+    code = play.main(["hoyito", "--agent", "pretrained:hoyito_2x6", "--seat", "1"], io.StringIO(typed), out)
+    assert code == 0 and "game over: " in out.getvalue()
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """The pretrained folder moved to an empty temporary one (the installed files stay untouched)."""
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    return tmp_path
+
+
+def test_a_missing_file_is_a_clear_error_naming_it(folder):
+    for load in (load_pretrained, lambda name: make_player(f"pretrained:{name}")):
+        with pytest.raises(ValueError, match=r"pretrained agent 'hoyito_2x6'.*hoyito_2x6\.pt.*missing"):
+            load("hoyito_2x6")
+    assert isinstance(load_player("pretrained:hive_base@0"), UnloadedPlayer)
+
+
+def test_a_corrupt_file_is_a_clear_error_naming_it(tmp_path, monkeypatch):
+    path = Path(shutil.copy(pretrained_path("hoyito_2x6"), tmp_path))
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    content = bytearray(path.read_bytes())
+    content[len(content) // 2] ^= 0xFF
+    path.write_bytes(bytes(content))
+    for load in (load_pretrained, lambda name: make_player(f"pretrained:{name}")):
+        with pytest.raises(ValueError, match=r"pretrained agent 'hoyito_2x6'.*hoyito_2x6\.pt"):
+            load("hoyito_2x6")
+
+
+def test_an_unknown_name_lists_the_agents():
+    with pytest.raises(ValueError, match="hive_base, hive_mlp, hoyito_2x6, hoyito_2x12"):
+        load_pretrained("hive_expert")
+    with pytest.raises(ValueError, match="unknown pretrained agent 'nope'"):
+        make_player("pretrained:nope")
+
+
+def test_the_docs_and_readme_show_what_the_model_cards_render():
+    assert rewrite_docs(Path(__file__).resolve().parents[2], check=True) == []
+
+
+def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
+    for suffix in (".pt", ".json"):
+        shutil.copy(pretrained_module.pretrained_folder() / f"hoyito_2x6{suffix}", tmp_path)
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    rows = pretrained_script.measure("hoyito_2x6", ["random"], 2, "sampled")
+    assert rows[0]["play"] == "sampled" and rows[0]["games"] == 2 and len(rows[0]["load_average_before"]) == 3
+    saved = json.loads((tmp_path / "results" / "pretrained_hoyito_2x6.json").read_text())["results"]
+    assert saved == rows
+    card_rows = json.loads((tmp_path / "hoyito_2x6.json").read_text())["results"]
+    assert (
+        card_rows[-1] == rows[0]
+        and sum(r["play"] == "sampled" and r["opponent"] == "random" for r in card_rows) == 1
+    )
+    with pytest.raises(ValueError, match="--play must be one of"):
+        pretrained_script.measure("hoyito_2x6", ["random"], 2, "best")

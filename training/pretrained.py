@@ -1,0 +1,337 @@
+"""Ship a trained checkpoint as a pretrained agent of the package, with its model card; measure it.
+
+    python training/pretrained.py export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
+        --note "trained with configs/hive_base.yaml, then --resume ..."
+    python training/pretrained.py measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
+    python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
+
+Writes ``hive_envs/agents/pretrained/NAME.pt``: the checkpoint without its ``train_state`` (optimizer
+and opponent pool: only --resume needs them, and they are most of the file), re-saved in the safe
+format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
+``NAME.json``, its model card: what it plays, the network, the full training config, the code
+commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
+across --resume), the search setting its ``@N`` results use (``--simulations``), its measured
+results (kept from the card it replaces) and ``--note`` (free text). NAME must be one of
+`hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
+
+``measure`` plays the shipped agent against each opponent in the arena (`training.arena`: game by
+game, from its book of random openings, both seats, ``--opening-plies`` 4 as the ladder), as
+``argmax`` (the raw policy's best move, no search: the headline), ``sampled`` (moves sampled from the
+policy) or ``search`` (PUCT with the card's ``default_simulations``), and adds one row per match
+(W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
+average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
+(a row of the same play, simulations and opponent is replaced); ``--simulations N`` measures the
+search at N simulations instead of the card's default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
+from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
+from training.arena import Settings, play_matches
+from training.cli import exit_code
+from training.match import format_table
+from training.provenance import git_commit
+
+MAX_BYTES = 5 * 1024 * 1024
+PLAYS = ("argmax", "sampled", "search")
+RESULTS_FOLDER = Path(__file__).resolve().parent.parent / "docs" / "results"
+
+
+def training_minutes(segments: list[dict]) -> float:
+    """Wall time of training (evaluations during training included) over every run, in minutes."""
+    return sum(s.get("end_seconds", s["start_seconds"]) - s["start_seconds"] for s in segments) / 60.0
+
+
+def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tuple[Path, Path]:
+    """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths."""
+    if name not in PRETRAINED:
+        raise ValueError(
+            f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
+        )
+    if simulations < 0:
+        raise ValueError(f"--simulations must be >= 0, got {simulations}")
+    data = load_checkpoint(checkpoint)
+    payload = {key: value for key, value in data.items() if key != "train_state"}
+    folder = pretrained_folder()
+    weights = save_checkpoint(folder / f"{name}.pt", payload)
+    size = weights.stat().st_size
+    if size > MAX_BYTES:
+        weights.unlink()
+        raise ValueError(
+            f"{checkpoint!r} makes a {size:,}-byte file; a pretrained agent must stay under {MAX_BYTES:,}"
+        )
+    segments = list(data.get("training_segments", []))
+    card_path = folder / f"{name}.json"
+    previous = json.loads(card_path.read_text()) if card_path.is_file() else {}
+    card = {
+        "name": name,
+        "description": PRETRAINED[name],
+        "file": weights.name,
+        "bytes": size,
+        "file_sha256": hashlib.sha256(weights.read_bytes()).hexdigest(),
+        "game": data["game"],
+        "game_options": data["game_options"],
+        "network": data["network"],
+        "plies_trained": data["global_step"],
+        "updates": data["update"],
+        "training_minutes": round(training_minutes(segments), 1),
+        "training_segments": segments,
+        "code_commits": sorted({s["code_commit"] for s in segments if s.get("code_commit")}),
+        "config": data.get("config"),
+        "default_simulations": simulations,
+        "usage": {
+            "raw policy": f"pretrained:{name}",
+            "with search": f"pretrained:{name}@{simulations}",
+            "python": f'hive_envs.agents.load_pretrained("{name}")',
+        },
+        "results": previous.get("results", []),
+        "note": note,
+    }
+    card_path.write_text(json.dumps(card, indent=2) + "\n")
+    return weights, card_path
+
+
+def measure(
+    name: str,
+    opponents: list[str],
+    games: int,
+    play: str,
+    workers: int = 1,
+    seed: int = 0,
+    simulations: int | None = None,
+) -> list[dict]:
+    """Arena matches of the shipped agent ``name`` vs each of ``opponents`` (module doc); returns the
+    rows added to its results file and model card. ``simulations``: the search's (play ``search``;
+    default: the card's ``default_simulations``)."""
+    if play not in PLAYS:
+        raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
+    card = model_card(name)
+    simulations = card["default_simulations"] if simulations is None else simulations
+    if play == "search" and simulations < 1:
+        raise ValueError(f"--simulations must be >= 1 for --play search, got {simulations}")
+    spec = f"pretrained:{name}" + (f"@{simulations}" if play == "search" else "")
+    settings = Settings(
+        game=card["game"],
+        game_options=card["game_options"],
+        opening_plies=4,
+        sample=play == "sampled",
+        seed=seed,
+    )
+    commit, dirty = git_commit()
+    load_before, started = list(os.getloadavg()), time.time()
+    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    played = play_matches([(spec, opponent) for opponent in opponents], games, settings, workers)
+    wall = round(time.time() - started, 1)
+    print(format_table([result for result, _ in played], forfeits=True))
+    rows = [
+        {
+            **result.to_dict(),
+            "play": play,
+            "simulations": simulations if play == "search" else 0,
+            "opening_plies": settings.opening_plies,
+            "command": " ".join(["python training/pretrained.py", *sys.argv[1:]]),
+            "code_commit": commit,
+            "code_dirty": dirty,
+            "date_utc": date,
+            "wall_s_all_matches": wall,
+            "workers": workers,
+            "load_average_before": load_before,
+            "load_average_after": list(os.getloadavg()),
+        }
+        for result, _ in played
+    ]
+    replaced = {(row["play"], row["simulations"], row["opponent"]) for row in rows}
+    for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
+        report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
+        kept = [
+            row
+            for row in report["results"]
+            if (row["play"], row["simulations"], row["opponent"]) not in replaced
+        ]
+        report["results"] = kept + rows
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n")
+    return rows
+
+
+DOCS_HEADER = """# Pretrained agents
+
+<!-- generated by `python training/pretrained.py docs` from the model cards
+     (hive_envs/agents/pretrained/NAME.json); edit the cards or this script, not this file -->
+
+The package ships trained agents (`hive_envs.pretrained`), each a checkpoint in the safe format
+(`torch.load(weights_only=True)`, a sha256 of the content checked at load) with its model card:
+
+```python
+from hive_envs.agents import load_pretrained
+policy = load_pretrained("hoyito_2x6")          # (observation, action_mask) -> action, argmax play
+```
+
+As a player spec they go wherever a player goes: `pretrained:NAME` (the raw policy's best move) or
+`pretrained:NAME@N` (PUCT search, N simulations per move) in Gym's `opponent=`, `training/evaluate.py`,
+`training/arena.py`, the UHP engine (`python -m hive_envs.uhp --agent pretrained:hive_base`) and the play CLI
+(`python -m hive_envs.play hoyito --agent pretrained:hoyito_2x6`).
+
+Results are measured with `python training/pretrained.py measure NAME ...` (the arena: game by game, both
+seats, a book of 4-ply random openings; score = (wins + draws / 2) / games with its 95% Wilson interval).
+The headline is `argmax` (no search); `sampled` and `search` rows stand beside it. Each row's load average
+is the machine's (2 CPU cores, shared with other work while these were measured): the wall times are
+noisy, the results are not.
+"""
+
+
+def play_label(row: dict) -> str:
+    """How a result row played: argmax, sampled, or search @N."""
+    return f"search @{row['simulations']}" if row["play"] == "search" else row["play"]
+
+
+def play_order(label: str) -> tuple[int, int]:
+    """argmax, sampled, then the searches by simulations."""
+    play, _, simulations = label.partition(" @")
+    return PLAYS.index(play), int(simulations or 0)
+
+
+def card_markdown(card: dict) -> str:
+    """The model card as a markdown section: what it is, how it was trained, its measured results."""
+    segments = card["training_segments"]
+    runs = "; ".join(
+        f"{s['started_utc']} UTC from commit `{s['code_commit'][:10]}`"
+        + (" (uncommitted changes)" if s.get("code_dirty") else "")
+        + f": plies {s['start_step']:,} to {s.get('end_step', s['start_step']):,}, "
+        f"{(s.get('end_seconds', s['start_seconds']) - s['start_seconds']) / 60:.1f} min, load average "
+        f"{s['start_load_average'][0]:.1f} at the start, {s.get('end_load_average', [float('nan')])[0]:.1f} at the end"
+        for s in segments
+    )
+    config = card.get("config") or {}
+    summary = (
+        f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
+        f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
+        f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
+        f"`pretrained:{card['name']}@{card['default_simulations']}`."
+    )
+    lines = [f"## `{card['name']}`", "", summary]
+    if card.get("note"):
+        lines += ["", card["note"]]
+    lines += [
+        "",
+        "| play | opponent | games | W / D / L | score [95%] | forfeits | mean plies | load before / after |",
+        "|---|---|---:|---|---|---|---:|---|",
+    ]
+    for r in sorted(card["results"], key=lambda r: play_order(play_label(r))):
+        lines.append(
+            f"| {play_label(r)} | `{r['opponent']}` | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | "
+            f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}] | "
+            f"{r['forfeits'][0]}/{r['forfeits'][1]} | {r['mean_length']:.1f} | "
+            f"{r['load_average_before'][0]:.1f} / {r['load_average_after'][0]:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def docs_markdown() -> str:
+    """docs/pretrained.md as rendered from the shipped model cards."""
+    cards = [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
+    return "\n".join([DOCS_HEADER, *(card_markdown(card) for card in cards)])
+
+
+README_MARKERS = (
+    "<!-- pretrained: generated by `python training/pretrained.py docs` from the model cards -->",
+    "<!-- pretrained:end -->",
+)
+OPPONENT_ORDER = [
+    "random",
+    "greedy",
+    "alphabeta:1",
+    "alphabeta:2",
+    "alphabeta:3",
+    "alphabeta:4",
+    "alphabeta:6",
+]
+
+
+def readme_table() -> str:
+    """The README's summary: each shipped agent's score per play and opponent (details: docs/pretrained.md)."""
+    cards = [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
+    seen = {r["opponent"] for card in cards for r in card["results"]}
+    opponents = [o for o in OPPONENT_ORDER if o in seen] + sorted(seen - set(OPPONENT_ORDER))
+    lines = [
+        "| agent | play | " + " | ".join(f"`{o}`" for o in opponents) + " |",
+        "|---|---|" + "---:|" * len(opponents),
+    ]
+    for card in cards:
+        for label in sorted({play_label(r) for r in card["results"]}, key=play_order):
+            rows = {r["opponent"]: r for r in card["results"] if play_label(r) == label}
+            cells = [f"{rows[o]['score']:.2f} ({rows[o]['games']})" if o in rows else "" for o in opponents]
+            lines.append(f"| `{card['name']}` | {label} | " + " | ".join(cells) + " |")
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def rewrite_docs(root: Path, check: bool = False) -> list[str]:
+    """Rewrite (or, with ``check``, only compare) docs/pretrained.md and the README's block of the
+    pretrained agents from the model cards; returns the stale files."""
+    docs, readme = root / "docs" / "pretrained.md", root / "README.md"
+    text = readme.read_text()
+    begin, end = README_MARKERS
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < 0:
+        raise ValueError(f"README.md has no {begin!r} ... {end!r} block")
+    fresh = {docs: docs_markdown(), readme: text[: start + len(begin)] + readme_table() + text[stop:]}
+    stale = [path for path, content in fresh.items() if not path.is_file() or path.read_text() != content]
+    if not check:
+        for path in stale:
+            path.write_text(fresh[path])
+    return [path.name for path in stale]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    ship = commands.add_parser("export", help="write a checkpoint into the package as agent NAME")
+    ship.add_argument("checkpoint", help="a training checkpoint (e.g. runs/hive_base/checkpoints/latest.pt)")
+    ship.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    ship.add_argument(
+        "--simulations", type=int, default=16, help="the search setting of its 'search' results"
+    )
+    ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+    bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")
+    bench.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    bench.add_argument(
+        "--opponents", nargs="+", required=True, help="player specs (random, alphabeta:2, ...)"
+    )
+    bench.add_argument("--games", type=int, default=200, help="games per opponent (even), half in each seat")
+    bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
+    bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument(
+        "--simulations", type=int, help="with --play search: simulations (default: the card's)"
+    )
+    commands.add_parser("docs", help="rewrite docs/pretrained.md and the README's table from the model cards")
+    args = parser.parse_args(argv)
+
+    def run() -> None:
+        if args.command == "docs":
+            print("rewrote: " + (", ".join(rewrite_docs(RESULTS_FOLDER.parent.parent)) or "nothing"))
+        elif args.command == "export":
+            for path in export(args.checkpoint, args.name, args.simulations, args.note):
+                print(f"wrote {path}")
+        else:
+            measure(
+                args.name, args.opponents, args.games, args.play, args.workers, args.seed, args.simulations
+            )
+
+    return exit_code(run)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
