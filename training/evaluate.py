@@ -26,6 +26,7 @@ book, workers and progress bar) instead of the batched matches.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import sys
 from pathlib import Path
@@ -33,7 +34,9 @@ from pathlib import Path
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint
+from hive_envs.games import GAMES, new_game
 from hive_envs.players import PlayerContext, checkpoint_path, make_player
+from training.arena import distinct_openings
 from training.cli import check_writable, exit_code, write_report
 from training.elo import fit_elo
 from training.games import make_batch
@@ -98,13 +101,20 @@ def evaluate(
     greedy_play: bool = True,
     out: str | None = None,
     plot: str | None = None,
+    opening_plies: int = 4,
 ) -> dict:
     """Run the matches, print the table (and Elo table for a list), write JSON (and the plot).
+
+    Each pair of games (one per seat) starts from its own random opening of ``opening_plies`` plies
+    (the arena's opening book; 0: every game from the start position), so that deterministic players
+    do not replay one game per seat. A game given as a `module:Class` batch starts from its reset.
 
     The output paths, the anchor of an Elo table and every checkpoint are checked before the first
     game (ValueError)."""
     if not checkpoints:
         raise ValueError("give at least one checkpoint")
+    if opening_plies < 0:
+        raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
     out_path = (
         Path(out)
         if out
@@ -136,8 +146,14 @@ def evaluate(
         match_seed = seed + 1000 * number
         player_a = match_player(a, greedy_play, match_seed + 1, setup.game)
         player_b = match_player(b, greedy_play, match_seed + 2, setup.game)
+        openings = None
+        if opening_plies and setup.game in GAMES:  # a `module:Class` batch has no protocol game
+            start = functools.partial(new_game, setup.game, setup.game_options)
+            openings = distinct_openings(start, opening_plies, max(1, games // 2), match_seed)
         try:
-            results.append(play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed))
+            results.append(
+                play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed, openings)
+            )
         finally:
             player_a.close()
             player_b.close()
@@ -146,6 +162,7 @@ def evaluate(
         "game": setup.game,
         "game_options": setup.game_options,
         "play": "argmax" if greedy_play else "sampled",
+        "opening_plies": opening_plies,
         "matches": [r.to_dict() for r in results],
     }
 
@@ -231,7 +248,12 @@ def main(argv: list[str] | None = None) -> int:
         "--options", nargs="*", default=[], metavar="NAME=VALUE", help="with --ladder: game options"
     )
     parser.add_argument("--workers", type=int, default=1, help="with --ladder: processes playing games")
-    parser.add_argument("--opening-plies", type=int, default=4, help="with --ladder: random opening plies")
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=4,
+        help="random opening plies of each pair of games (one per seat); 0: the start position",
+    )
     parser.add_argument("--no-progress", action="store_true", help="with --ladder: no progress bar")
     args = parser.parse_args(argv)
 
@@ -270,7 +292,16 @@ def main(argv: list[str] | None = None) -> int:
             )
             arena.run(args.checkpoints, args.opponents, games, settings, out=args.out)
             return
-        evaluate(args.checkpoints, args.opponents, games, args.seed, not args.sample, args.out, args.plot)
+        evaluate(
+            args.checkpoints,
+            args.opponents,
+            games,
+            args.seed,
+            not args.sample,
+            args.out,
+            args.plot,
+            args.opening_plies,
+        )
 
     return exit_code(play)
 

@@ -128,3 +128,28 @@ def test_bad_numbers_are_clear_errors(tmp_path, capsys, flags, message):
     path = str(toy_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt", 1))
     assert evaluate.main([path, *flags]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_each_pair_of_games_starts_from_its_own_random_opening(tmp_path, monkeypatch):
+    """Deterministic players (an argmax checkpoint, greedy) would replay one game per seat from the
+    start position: evaluate gives each pair of games its own opening from the arena's book."""
+    from hive_envs.pretrained import pretrained_path
+
+    seen = []
+    real_play_match = evaluate.play_match
+
+    def recording_play_match(*args):
+        seen.append(args[-1])
+        return real_play_match(*args)
+
+    monkeypatch.setattr(evaluate, "play_match", recording_play_match)
+    path = str(pretrained_path("hoyito_2x6"))
+    evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "a.json"), opening_plies=3)
+    evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "b.json"), opening_plies=0)
+    with_openings, without = seen
+    assert len(with_openings) == 4 and len({tuple(o) for o in with_openings}) == 4
+    assert all(len(o) == 3 for o in with_openings)
+    assert without is None
+    assert json.loads((tmp_path / "a.json").read_text())["opening_plies"] == 3
+    with pytest.raises(ValueError, match="opening-plies"):
+        evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "c.json"), opening_plies=-1)
