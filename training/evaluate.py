@@ -255,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         help="random opening plies of each pair of games (one per seat); 0: the start position",
     )
     parser.add_argument("--no-progress", action="store_true", help="with --ladder: no progress bar")
+    parser.add_argument(
+        "--extend",
+        metavar="REPORT",
+        help="with --ladder: keep the pairs of this earlier ladder report (same settings), play only the new ones",
+    )
     args = parser.parse_args(argv)
 
     def play() -> None:
@@ -276,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                 progress=not args.no_progress,
                 out=args.out,
                 plot=args.plot,
+                extend=args.extend,
             )
             return
         if not args.checkpoints:

@@ -3,6 +3,8 @@
     python training/evaluate.py --ladder hive --games 200 --workers 2          # Hive Base
     python training/evaluate.py --ladder hive --options expansions=MLP         # Base+MLP
     python training/evaluate.py --ladder hoyito runs/h/checkpoints/latest.pt   # plus a checkpoint
+    # add players to an earlier ladder: its pairs are kept, only the new pairs are played
+    python training/evaluate.py --ladder hive pretrained:hive_base --extend docs/results/ladder_hive_base.json
 
     from training.ladder import ladder
     report = ladder(["runs/x/latest.pt"], game="hive", games=20, workers=2)
@@ -14,6 +16,12 @@ options, or any player spec). Every pair plays ``games`` games in the arena (`tr
 match runner): the same book of random openings of ``opening_plies`` plies for every pair, each opening
 played once with each player as White / South, the referee's rules (300-turn cap in Hive). Forfeits
 (an engine that failed) are reported apart and left out of the fit.
+
+``extend`` (``--extend REPORT``) keeps the pairs of an earlier report whose two players are both in
+this ladder instead of playing them again; the earlier report must have the same game, options,
+games per pair, opening plies, seed and turn cap (so the same opening book), else ValueError. Its
+rows are copied with a ``"from"`` entry (the report's path, commit and date) and the report lists
+the reused sources.
 
 Elo: maximum likelihood over all pairs (`training.elo.fit_elo`, random anchored at 0, a draw half a
 win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + draws / 2 per game) has a
@@ -87,6 +95,7 @@ def ladder(
     out: str | None = None,
     plot: str | None = None,
     command: str | None = None,
+    extend: str | None = None,
 ) -> dict:
     """Play the ladder of ``game`` plus ``players``; print the tables, write ``out`` (JSON) and ``plot``
     (PNG) if given, and return the report (see the module docstring). Outputs, players and checkpoints
@@ -103,13 +112,14 @@ def ladder(
     check_checkpoints(names, settings)
     for spec in names:  # a bad spec fails now, not in a worker after hours of games
         settings.player(spec, 0).close()
-    pairs = list(combinations(names, 2))
+    kept = reused_pairs(extend, names, settings, games) if extend else {}
+    pairs = [pair for pair in combinations(names, 2) if frozenset(pair) not in kept]
     commit, dirty = git_commit()  # the code that plays, before anything else is edited
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     load_before, started = os.getloadavg(), time.perf_counter()
-    played = play_matches(pairs, games, settings, workers, progress)
+    played = play_matches(pairs, games, settings, workers, progress) if pairs else []
     wall_s = time.perf_counter() - started
-    rows = [_pair_row(result, records, settings) for result, records in played]
+    rows = list(kept.values()) + [_pair_row(result, records, settings) for result, records in played]
     elo = fit_elo(names, [(r["player"], r["opponent"], r["points"], r["decided"]) for r in rows], ANCHOR)
     report = {
         "game": game,
@@ -137,6 +147,8 @@ def ladder(
         "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
         "wall_s": wall_s,
     }
+    if kept:
+        report["reused"] = [next(iter(kept.values()))["from"]]
     print(format_ladder(report))
     if plot:
         plot_ladder(report, plot)
@@ -144,6 +156,43 @@ def ladder(
     if out:
         write_report(out, report)
     return report
+
+
+def reused_pairs(path: str, names: list[str], settings: Settings, games: int) -> dict[frozenset, dict]:
+    """The rows of the report at ``path`` between two of ``names`` (keyed by the pair), each with a
+    ``"from"`` entry; ValueError if the report was played under other settings (see the module doc)."""
+    import json
+
+    try:
+        earlier = json.loads(Path(path).read_text())
+        settings_then = {
+            key: earlier[key] for key in ("game", "game_options", "games_per_pair", "opening_plies", "seed")
+        }
+        settings_then["max_turns"] = earlier["max_turns"]
+        rows = earlier["pairs"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"--extend: cannot read a ladder report from {path!r}: {error}") from None
+    now = {
+        "game": settings.game,
+        "game_options": settings.game_options,
+        "games_per_pair": games,
+        "opening_plies": settings.opening_plies,
+        "seed": settings.seed,
+        "max_turns": settings.max_turns if settings.has_option("max_turns") else None,
+    }
+    differ = [
+        f"{key} {settings_then[key]!r} there, {now[key]!r} here"
+        for key in now
+        if settings_then[key] != now[key]
+    ]
+    if differ:
+        raise ValueError(f"--extend: {path!r} was played with other settings: {'; '.join(differ)}")
+    source = {"report": str(path), "commit": earlier.get("commit"), "date": earlier.get("date")}
+    return {
+        frozenset((row["player"], row["opponent"])): {**row, "from": source}
+        for row in rows
+        if row["player"] in names and row["opponent"] in names
+    }
 
 
 def game_label(settings: Settings) -> str:
@@ -260,6 +309,13 @@ def markdown(report: dict, picture: str | None = None) -> str:
         f"({report['machine']['cpus']} CPUs, shared), load average {load['before'][0]:.1f} before and "
         f"{load['after'][0]:.1f} after, {report['wall_s'] / 60:.0f} min."
     )
+    for source in report.get("reused", []):
+        reused = sum(1 for p in report["pairs"] if "from" in p)
+        note += (
+            f" The {reused} pairs of the players before the ones added were played by `{source['report']}` "
+            f"(commit `{str(source['commit'])[:10]}`, {str(source['date']).replace('T', ' ').replace('+00:00', ' UTC')}, "
+            "same opening book) and are kept from it; the time and load above are the new pairs'."
+        )
     parts = [f"**{report['label']}**", "\n".join(elo)]
     if picture:
         parts.append(f"![{report['label']} Elo ladder]({picture})")

@@ -99,3 +99,39 @@ def test_markdown_of_a_tiny_ladder(tmp_path):
     text = ladder.markdown(report, "x.png")
     assert "**Hoyito II 2x6**" in text and "![Hoyito II 2x6 Elo ladder](x.png)" in text
     assert text.count("\n| `") == len(report["elo"]) + len(report["pairs"])
+
+
+def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, monkeypatch):
+    first = tmp_path / "first.json"
+    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
+    played = []
+    real = ladder.play_matches
+
+    def counting(pairs, *args, **kwargs):
+        played.extend(pairs)
+        return real(pairs, *args, **kwargs)
+
+    monkeypatch.setattr(ladder, "play_matches", counting)
+    report = ladder.ladder(["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+    assert sorted(played) == sorted((name, "alphabeta:1") for name in ladder.LADDERS["hoyito"])
+    earlier = {(p["player"], p["opponent"]): p for p in json.loads(first.read_text())["pairs"]}
+    kept = [p for p in report["pairs"] if "from" in p]
+    assert len(kept) == 10 and len(report["pairs"]) == 15
+    for row in kept:
+        assert {k: v for k, v in row.items() if k != "from"} == earlier[row["player"], row["opponent"]]
+        assert row["from"]["report"] == str(first)
+    assert report["reused"][0]["report"] == str(first)
+    assert "are kept from it" in ladder.markdown(report)
+    assert {row["player"] for row in report["elo"]} == set(report["players"])
+
+
+def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games):
+    first = tmp_path / "first.json"
+    first.write_text(
+        json.dumps({"game": "hoyito", "game_options": {}, "games_per_pair": 2, "opening_plies": 4, "seed": 1,
+                    "max_turns": None, "pairs": []})
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="seed 1 there, 0 here"):
+        ladder.ladder(game="hoyito", games=2, seed=0, progress=False, extend=str(first))
+    with pytest.raises(ValueError, match="cannot read a ladder report"):
+        ladder.ladder(game="hoyito", games=2, progress=False, extend=str(tmp_path / "missing.json"))
