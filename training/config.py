@@ -67,10 +67,21 @@ class TrainConfig:
         "hive_envs/agents/hive_features.py)",
         one_of(1, 2),
     )
+    hoyito_features: int = key(
+        1,
+        "hoyito_lookahead: rule feature set; 1 = the two-ply features (6 per action), 2 = plus an "
+        "alpha-beta search of hoyito_search_depth plies after each move (8 per action; "
+        "hive_envs/agents/hoyito_features.py)",
+        one_of(1, 2),
+    )
+    hoyito_search_depth: int = key(
+        5, "hoyito_lookahead with hoyito_features 2: plies each move's search looks ahead", between(1, 20)
+    )
     init_from_rule: bool = key(
         False,
         "hive_lookahead with hive_features 2: start the action and value heads from the hand-written "
-        "rule (best two-ply value first; networks.RULE_WEIGHTS) instead of random weights",
+        "rule (best two-ply value first; networks.RULE_WEIGHTS); hoyito_lookahead with "
+        "hoyito_features 2: from the searched value after each move (networks.HOYITO_RULE_WEIGHTS)",
     )
     # --- budget ---
     total_steps: int = key(1_000_000, "stop after this many env steps (plies over all games)", at_least(1))
@@ -159,13 +170,15 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         check_fields(self)
-        if self.init_from_rule and (self.network != "hive_lookahead" or self.hive_features != 2):
+        rule_networks = {"hive_lookahead": self.hive_features, "hoyito_lookahead": self.hoyito_features}
+        if self.init_from_rule and rule_networks.get(self.network) != 2:
             reject(
                 self,
                 "init_from_rule",
                 self.init_from_rule,
-                f"false unless network is 'hive_lookahead' with hive_features 2 (network {self.network!r}, "
-                f"hive_features {self.hive_features})",
+                f"false unless network is 'hive_lookahead' with hive_features 2 or 'hoyito_lookahead' "
+                f"with hoyito_features 2 (network {self.network!r}, hive_features {self.hive_features}, "
+                f"hoyito_features {self.hoyito_features})",
             )
         if self.num_minibatches > self.min_trained_decisions:
             reject(
@@ -190,7 +203,10 @@ class TrainConfig:
         if self.network == "mlp":
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
         if self.network == "hoyito_lookahead":  # the rule options are added from the game (train.py)
-            return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
+            spec: dict[str, Any] = {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
+            if self.hoyito_features != 1:  # set 1: as specs before set 2
+                spec.update(features=self.hoyito_features, search_depth=self.hoyito_search_depth)
+            return spec
         # hive_lookahead: the game options are added from the game (ppo_selfplay.network_spec)
         spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
         if self.network == "hive_lookahead" and self.hive_features != 1:  # set 1: as specs before set 2

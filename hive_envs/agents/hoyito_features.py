@@ -18,6 +18,16 @@ Features per action k (shape (n, FEATURES)):
   3  1.0 when the move ends the game
   4  the mover's best capture on the extra turn a capture gives / 8 (0 if no extra turn)
   5  the opponent's best immediate capture after the move / 8 (0 if the mover moves again)
+
+Feature set 2 (`FEATURE_SETS`) adds what a search of the position after the move says, by the
+package's own alpha-beta (`hive_envs.hoyito.engine.alphabeta`, its evaluation and its kernel;
+no table, so a feature is a function of the observation alone):
+  6  the alpha-beta value of the position after the move, searched ``depth`` plies deep, for the
+     mover, in units of 8 counters (`SEARCH_SCALE`), clipped to +-2 (a proven result: +-2)
+  7  +1.0 when that search proves a win for the mover, -1.0 a loss, 0 otherwise
+Forced replies (a position with one legal move) are played before the search, as the search's
+own single-reply extension would. A policy over set 2 that only reads feature 6 plays like an
+alpha-beta of ``depth + 1`` plies; training learns what to add to it (docs/training.md).
 """
 
 from __future__ import annotations
@@ -25,11 +35,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies
 from hive_envs.hoyito.encoding import decode_observation
-from hive_envs.hoyito.engine.kernels import OVER, TAIL, TURN, capture_values, captured_margin, play
+from hive_envs.hoyito.engine.alphabeta import COUNTER, MAX_DEPTH, alphabeta_kernel
+from hive_envs.hoyito.engine.kernels import (
+    OVER,
+    TAIL,
+    TURN,
+    capture_values,
+    captured_margin,
+    legal_mask,
+    play,
+    winner,
+)
 
 FEATURES = 6
+FEATURE_SETS = {1: 6, 2: 8}  #: feature set -> features per action
+DEFAULT_SEARCH_DEPTH = 5  #: plies searched after each move by feature set 2
 SCALE = 8.0
+SEARCH_SCALE = 8.0 * COUNTER  #: feature 6's unit: 8 counters of alpha-beta score
+SEARCH_CLIP = 2.0
+_FORCED_CAP = 16  #: forced replies played before a search (each one ends a lap of sowing)
 
 
 @njit(cache=True)
@@ -63,3 +89,88 @@ def lookahead_features(obs, n, seeds, max_laps, limit, out):
                 out[b, k, 4] = best / SCALE
             else:
                 out[b, k, 5] = best / SCALE
+
+
+@njit(cache=True)
+def _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u):
+    """The alpha-beta value of unfinished position ``t`` for seat 0 (feature 6's score units);
+    ``t`` is changed (forced replies are played on it)."""
+    m = 2 * n
+    for _ in range(_FORCED_CAP):
+        legal_mask(t, n, u)
+        count = 0
+        last = -1
+        for k in range(n):
+            if u[k]:
+                count += 1
+                last = k
+        if count != 1:
+            break
+        play(t, t[m + TURN] * n + last, n, max_laps, limit)
+        if t[m + OVER] != 0:
+            w = winner(t, n)
+            return 0 if w < 0 else (MATE_BOUND + 1 if w == 0 else -MATE_BOUND - 1)
+    alphabeta_kernel(t.copy(), n, max_laps, limit, depth, 0.0, 0, table, False, pv, stats)
+    return stats[0] if t[m + TURN] == 0 else -stats[0]
+
+
+@njit(cache=True)
+def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, out):
+    """Fill features 6 and 7 (feature set 2; the module doc) of out[b, k, :] for each row b, after
+    `lookahead_features` filled 0-5 (feature 0 says which moves are legal, 3 which end the game)."""
+    m = 2 * n
+    s = np.zeros(m + TAIL, np.int32)
+    t = np.zeros(m + TAIL, np.int32)
+    u = np.zeros(n, np.bool_)
+    stats = np.zeros(4, np.int64)
+    for b in range(obs.shape[0]):
+        decode_observation(obs[b], n, seeds, limit, s)
+        for k in range(n):
+            out[b, k, 6] = 0.0
+            out[b, k, 7] = 0.0
+            if out[b, k, 0] == 0.0:
+                continue
+            for i in range(m + TAIL):
+                t[i] = s[i]
+            play(t, k, n, max_laps, limit)
+            if t[m + OVER] != 0:
+                w = winner(t, n)
+                score = 0 if w < 0 else (MATE_BOUND + 1 if w == 0 else -MATE_BOUND - 1)
+            else:
+                score = _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u)
+            if score > MATE_BOUND:
+                out[b, k, 6] = SEARCH_CLIP
+                out[b, k, 7] = 1.0
+            elif score < -MATE_BOUND:
+                out[b, k, 6] = -SEARCH_CLIP
+                out[b, k, 7] = -1.0
+            else:
+                out[b, k, 6] = min(SEARCH_CLIP, max(-SEARCH_CLIP, score / SEARCH_SCALE))
+
+
+class HoyitoRuleFeatures:
+    """Callable: Hoyito observations (B, 2n+4) -> per-action features (B, n, FEATURE_SETS[set])."""
+
+    def __init__(self, holes: int, seeds: int, max_laps: int, limit: int, feature_set: int = 1,
+                 search_depth: int = DEFAULT_SEARCH_DEPTH):  # fmt: skip
+        if feature_set not in FEATURE_SETS:
+            raise ValueError(f"feature_set must be one of {sorted(FEATURE_SETS)}, got {feature_set!r}")
+        if (
+            isinstance(search_depth, bool)
+            or not isinstance(search_depth, int)
+            or not 1 <= search_depth <= MAX_DEPTH
+        ):
+            raise ValueError(f"search_depth must be an int in 1..{MAX_DEPTH}, got {search_depth!r}")
+        self.holes, self.rules = holes, (seeds, max_laps, limit)
+        self.feature_set, self.search_depth = feature_set, search_depth
+        self.features = FEATURE_SETS[feature_set]
+        self.table = new_table(10)  # unused (the search runs without it) but the kernel takes one
+        self.pv = np.zeros(search_plies(search_depth), np.int32)
+
+    def __call__(self, observations: np.ndarray) -> np.ndarray:
+        obs = np.ascontiguousarray(observations, dtype=np.float32)
+        out = np.zeros((obs.shape[0], self.holes, self.features), dtype=np.float32)
+        lookahead_features(obs, self.holes, *self.rules, out)
+        if self.feature_set == 2:
+            search_features(obs, self.holes, *self.rules, self.search_depth, self.table, self.pv, out)
+        return out

@@ -10,7 +10,10 @@ player's view, so one network serves both seats).
 - `hoyito_lookahead`: the mlp plus, for each action, two-ply rule features computed from the
   observation by the Hoyito engine's kernels (`hoyito_features.py`); a small network shared
   across actions turns each action's features into a logit added to the mlp's. The spec
-  carries the rule options (`rules`) the features need.
+  carries the rule options (`rules`) the features need and the feature set (`features`: 1, the
+  two-ply features, or 2, plus an alpha-beta search of `search_depth` plies after each move; a
+  spec without it is set 1, as every checkpoint written before set 2). `init_from_rule()` sets
+  the heads to play the searched value (set 2).
 - `hive_lookahead`: the hexconv network plus, for each legal action, two-ply rule features
   computed from the observation by the Hive engine's kernels (`hive_features.py`): a small
   network shared across actions turns each action's features into a logit added to the
@@ -67,12 +70,33 @@ class MLPPolicy(nn.Module):
         return self.policy_head(features), self.value_head(features).squeeze(-1)
 
 
+HOYITO_RULE_WEIGHTS = {6: 16.0, 7: 8.0}
+"""Feature-set-2 Hoyito action feature -> logit weight of `HoyitoLookaheadPolicy.init_from_rule`: the
+searched value after the move (2 logits per counter), then a proven win (+8) or loss (-8)."""
+HOYITO_RULE_VALUE_WEIGHT = 0.5
+"""The initial value: this factor x the best searched value over the legal moves (feature 6)."""
+
+
 class HoyitoLookaheadPolicy(nn.Module):
+    """MLP over the counters plus per-action rule features (see the module doc and `hoyito_features`).
+
+    Like `HiveLookaheadPolicy` it has a legal-action form: `rule_features(observation)` gives
+    (actions (B, n): hole k where legal, else the padding index n; features (B, n, F); position
+    (B, 0)), computed once per rollout by training (feature set 2 runs a search per move), and
+    `legal_policy` scores them; `forward` gives the dense logits.
+    """
+
     def __init__(
-        self, observation_shape: tuple[int, ...], num_actions: int, hidden_sizes: list[int], rules: dict
+        self,
+        observation_shape: tuple[int, ...],
+        num_actions: int,
+        hidden_sizes: list[int],
+        rules: dict,
+        feature_set: int = 1,
+        search_depth: int | None = None,
     ):
         super().__init__()
-        from hive_envs.agents.hoyito_features import FEATURES
+        from hive_envs.agents.hoyito_features import DEFAULT_SEARCH_DEPTH, HoyitoRuleFeatures
 
         self.holes = num_actions
         if observation_shape != (2 * num_actions + 4,):
@@ -80,28 +104,80 @@ class HoyitoLookaheadPolicy(nn.Module):
                 f"network 'hoyito_lookahead' needs Hoyito observations (2n+4,) with n actions; got "
                 f"shape {observation_shape} and {num_actions} actions"
             )
-        self.rules = (int(rules["seeds_per_hole"]), int(rules["max_laps"]), int(rules["no_capture_limit"]))
+        self.feature_set = feature_set
+        self.extractor = HoyitoRuleFeatures(
+            num_actions, int(rules["seeds_per_hole"]), int(rules["max_laps"]), int(rules["no_capture_limit"]),
+            feature_set, DEFAULT_SEARCH_DEPTH if search_depth is None else search_depth,
+        )  # fmt: skip
+        features = self.extractor.features
         self.board = MLPPolicy(observation_shape, num_actions, hidden_sizes)
         width = 32
-        self.action_net = nn.Sequential(nn.Linear(FEATURES, width), nn.ReLU(), nn.Linear(width, 1))
+        self.action_net = nn.Sequential(nn.Linear(features, width), nn.ReLU(), nn.Linear(width, 1))
         self.value_net = nn.Sequential(
-            nn.Linear(num_actions * FEATURES, width), nn.ReLU(), nn.Linear(width, 1)
+            nn.Linear(num_actions * features, width), nn.ReLU(), nn.Linear(width, 1)
         )
 
-    def features(self, observation: torch.Tensor) -> torch.Tensor:
-        from hive_envs.agents.hoyito_features import FEATURES, lookahead_features
+    @torch.no_grad()
+    def init_from_rule(self) -> None:
+        """Set the heads so that, before any training, the network plays `HOYITO_RULE_WEIGHTS` (the
+        searched value after each move: an alpha-beta one ply deeper than the features' search) and
+        values a position at `HOYITO_RULE_VALUE_WEIGHT` x its best legal move's searched value; the
+        board MLP's policy and value heads start at zero. Units as in `HiveLookaheadPolicy`."""
+        if self.feature_set != 2:
+            raise ValueError(f"init_from_rule needs feature set 2, this network has {self.feature_set}")
+        first, last = cast(nn.Linear, self.action_net[0]), cast(nn.Linear, self.action_net[2])
+        last.weight.zero_()
+        last.bias.zero_()
+        for unit, (feature, weight) in enumerate(HOYITO_RULE_WEIGHTS.items()):
+            for sign, column in ((1.0, 2 * unit), (-1.0, 2 * unit + 1)):
+                first.weight[column].zero_()
+                first.weight[column, feature] = sign
+                first.bias[column] = 0.0
+                last.weight[0, column] = sign * weight
+        # the value: ReLU units (+x and -x) of each legal move's feature 6 cannot take a max, so
+        # the initial value reads the mean over the holes of (legal x searched value): close
+        # enough to start from, training corrects it.
+        value_first, value_last = cast(nn.Linear, self.value_net[0]), cast(nn.Linear, self.value_net[2])
+        value_last.weight.zero_()
+        value_last.bias.zero_()
+        features = self.extractor.features
+        for sign, unit in ((1.0, 0), (-1.0, 1)):
+            value_first.weight[unit].zero_()
+            for hole in range(self.holes):
+                value_first.weight[unit, hole * features + 6] = sign / self.holes
+            value_first.bias[unit] = 0.0
+            value_last.weight[0, unit] = sign * HOYITO_RULE_VALUE_WEIGHT
+        for head in (self.board.policy_head, self.board.value_head):
+            head.weight.zero_()
+            head.bias.zero_()
 
-        obs = observation.detach().float().cpu().numpy()
-        out = np.zeros((obs.shape[0], self.holes, FEATURES), dtype=np.float32)
-        lookahead_features(obs, self.holes, *self.rules, out)
-        return torch.as_tensor(out, device=observation.device)
+    def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """(actions (B, n), features (B, n, F), position (B, 0)) on the observation's device."""
+        features = self.extractor(observation.detach().float().cpu().numpy())
+        holes = np.arange(self.holes, dtype=np.int64)
+        actions = np.where(features[..., 0] > 0, holes, self.holes)
+        position = np.zeros((features.shape[0], 0), dtype=np.float32)
+        return tuple(torch.as_tensor(x, device=observation.device) for x in (actions, features, position))
 
-    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    @staticmethod
+    def legal_mask(rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """(B, n) bool: the legal holes."""
+        return rule_features[1][..., 0] > 0
+
+    def legal_policy(
+        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...]
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits (B, n) with 0 on illegal holes, value (B,)): entry k is hole k."""
+        _, feats, _ = rule_features
         logits, value = self.board(observation)
-        feats = self.features(observation)
-        logits = logits + self.action_net(feats).squeeze(-1)
+        logits = (logits + self.action_net(feats).squeeze(-1)) * feats[..., 0]
         value = value + self.value_net(feats.flatten(1)).squeeze(-1)
         return logits, value
+
+    def forward(
+        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...] | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.legal_policy(observation, rule_features or self.rule_features(observation))
 
 
 class HexConv(nn.Conv2d):
@@ -295,7 +371,12 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
         return MLPPolicy(tuple(observation_shape), num_actions, list(spec["hidden_sizes"]))
     if kind == "hoyito_lookahead":
         return HoyitoLookaheadPolicy(
-            tuple(observation_shape), num_actions, list(spec["hidden_sizes"]), dict(spec["rules"])
+            tuple(observation_shape),
+            num_actions,
+            list(spec["hidden_sizes"]),
+            dict(spec["rules"]),
+            int(spec.get("features", 1)),
+            spec.get("search_depth"),
         )
     if kind == "hive_lookahead":
         return HiveLookaheadPolicy(
