@@ -11,7 +11,8 @@ format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at loa
 ``NAME.json``, its model card: what it plays, the network, the full training config, the code
 commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
 across --resume), the search setting its ``@N`` results use (``--simulations``), its measured
-results (kept from the card it replaces) and ``--note`` (free text). NAME must be one of
+results (kept from the card it replaces when the weights are the same file, else dropped, with the
+agent's results file) and ``--note`` (free text). NAME must be one of
 `hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
 
 ``measure`` plays the shipped agent against each opponent in the arena (`training.arena`: game by
@@ -21,7 +22,10 @@ policy) or ``search`` (PUCT with the card's ``default_simulations``), and adds o
 (W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
 average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
 (a row of the same play, simulations and opponent is replaced); ``--simulations N`` measures the
-search at N simulations instead of the card's default.
+search at N simulations instead of the card's default. ``measure NAME --from-ladder REPORT`` plays
+nothing: it takes the agent's matches from a ladder report (``evaluate.py --ladder ... pretrained:NAME
+pretrained:NAME@N``: the same arena, opening book and seats; only the players' tie-break seeds
+differ) as its rows.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from training.arena import Settings, play_matches
 from training.cli import exit_code
-from training.match import format_table
+from training.match import MatchResult, format_table
 from training.provenance import git_commit
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -73,12 +77,16 @@ def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tupl
     segments = list(data.get("training_segments", []))
     card_path = folder / f"{name}.json"
     previous = json.loads(card_path.read_text()) if card_path.is_file() else {}
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()
+    same_agent = previous.get("file_sha256") == digest
+    if not same_agent:  # another agent under this name: the old one's results do not describe it
+        (RESULTS_FOLDER / f"pretrained_{name}.json").unlink(missing_ok=True)
     card = {
         "name": name,
         "description": PRETRAINED[name],
         "file": weights.name,
         "bytes": size,
-        "file_sha256": hashlib.sha256(weights.read_bytes()).hexdigest(),
+        "file_sha256": digest,
         "game": data["game"],
         "game_options": data["game_options"],
         "network": data["network"],
@@ -94,7 +102,7 @@ def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tupl
             "with search": f"pretrained:{name}@{simulations}",
             "python": f'hive_envs.agents.load_pretrained("{name}")',
         },
-        "results": previous.get("results", []),
+        "results": previous.get("results", []) if same_agent else [],
         "note": note,
     }
     card_path.write_text(json.dumps(card, indent=2) + "\n")
@@ -150,6 +158,13 @@ def measure(
         }
         for result, _ in played
     ]
+    record_rows(name, rows)
+    return rows
+
+
+def record_rows(name: str, rows: list[dict]) -> None:
+    """Add ``rows`` to the agent's results file and model card, replacing rows of the same play,
+    simulations and opponent."""
     replaced = {(row["play"], row["simulations"], row["opponent"]) for row in rows}
     for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
         report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
@@ -161,7 +176,69 @@ def measure(
         report["results"] = kept + rows
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report, indent=2) + "\n")
-    return rows
+
+
+def agent_side(spec: str, name: str) -> int | None:
+    """Simulations of ``spec`` if it plays agent ``name`` (``pretrained:NAME[@N]``; 0: raw), else None."""
+    base, at, count = spec.partition("@")
+    if base != f"pretrained:{name}" or (at and not count.isdigit()):
+        return None
+    return int(count) if at else 0
+
+
+def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict]]:
+    """The agent's matches in the ladder report at ``path`` (`training.ladder`: the arena, opening
+    book and seats of `measure`; only the players' tie-break seeds differ) as result rows from the
+    agent's side, argmax (raw) or search @N; a pair of two settings of the agent gives a row for the
+    searched one."""
+    report = json.loads(Path(path).read_text())
+    if report["game"] != model_card(name)["game"]:
+        raise ValueError(
+            f"--from-ladder: {path!r} is a {report['game']} ladder; {name!r} plays {model_card(name)['game']}"
+        )
+    results, rows = [], []
+    for pair in report["pairs"]:
+        mine, theirs = agent_side(pair["player"], name), agent_side(pair["opponent"], name)
+        if mine is None and theirs is None:
+            continue
+        flip = mine is None or (theirs is not None and theirs > mine)
+        side = {"player": pair["player"], "opponent": pair["opponent"]}
+        counts = {key: list(pair[f"{key}_by_seat"]) for key in ("wins", "draws", "losses")}
+        forfeits = tuple(pair["forfeits"])
+        if flip:
+            side = {"player": pair["opponent"], "opponent": pair["player"]}
+            counts = {
+                "wins": counts["losses"][::-1],
+                "draws": counts["draws"][::-1],
+                "losses": counts["wins"][::-1],
+            }
+            forfeits = forfeits[::-1]
+        simulations = agent_side(side["player"], name) or 0
+        result = MatchResult.from_counts(
+            side["player"], side["opponent"], pair["games"], counts, pair["mean_length"], forfeits
+        )
+        load = report["load_average"]
+        results.append(result)
+        rows.append(
+            {
+                **result.to_dict(),
+                "play": "search" if simulations else "argmax",
+                "simulations": simulations,
+                "opening_plies": report["opening_plies"],
+                "command": report["command"],
+                "code_commit": report["commit"],
+                "code_dirty": report["dirty"],
+                "date_utc": report["date"].replace("T", " ").replace("+00:00", ""),
+                "wall_s_all_matches": round(report["wall_s"], 1),
+                "workers": report["workers"],
+                "load_average_before": load["before"],
+                "load_average_after": load["after"],
+                "ladder_report": str(path),
+            }
+        )
+    if not rows:
+        raise ValueError(f"--from-ladder: {path!r} has no match of pretrained:{name}")
+    return results, rows
 
 
 DOCS_HEADER = """# Pretrained agents
@@ -306,15 +383,18 @@ def main(argv: list[str] | None = None) -> int:
     ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
     bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")
     bench.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
-    bench.add_argument(
-        "--opponents", nargs="+", required=True, help="player specs (random, alphabeta:2, ...)"
-    )
+    bench.add_argument("--opponents", nargs="+", default=[], help="player specs (random, alphabeta:2, ...)")
     bench.add_argument("--games", type=int, default=200, help="games per opponent (even), half in each seat")
     bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
     bench.add_argument("--workers", type=int, default=1)
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument(
         "--simulations", type=int, help="with --play search: simulations (default: the card's)"
+    )
+    bench.add_argument(
+        "--from-ladder",
+        metavar="REPORT",
+        help="play nothing: take the agent's matches from this ladder report (evaluate.py --ladder)",
     )
     commands.add_parser("docs", help="rewrite docs/pretrained.md and the README's table from the model cards")
     args = parser.parse_args(argv)
@@ -325,6 +405,12 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "export":
             for path in export(args.checkpoint, args.name, args.simulations, args.note):
                 print(f"wrote {path}")
+        elif args.from_ladder:
+            results, rows = rows_from_ladder(args.name, args.from_ladder)
+            record_rows(args.name, rows)
+            print(format_table(results, forfeits=True))
+        elif not args.opponents:
+            raise ValueError("measure: give --opponents (or --from-ladder REPORT)")
         else:
             measure(
                 args.name, args.opponents, args.games, args.play, args.workers, args.seed, args.simulations

@@ -160,3 +160,36 @@ def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
     )
     with pytest.raises(ValueError, match="--play must be one of"):
         pretrained_script.measure("hoyito_2x6", ["random"], 2, "best")
+
+
+def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
+    """`measure --from-ladder` takes the agent's pairs of a ladder report turned to the agent's side
+    (the ladder lists the fixed players first, so the agent is the pair's second player there). The
+    arena, book and seats are `measure`'s: between two deterministic players (the agent's two
+    settings) the ladder's games are the ones a direct match plays."""
+    from training.arena import play_matches
+    from training.ladder import ladder
+
+    options = model_card("hoyito_2x6")["game_options"]
+    out = tmp_path / "ladder.json"
+    players = ["pretrained:hoyito_2x6", "pretrained:hoyito_2x6@2"]
+    ladder(players, game="hoyito", game_options=options, games=4, progress=False, out=str(out))
+    results, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(out))
+    assert len(rows) == 11  # 5 fixed players x 2 settings + the pair of the two settings
+    by_pair = {(r.player, r.opponent): r for r in results}
+    assert ("pretrained:hoyito_2x6@2", "pretrained:hoyito_2x6") in by_pair  # the searched one's side
+    settings = Settings(game="hoyito", game_options=options, opening_plies=4, seed=0)
+    ((direct, _),) = play_matches([(players[1], players[0])], 4, settings)
+    from_ladder = by_pair[players[1], players[0]]
+    for key in ("wins_by_seat", "draws_by_seat", "losses_by_seat", "forfeits", "mean_length"):
+        assert getattr(from_ladder, key) == getattr(direct, key)
+    report = json.loads(out.read_text())
+    for pair in report["pairs"]:
+        if pair["opponent"] == players[0] and pair["player"] != players[1]:  # a fixed player vs the agent
+            mine = by_pair[players[0], pair["player"]]
+            assert (mine.wins, mine.draws, mine.losses) == (pair["losses"], pair["draws"], pair["wins"])
+            assert mine.wins_by_seat == pair["losses_by_seat"][::-1]
+    plays = {(row["opponent"], row["play"], row["simulations"]) for row in rows}
+    assert ("greedy", "argmax", 0) in plays and ("greedy", "search", 2) in plays
+    with pytest.raises(ValueError, match="is a hoyito ladder"):
+        pretrained_script.rows_from_ladder("hive_base", str(out))
