@@ -7,7 +7,8 @@ Each player plays ``--games`` games (half in each seat) against ``--opponent`` f
 4-ply random openings (`training.arena`); every move of the timed player is timed with
 ``time.process_time`` (CPU: what the move costs whatever else the machine runs) and
 ``time.perf_counter`` (wall). The first move of each player is played before timing starts (the
-compiled kernels load then). Prints and writes the median, 95th percentile and maximum of each; the
+compiled kernels load then). torch and numba run on one thread, as in the UHP engine, the play CLI and
+the arena (`hive_envs.players.checkpoint.play_on_one_thread`). Prints and writes the median, 95th percentile and maximum of each; the
 issue's budget for an agent's default search is 1 s per move.
 """
 
@@ -80,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2, got {args.games}")
     settings = Settings(game=args.game, opening_plies=4, seed=0)
+    from hive_envs.players.checkpoint import play_on_one_thread
+
+    play_on_one_thread()
     commit, dirty = git_commit()
     load_before = list(os.getloadavg())
     rows = []

@@ -259,6 +259,10 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             table = Table(game_entry(args.game).game(parse_options(args.options, args.game)))
             context = PlayerContext(game=args.game, seed=args.seed)
             computer = None if spec == "human" else make_player(spec, context)
+            if "torch" in sys.modules:  # an agent was loaded: it answers one position at a time
+                from hive_envs.players.checkpoint import play_on_one_thread
+
+                play_on_one_thread()
         except ValueError as error:
             print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
             return 2

@@ -360,6 +360,10 @@ def load_player(spec: str, seed: int | None = None):
     (reported on stderr too)."""
     try:
         player = make_player(spec, PlayerContext(game="hive", seed=seed))
+        if "torch" in sys.modules:  # an agent was loaded: it answers one position at a time
+            from hive_envs.players.checkpoint import play_on_one_thread
+
+            play_on_one_thread()
         getattr(player, "warm_up", lambda: None)()
     except Exception as error:  # noqa: BLE001 - any failure (bad file, wrong game) is reported, not raised
         reason = " ".join(str(error).split()) or type(error).__name__

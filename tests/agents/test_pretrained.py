@@ -193,3 +193,13 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
     assert ("greedy", "argmax", 0) in plays and ("greedy", "search", 2) in plays
     with pytest.raises(ValueError, match="is a hoyito ladder"):
         pretrained_script.rows_from_ladder("hive_base", str(out))
+
+
+def test_the_uhp_engine_runs_an_agent_on_one_thread():
+    """An engine answers one position at a time: more torch threads only spin (7x the CPU a move)."""
+    import torch
+
+    torch.set_num_threads(2)
+    player = load_player("pretrained:hive_base")
+    assert not isinstance(player, UnloadedPlayer)
+    assert torch.get_num_threads() == 1
