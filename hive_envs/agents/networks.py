@@ -70,6 +70,18 @@ class MLPPolicy(nn.Module):
         return self.policy_head(features), self.value_head(features).squeeze(-1)
 
 
+class LegalActionNetwork(nn.Module):
+    """A network with a legal-action form (training uses it when present): ``rule_features(obs)``
+    gives (actions (B, K) int64, features (B, K, F) whose feature 0 is 1 for a legal action and 0
+    for padding, position (B, G)), computed once per rollout since they depend on the observation
+    only; ``legal_policy(obs, rule_features)`` gives (logits (B, K), value (B,))."""
+
+    @staticmethod
+    def legal_mask(rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """(B, K) bool: which of the K entries of each row are legal actions (not padding)."""
+        return rule_features[1][..., 0] > 0
+
+
 HOYITO_RULE_WEIGHTS = {6: 16.0, 7: 8.0}
 """Feature-set-2 Hoyito action feature -> logit weight of `HoyitoLookaheadPolicy.init_from_rule`: the
 searched value after the move (2 logits per counter), then a proven win (+8) or loss (-8)."""
@@ -77,7 +89,7 @@ HOYITO_RULE_VALUE_WEIGHT = 0.5
 """The initial value: this factor x the best searched value over the legal moves (feature 6)."""
 
 
-class HoyitoLookaheadPolicy(nn.Module):
+class HoyitoLookaheadPolicy(LegalActionNetwork):
     """MLP over the counters plus per-action rule features (see the module doc and `hoyito_features`).
 
     Like `HiveLookaheadPolicy` it has a legal-action form: `rule_features(observation)` gives
@@ -158,11 +170,6 @@ class HoyitoLookaheadPolicy(nn.Module):
         actions = np.where(features[..., 0] > 0, holes, self.holes)
         position = np.zeros((features.shape[0], 0), dtype=np.float32)
         return tuple(torch.as_tensor(x, device=observation.device) for x in (actions, features, position))
-
-    @staticmethod
-    def legal_mask(rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
-        """(B, n) bool: the legal holes."""
-        return rule_features[1][..., 0] > 0
 
     def legal_policy(
         self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...]
@@ -251,7 +258,7 @@ RULE_VALUE_FEATURE, RULE_VALUE_WEIGHT = 5, 0.25
 is proportional to, and the factor."""
 
 
-class HiveLookaheadPolicy(nn.Module):
+class HiveLookaheadPolicy(LegalActionNetwork):
     """Hex-convolution trunk plus per-action rule features (see the module doc and `hive_features`).
 
     The network scores the legal actions only: `legal_policy(observation, rule_features)` gives
@@ -332,11 +339,6 @@ class HiveLookaheadPolicy(nn.Module):
         padding entries have action index `num_actions` and all-zero features."""
         obs = observation.detach().to("cpu", torch.uint8).numpy()
         return tuple(torch.as_tensor(x, device=observation.device) for x in self.extractor(obs))
-
-    @staticmethod
-    def legal_mask(rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
-        """(B, K) bool: which of the K entries of each row are legal actions (not padding)."""
-        return rule_features[1][..., 0] > 0
 
     def legal_policy(
         self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...]
