@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies
+from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies, terminal_score
 from hive_envs.hoyito.encoding import decode_observation
 from hive_envs.hoyito.engine.alphabeta import COUNTER, MAX_DEPTH, alphabeta_kernel
 from hive_envs.hoyito.engine.kernels import (
@@ -108,8 +108,7 @@ def _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u):
             break
         play(t, t[m + TURN] * n + last, n, max_laps, limit)
         if t[m + OVER] != 0:
-            w = winner(t, n)
-            return 0 if w < 0 else (MATE_BOUND + 1 if w == 0 else -MATE_BOUND - 1)
+            return terminal_score(winner(t, n), 0, 0)
     alphabeta_kernel(t.copy(), n, max_laps, limit, depth, 0.0, 0, table, False, pv, stats)
     return stats[0] if t[m + TURN] == 0 else -stats[0]
 
@@ -134,8 +133,7 @@ def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, out):
                 t[i] = s[i]
             play(t, k, n, max_laps, limit)
             if t[m + OVER] != 0:
-                w = winner(t, n)
-                score = 0 if w < 0 else (MATE_BOUND + 1 if w == 0 else -MATE_BOUND - 1)
+                score = terminal_score(winner(t, n), 0, 0)
             else:
                 score = _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u)
             if score > MATE_BOUND:
