@@ -8,7 +8,7 @@ Each player plays ``--games`` games (half in each seat) against ``--opponent`` f
 ``time.process_time`` (CPU: what the move costs whatever else the machine runs) and
 ``time.perf_counter`` (wall). The first move of each player is played before timing starts (the
 compiled kernels load then). torch and numba run on one thread, as in the UHP engine, the play CLI and
-the arena (`hive_envs.players.checkpoint.play_on_one_thread`). Prints and writes the median, 95th percentile and maximum of each; the
+the arena (`hive_envs.players.base.play_on_one_thread`). Prints and writes the median, 95th percentile and maximum of each; the
 issue's budget for an agent's default search is 1 s per move.
 """
 
@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from hive_envs.players.base import play_on_one_thread
 from training.arena import Settings, distinct_openings
 from training.provenance import git_commit, machine
 
@@ -29,12 +30,10 @@ from training.provenance import git_commit, machine
 def time_moves(spec: str, opponent: str, settings: Settings, games: int) -> dict:
     """Play the games; the CPU and wall seconds of each of ``spec``'s moves."""
     player, other = settings.player(spec, 0), settings.player(opponent, 1)
-    warm = settings.new_game()
-    player.choose(warm.copy())
+    play_on_one_thread()
+    player.choose(settings.new_game())
     cpu, wall = [], []
-    for index, opening in enumerate(
-        distinct_openings(settings.new_game, settings.opening_plies, games // 2, 0)
-    ):
+    for opening in distinct_openings(settings.new_game, settings.opening_plies, games // 2, 0):
         for seat in (0, 1):
             game = settings.new_game()
             for move in opening:
@@ -81,9 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2, got {args.games}")
     settings = Settings(game=args.game, opening_plies=4, seed=0)
-    from hive_envs.players.checkpoint import play_on_one_thread
-
-    play_on_one_thread()
     commit, dirty = git_commit()
     load_before = list(os.getloadavg())
     rows = []

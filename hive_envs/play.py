@@ -29,6 +29,7 @@ from hive_envs.cli import run_quietly
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import Player, PlayerContext, make_player
+from hive_envs.players.base import play_on_one_thread
 from hive_envs.players.specs import describe_specs
 
 HELP = __doc__.split("or:\n\n", 1)[1].split("\n\nA move")[0]
@@ -259,10 +260,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             table = Table(game_entry(args.game).game(parse_options(args.options, args.game)))
             context = PlayerContext(game=args.game, seed=args.seed)
             computer = None if spec == "human" else make_player(spec, context)
-            if "torch" in sys.modules:  # an agent was loaded: it answers one position at a time
-                from hive_envs.players.checkpoint import play_on_one_thread
-
-                play_on_one_thread()
+            play_on_one_thread()  # one position at a time: extra threads only spin
         except ValueError as error:
             print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
             return 2

@@ -49,6 +49,7 @@ from typing import Any, TextIO
 from hive_envs.cli import run_quietly
 from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
+from hive_envs.players.base import play_on_one_thread
 from hive_envs.players.specs import describe_specs
 from hive_envs.version import __version__
 
@@ -360,10 +361,7 @@ def load_player(spec: str, seed: int | None = None):
     (reported on stderr too)."""
     try:
         player = make_player(spec, PlayerContext(game="hive", seed=seed))
-        if "torch" in sys.modules:  # an agent was loaded: it answers one position at a time
-            from hive_envs.players.checkpoint import play_on_one_thread
-
-            play_on_one_thread()
+        play_on_one_thread()  # one position at a time: extra threads only spin
         getattr(player, "warm_up", lambda: None)()
     except Exception as error:  # noqa: BLE001 - any failure (bad file, wrong game) is reported, not raised
         reason = " ".join(str(error).split()) or type(error).__name__

@@ -15,6 +15,7 @@ policy: one forward pass for all rows) override it.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -22,6 +23,19 @@ import numpy as np
 
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
+
+
+def play_on_one_thread() -> None:
+    """Run numba, and torch when a player has loaded it, on one thread in a process that answers one
+    position at a time (the UHP engine, the play CLI, a timing): their thread pools only spin on a
+    one-row call and slow the move down (a raw Hive move: 48 ms CPU with torch's 2 threads on 2
+    cores, 1 ms with 1; `hive_base@64`: 0.54 s, 0.14 s). Call it after making the players."""
+    import numba
+
+    numba.set_num_threads(1)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 @dataclass(frozen=True)

@@ -42,17 +42,6 @@ from hive_envs.players.base import BasePlayer, SearchLimits
 MAX_SIMULATIONS = 100_000
 
 
-def play_on_one_thread() -> None:
-    """Run torch and numba on one thread in a process that answers one position at a time (the UHP
-    engine, the play CLI, a timing): their thread pools only spin on a one-row network call and
-    slow the move down (a raw Hive move: 48 ms CPU with torch's 2 threads on 2 cores, 1 ms with 1;
-    `hive_base@64`: 0.54 s, 0.14 s)."""
-    import numba
-
-    torch.set_num_threads(1)
-    numba.set_num_threads(1)
-
-
 TIME_SHARE, TIME_RESERVE_S = 0.9, 0.05
 
 
