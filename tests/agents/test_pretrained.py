@@ -203,3 +203,8 @@ def test_the_uhp_engine_runs_an_agent_on_one_thread():
     player = load_player("pretrained:hive_base")
     assert not isinstance(player, UnloadedPlayer)
     assert torch.get_num_threads() == 1
+
+
+def test_measure_needs_opponents_or_a_ladder_report(capsys):
+    assert pretrained_script.main(["measure", "hoyito_2x6"]) != 0
+    assert "give --opponents (or --from-ladder REPORT)" in capsys.readouterr().err

@@ -59,6 +59,9 @@ def test_ill_typed_value_is_refused_naming_the_key(key, value):
         ("conv_blocks", -1),
         ("conv_channels", 0),
         ("network", "resnet"),
+        ("hoyito_features", 3),
+        ("hoyito_search_depth", 0),
+        ("hoyito_search_depth", 21),
     ],
 )
 def test_out_of_range_value_is_refused_naming_the_key(key, value):
@@ -117,6 +120,24 @@ def test_each_numeric_key_has_a_range_stated_in_the_error(key, value, allowed):
         config_from_dict({key: value})
     with pytest.raises(ValueError, match=re.escape(message)):  # however the config is built
         TrainConfig(**{key: value})
+
+
+def test_init_from_rule_needs_a_network_with_feature_set_2():
+    for values in (
+        {"network": "hoyito_lookahead", "hoyito_features": 1, "init_from_rule": True},
+        {"network": "mlp", "init_from_rule": True},
+    ):
+        with pytest.raises(ValueError, match="config key 'init_from_rule'.*hoyito_features 2"):
+            config_from_dict(values)
+    spec = config_from_dict(
+        {
+            "network": "hoyito_lookahead",
+            "hoyito_features": 2,
+            "hoyito_search_depth": 3,
+            "init_from_rule": True,
+        }
+    ).network_spec()
+    assert (spec["features"], spec["search_depth"]) == (2, 3)
 
 
 def test_more_minibatches_than_decisions_per_update_is_refused():
