@@ -20,8 +20,8 @@ played once with each player as White / South, the referee's rules (300-turn cap
 ``extend`` (``--extend REPORT``) keeps the pairs of an earlier report whose two players are both in
 this ladder instead of playing them again; the earlier report must have the same game, options,
 games per pair, opening plies, seed and turn cap (so the same opening book), else ValueError. Its
-rows are copied with a ``"from"`` entry (the report's path, commit and date) and the report lists
-the reused sources.
+rows are copied with a ``"from"`` entry (the report's path, commit and date; a row that report had
+itself kept keeps the source it had) and the report lists each reused source once.
 
 Elo: maximum likelihood over all pairs (`training.elo.fit_elo`, random anchored at 0, a draw half a
 win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + draws / 2 per game) has a
@@ -147,8 +147,9 @@ def ladder(
         "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
         "wall_s": wall_s,
     }
-    if kept:
-        report["reused"] = [next(iter(kept.values()))["from"]]
+    if kept:  # each earlier report once, in the order its pairs come
+        sources = [row["from"] for row in kept.values()]
+        report["reused"] = [source for k, source in enumerate(sources) if source not in sources[:k]]
     print(format_ladder(report))
     if plot:
         plot_ladder(report, plot)
@@ -188,8 +189,8 @@ def reused_pairs(path: str, names: list[str], settings: Settings, games: int) ->
     if differ:
         raise ValueError(f"--extend: {path!r} was played with other settings: {'; '.join(differ)}")
     source = {"report": str(path), "commit": earlier.get("commit"), "date": earlier.get("date")}
-    return {
-        frozenset((row["player"], row["opponent"])): {**row, "from": source}
+    return {  # a row the earlier report itself kept keeps its own source
+        frozenset((row["player"], row["opponent"])): {**row, "from": row.get("from", source)}
         for row in rows
         if row["player"] in names and row["opponent"] in names
     }
@@ -310,9 +311,9 @@ def markdown(report: dict, picture: str | None = None) -> str:
         f"{load['after'][0]:.1f} after, {report['wall_s'] / 60:.0f} min."
     )
     for source in report.get("reused", []):
-        reused = sum(1 for p in report["pairs"] if "from" in p)
+        reused = sum(1 for p in report["pairs"] if p.get("from") == source)
         note += (
-            f" The {reused} pairs of the players before the ones added were played by `{source['report']}` "
+            f" {reused} pairs of the players before the ones added were played by `{source['report']}` "
             f"(commit `{str(source['commit'])[:10]}`, {str(source['date']).replace('T', ' ').replace('+00:00', ' UTC')}, "
             "same opening book) and are kept from it; the time and load above are the new pairs'."
         )

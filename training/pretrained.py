@@ -10,7 +10,9 @@ and opponent pool: only --resume needs them, and they are most of the file), re-
 format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
 ``NAME.json``, its model card: what it plays, the network, the full training config, the code
 commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
-across --resume), the search setting its ``@N`` results use (``--simulations``), its measured
+across --resume), its default search (``--simulations``) and how every ``@N`` of it searches
+(``search``: ``--prior-temperature``, ``--rule-value-share``; changing them drops its searched
+results), its measured
 results (kept from the card it replaces when the weights are the same file, else dropped, with the
 agent's results file) and ``--note`` (free text). NAME must be one of
 `hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
@@ -40,6 +42,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
+from hive_envs.players.checkpoint import AgentPlayer
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from training.arena import Settings, play_matches
 from training.cli import exit_code
@@ -47,6 +50,8 @@ from training.match import MatchResult, format_table
 from training.provenance import git_commit
 
 MAX_BYTES = 5 * 1024 * 1024
+DEFAULT_SEARCH = {"prior_temperature": 1.0, "rule_value_share": 0.0}
+"""The search of a card without ``search`` (written before the setting): the plain PUCT."""
 PLAYS = ("argmax", "sampled", "search")
 RESULTS_FOLDER = Path(__file__).resolve().parent.parent / "docs" / "results"
 
@@ -56,14 +61,25 @@ def training_minutes(segments: list[dict]) -> float:
     return sum(s.get("end_seconds", s["start_seconds"]) - s["start_seconds"] for s in segments) / 60.0
 
 
-def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tuple[Path, Path]:
-    """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths."""
+def export(
+    checkpoint: str,
+    name: str,
+    simulations: int,
+    note: str = "",
+    prior_temperature: float = 1.0,
+    rule_value_share: float = 0.0,
+) -> tuple[Path, Path]:
+    """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths.
+    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` of the
+    agent searches (`hive_envs.agents.search`)."""
     if name not in PRETRAINED:
         raise ValueError(
             f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
         )
     if simulations < 0:
         raise ValueError(f"--simulations must be >= 0, got {simulations}")
+    search = {"prior_temperature": prior_temperature, "rule_value_share": rule_value_share}
+    AgentPlayer.load(checkpoint, simulations, **search)  # ValueError for settings the network cannot use
     data = load_checkpoint(checkpoint)
     payload = {key: value for key, value in data.items() if key != "train_state"}
     folder = pretrained_folder()
@@ -79,8 +95,11 @@ def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tupl
     previous = json.loads(card_path.read_text()) if card_path.is_file() else {}
     digest = hashlib.sha256(weights.read_bytes()).hexdigest()
     same_agent = previous.get("file_sha256") == digest
+    results = previous.get("results", []) if same_agent else []
     if not same_agent:  # another agent under this name: the old one's results do not describe it
         (RESULTS_FOLDER / f"pretrained_{name}.json").unlink(missing_ok=True)
+    elif previous.get("search", DEFAULT_SEARCH) != search:  # its searched results are another search's
+        results = drop_search_rows(name, results)
     card = {
         "name": name,
         "description": PRETRAINED[name],
@@ -97,16 +116,27 @@ def export(checkpoint: str, name: str, simulations: int, note: str = "") -> tupl
         "code_commits": sorted({s["code_commit"] for s in segments if s.get("code_commit")}),
         "config": data.get("config"),
         "default_simulations": simulations,
+        "search": search,
         "usage": {
             "raw policy": f"pretrained:{name}",
             "with search": f"pretrained:{name}@{simulations}",
             "python": f'hive_envs.agents.load_pretrained("{name}")',
         },
-        "results": previous.get("results", []) if same_agent else [],
+        "results": results,
         "note": note,
     }
     card_path.write_text(json.dumps(card, indent=2) + "\n")
     return weights, card_path
+
+
+def drop_search_rows(name: str, results: list[dict]) -> list[dict]:
+    """``results`` without the searched rows, which are also dropped from the agent's results file."""
+    path = RESULTS_FOLDER / f"pretrained_{name}.json"
+    if path.is_file():
+        report = json.loads(path.read_text())
+        report["results"] = [row for row in report["results"] if row["play"] != "search"]
+        path.write_text(json.dumps(report, indent=2) + "\n")
+    return [row for row in results if row["play"] != "search"]
 
 
 def measure(
@@ -278,6 +308,17 @@ def play_order(label: str) -> tuple[int, int]:
     return PLAYS.index(play), int(simulations or 0)
 
 
+def search_note(card: dict) -> str:
+    """How the card's searches read the network, when not the plain PUCT."""
+    search = card.get("search", DEFAULT_SEARCH)
+    if search == DEFAULT_SEARCH:
+        return ""
+    return (
+        f" (every search of it: prior temperature {search['prior_temperature']:g}, "
+        f"{search['rule_value_share']:.0%} of the leaf value from the rule value)"
+    )
+
+
 def card_markdown(card: dict) -> str:
     """The model card as a markdown section: what it is, how it was trained, its measured results."""
     segments = card["training_segments"]
@@ -294,7 +335,7 @@ def card_markdown(card: dict) -> str:
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
         f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
         f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
-        f"`pretrained:{card['name']}@{card['default_simulations']}`."
+        f"`pretrained:{card['name']}@{card['default_simulations']}`{search_note(card)}."
     )
     lines = [f"## `{card['name']}`", "", summary]
     if card.get("note"):
@@ -380,6 +421,15 @@ def main(argv: list[str] | None = None) -> int:
     ship.add_argument(
         "--simulations", type=int, default=16, help="the search setting of its 'search' results"
     )
+    ship.add_argument(
+        "--prior-temperature", type=float, default=1.0, help="its search's prior temperature (1: the policy)"
+    )
+    ship.add_argument(
+        "--rule-value-share",
+        type=float,
+        default=0.0,
+        help="share of its search's leaf value from the network's rule value (0: the value head)",
+    )
     ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
     bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")
     bench.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
@@ -403,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "docs":
             print("rewrote: " + (", ".join(rewrite_docs(RESULTS_FOLDER.parent.parent)) or "nothing"))
         elif args.command == "export":
-            for path in export(args.checkpoint, args.name, args.simulations, args.note):
+            search = (args.prior_temperature, args.rule_value_share)
+            for path in export(args.checkpoint, args.name, args.simulations, args.note, *search):
                 print(f"wrote {path}")
         elif args.from_ladder:
             results, rows = rows_from_ladder(args.name, args.from_ladder)

@@ -81,6 +81,10 @@ class LegalActionNetwork(nn.Module):
         """(B, K) bool: which of the K entries of each row are legal actions (not padding)."""
         return rule_features[1][..., 0] > 0
 
+    def check_rule_features(self) -> None:
+        if self.feature_set != 2:
+            raise ValueError(f"the rule needs feature set 2, this network has {self.feature_set}")
+
 
 HOYITO_RULE_WEIGHTS = {6: 16.0, 7: 8.0}
 """Feature-set-2 Hoyito action feature -> logit weight of `HoyitoLookaheadPolicy.init_from_rule`: the
@@ -135,8 +139,7 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         searched value after each move: an alpha-beta one ply deeper than the features' search) and
         values a position at `HOYITO_RULE_VALUE_WEIGHT` x its best legal move's searched value; the
         board MLP's policy and value heads start at zero. Units as in `HiveLookaheadPolicy`."""
-        if self.feature_set != 2:
-            raise ValueError(f"init_from_rule needs feature set 2, this network has {self.feature_set}")
+        self.check_rule_features()
         first, last = cast(nn.Linear, self.action_net[0]), cast(nn.Linear, self.action_net[2])
         last.weight.zero_()
         last.bias.zero_()
@@ -162,6 +165,14 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         for head in (self.board.policy_head, self.board.value_head):
             head.weight.zero_()
             head.bias.zero_()
+
+    def rule_value(self, rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """(B,) the rule's value of each position: `HOYITO_RULE_VALUE_WEIGHT` x the best searched
+        value over its legal moves (feature 6; the value head starts from the mean instead)."""
+        self.check_rule_features()
+        _, feats, _ = rule_features
+        searched = feats[..., 6].masked_fill(~self.legal_mask(rule_features), -math.inf)
+        return HOYITO_RULE_VALUE_WEIGHT * searched.amax(dim=1)
 
     def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """(actions (B, n), features (B, n, F), position (B, 0)) on the observation's device."""
@@ -310,8 +321,7 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         value weights 0, so they add nothing until training moves them. The trunk's own logits
         (initialised at ~0.01) are left as they are.
         """
-        if self.feature_set != 2:
-            raise ValueError(f"init_from_rule needs feature set 2, this network has {self.feature_set}")
+        self.check_rule_features()
         embed = cast(nn.Linear, self.action_embed[0])
         self.action_logit.weight.zero_()
         self.action_logit.bias.zero_()
@@ -333,6 +343,12 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         board_value = cast(nn.Linear, self.board.value_head[-1])
         board_value.weight.zero_()
         board_value.bias.zero_()
+
+    def rule_value(self, rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """(B,) the rule's value of each position: `RULE_VALUE_WEIGHT` x its best two-ply value, the
+        value `init_from_rule` starts the value head at."""
+        self.check_rule_features()
+        return RULE_VALUE_WEIGHT * rule_features[2][:, RULE_VALUE_FEATURE]
 
     def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """(actions (B, K) int64, features (B, K, F), position (B, G)) on the observation's device;

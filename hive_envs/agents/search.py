@@ -14,6 +14,11 @@ player moves twice) needs nothing special: each node knows who is to move.
 Unvisited children are scored with the parent's own network value (first-play urgency = the
 parent's value), so a child the policy likes is tried before ones it does not.
 
+``prior_temperature`` flattens the priors the search uses (softmax of logits / T, i.e. each prior
+raised to 1/T and renormalised; 1 = the policy as it is): a policy sure of the moves it learned
+keeps the search from looking at the others, and a flatter prior lets the values decide. The raw
+policy (``simulations=0``) is not affected.
+
 Limits (`SearchLimits`): ``simulations`` (at least one), ``max_depth`` (plies below the root; a
 node at that depth is scored by the value head and never expanded: UHP ``bestmove depth N``),
 ``time_s`` (stop starting simulations after this many seconds: UHP ``bestmove time``). The move
@@ -44,6 +49,7 @@ class SearchConfig:
     c_puct: float = 1.5
     max_depth: int | None = None
     time_s: float | None = None
+    prior_temperature: float = 1.0
 
     def __post_init__(self):
         if (
@@ -58,20 +64,51 @@ class SearchConfig:
             raise ValueError(f"max_depth must be None or a non-negative int, got {self.max_depth!r}")
         if self.time_s is not None and not self.time_s >= 0:
             raise ValueError(f"time_s must be None or a non-negative number, got {self.time_s!r}")
+        if not (
+            isinstance(self.prior_temperature, (int, float))
+            and not isinstance(self.prior_temperature, bool)
+            and 0 < self.prior_temperature < math.inf
+        ):
+            raise ValueError(
+                f"prior_temperature must be a positive finite number, got {self.prior_temperature!r}"
+            )
 
 
 class NetworkEvaluator:
-    """Evaluate positions with a policy-value network through a game view (`views.GameView`)."""
+    """Evaluate positions with a policy-value network through a game view (`views.GameView`).
 
-    def __init__(self, network: torch.nn.Module, view, source: str = "the network"):
+    ``rule_value_share`` (0..1) takes that share of the value from the network's hand-written rule
+    value (``network.rule_value``: the value `init_from_rule` starts from, the best move's searched
+    value of the rule features) instead of its value head: a value head trained on few games is a
+    noisier judge of a position than the features' own search (docs/training.md).
+    """
+
+    def __init__(
+        self, network: torch.nn.Module, view, source: str = "the network", rule_value_share: float = 0.0
+    ):
+        if not (isinstance(rule_value_share, (int, float)) and 0.0 <= rule_value_share <= 1.0):
+            raise ValueError(f"rule_value_share must be a number in [0, 1], got {rule_value_share!r}")
+        if rule_value_share and not hasattr(network, "rule_value"):
+            raise ValueError(
+                f"rule_value_share {rule_value_share:g}: {source} ({type(network).__name__}) has no rule "
+                f"value (the lookahead networks with rule features do)"
+            )
         self.network = network
         self.view = view
         self.source = source  # named in the error for NaN / infinite outputs
+        self.rule_value_share = float(rule_value_share)
 
     @torch.no_grad()
     def __call__(self, game) -> Evaluation:
         observation, moves, actions = self.view.encode(game)
-        logits, value = self.network(torch.as_tensor(observation).unsqueeze(0))
+        batch = torch.as_tensor(observation).unsqueeze(0)
+        if self.rule_value_share:
+            rule_features = self.network.rule_features(batch)  # computed once for both uses
+            logits, value = self.network(batch, rule_features)
+            rule = self.network.rule_value(rule_features)
+            value = (1.0 - self.rule_value_share) * value + self.rule_value_share * rule
+        else:
+            logits, value = self.network(batch)
         legal_logits = logits[0, torch.as_tensor(actions)].double()
         check_finite_outputs(self.source, legal_logits, value=value)
         priors = torch.softmax(legal_logits, dim=0).numpy()
@@ -104,12 +141,23 @@ class Node:
         return int(np.argmax(q + u))
 
 
-def _leaf(evaluator: Callable[[Game], Evaluation], game: Game) -> tuple[Node | None, float]:
+def tempered(priors: np.ndarray, temperature: float) -> np.ndarray:
+    """``priors`` (a softmax) as the softmax of the same logits divided by ``temperature``."""
+    if temperature == 1.0:
+        return priors
+    flat = priors ** (1.0 / temperature)
+    return flat / flat.sum()
+
+
+def _leaf(
+    evaluator: Callable[[Game], Evaluation], game: Game, config: SearchConfig
+) -> tuple[Node | None, float]:
     """Score the position ``game`` is in: (new node or None if terminal, value from player 0's side)."""
     result = game.result
     if result is not None:  # the game is over
         return None, result
     moves, priors, value = evaluator(game)
+    priors = tempered(priors, config.prior_temperature)
     to_move = game.to_move
     value0 = value if to_move == 0 else -value
     return Node(to_move, moves, priors, value0), value0
@@ -129,7 +177,7 @@ def search(
     if game.is_terminal:
         raise ValueError("search: the game is over; there is no move to choose")
     start = clock()
-    root, _ = _leaf(evaluator, game)
+    root, _ = _leaf(evaluator, game, config)
     assert root is not None
     for done in range(config.simulations):
         if done and config.time_s is not None and clock() - start >= config.time_s:
@@ -147,7 +195,7 @@ def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:
         depth += 1
         child = node.children[i]
         if child is None:  # a new position (or a terminal one, which gets no node): score it
-            child, value0 = _leaf(evaluator, game)
+            child, value0 = _leaf(evaluator, game, config)
             node.children[i] = child
             break
         if config.max_depth is not None and depth >= config.max_depth:  # cut: the stored value

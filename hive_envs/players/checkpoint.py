@@ -58,12 +58,15 @@ class AgentPlayer(BasePlayer):
         name: str = "agent",
         game_name: str | None = None,
         source: str | None = None,
+        rule_value_share: float = 0.0,
     ):
         self.network = network
         self.view = view
         self.game_name = view.game_name if view is not None else game_name
         self.source = source or f"the network of agent {name!r}"  # named when its outputs are NaN
-        self.evaluator = NetworkEvaluator(network, view, self.source) if view is not None else None
+        self.evaluator = (
+            NetworkEvaluator(network, view, self.source, rule_value_share) if view is not None else None
+        )
         self.config = config
         self.sample = bool(sample)
         self.avoid_repetition = True
@@ -89,9 +92,13 @@ class AgentPlayer(BasePlayer):
         c_puct: float = 1.5,
         sample: bool = False,
         seed: int | None = None,
+        prior_temperature: float = 1.0,
+        rule_value_share: float = 0.0,
     ) -> AgentPlayer:
-        """Load a checkpoint (ValueError naming the path and the reason when it cannot be used)."""
-        config = SearchConfig(simulations=simulations, c_puct=c_puct)
+        """Load a checkpoint (ValueError naming the path and the reason when it cannot be used).
+        ``prior_temperature`` and ``rule_value_share``: how the search reads the network
+        (`hive_envs.agents.search`); a pretrained agent's model card sets them (``search``)."""
+        config = SearchConfig(simulations=simulations, c_puct=c_puct, prior_temperature=prior_temperature)
         data = load_checkpoint(path)
         try:
             view = view_for_checkpoint(data)
@@ -101,7 +108,9 @@ class AgentPlayer(BasePlayer):
             view = None  # a game without a view (e.g. a test's toy batch): batched raw policy only
         name = os.path.basename(str(path))
         source = f"checkpoint {str(path)!r}"
-        return cls(network_from_checkpoint(data), view, config, sample, seed, name, str(data["game"]), source)
+        network = network_from_checkpoint(data)
+        game = str(data["game"])
+        return cls(network, view, config, sample, seed, name, game, source, rule_value_share)
 
     # -- choosing -------------------------------------------------------------------------------
     def config_for(self, limits: SearchLimits | None) -> SearchConfig:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from hive_envs.players.base import Player
 from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
-from hive_envs.pretrained import pretrained_names, pretrained_path
+from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
 
 
 @dataclass(frozen=True)
@@ -152,10 +152,14 @@ def _checkpoint_player(spec: str, context: PlayerContext) -> Player:
     return _agent_player(path, simulations, context, spec)
 
 
-def _agent_player(path: str, simulations: int, context: PlayerContext, name: str) -> Player:
+def _agent_player(
+    path: str, simulations: int, context: PlayerContext, name: str, search: dict | None = None
+) -> Player:
     from hive_envs.players.checkpoint import AgentPlayer  # torch is imported here, not before
 
-    player = AgentPlayer.load(path, simulations=simulations, sample=context.sample, seed=context.seed)
+    player = AgentPlayer.load(
+        path, simulations=simulations, sample=context.sample, seed=context.seed, **(search or {})
+    )
     player.name = name
     if context.game is not None and player.game_name != context.game:
         raise ValueError(f"{path!r} is a {player.game_name} agent; this match is {context.game}")
@@ -167,10 +171,13 @@ def _pretrained_file(argument: str) -> str:
 
 
 def _pretrained(argument: str, context: PlayerContext) -> Player:
+    """The shipped agent; its model card's ``search`` (prior temperature, rule value share) is how
+    every ``@N`` of it searches."""
     name, simulations = split_checkpoint_spec(argument)
     path = pretrained_path(name)  # ValueError for an unknown name (lists the known ones) or a missing file
     try:
-        return _agent_player(str(path), simulations, context, f"pretrained:{argument}")
+        search = model_card(name).get("search")
+        return _agent_player(str(path), simulations, context, f"pretrained:{argument}", search)
     except ValueError as error:
         raise ValueError(f"pretrained agent {name!r}: {error}") from None
 

@@ -123,6 +123,7 @@ def test_a_missing_file_is_a_clear_error_naming_it(folder):
 
 def test_a_corrupt_file_is_a_clear_error_naming_it(tmp_path, monkeypatch):
     path = Path(shutil.copy(pretrained_path("hoyito_2x6"), tmp_path))
+    shutil.copy(pretrained_module.pretrained_folder() / "hoyito_2x6.json", tmp_path)  # its card is intact
     monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
     content = bytearray(path.read_bytes())
     content[len(content) // 2] ^= 0xFF

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,27 @@ def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, mo
     assert report["reused"][0]["report"] == str(first)
     assert "are kept from it" in ladder.markdown(report)
     assert {row["player"] for row in report["elo"]} == set(report["players"])
+
+
+def test_a_second_extension_keeps_where_each_pair_was_played(tmp_path):
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
+    ladder.ladder(
+        ["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first), out=str(second)
+    )
+    report = ladder.ladder(
+        ["alphabeta:1", "alphabeta:3"], game="hoyito", games=2, seed=4, progress=False, extend=str(second)
+    )
+    sources = {
+        frozenset((p["player"], p["opponent"])): p.get("from", {}).get("report") for p in report["pairs"]
+    }
+    classical = ladder.LADDERS["hoyito"]
+    assert all(sources[frozenset(pair)] == str(first) for pair in combinations(classical, 2))
+    assert all(sources[frozenset((name, "alphabeta:1"))] == str(second) for name in classical)
+    assert all(sources[frozenset((name, "alphabeta:3"))] is None for name in [*classical, "alphabeta:1"])
+    assert [source["report"] for source in report["reused"]] == [str(first), str(second)]
+    text = ladder.markdown(report)
+    assert "10 pairs of the players before the ones added were played by" in text and "5 pairs" in text
 
 
 def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games):
