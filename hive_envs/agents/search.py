@@ -32,6 +32,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -103,9 +104,10 @@ class NetworkEvaluator:
         observation, moves, actions = self.view.encode(game)
         batch = torch.as_tensor(observation).unsqueeze(0)
         if self.rule_value_share:
-            rule_features = self.network.rule_features(batch)  # computed once for both uses
-            logits, value = self.network(batch, rule_features)
-            rule = self.network.rule_value(rule_features)
+            network: Any = self.network  # a lookahead network (checked when made)
+            rule_features = network.rule_features(batch)  # computed once for both uses
+            logits, value = network(batch, rule_features)
+            rule = network.rule_value(rule_features)
             value = (1.0 - self.rule_value_share) * value + self.rule_value_share * rule
         else:
             logits, value = self.network(batch)
