@@ -209,3 +209,31 @@ def test_the_uhp_engine_runs_an_agent_on_one_thread():
 def test_measure_needs_opponents_or_a_ladder_report(capsys):
     assert pretrained_script.main(["measure", "hoyito_2x6"]) != 0
     assert "give --opponents (or --from-ladder REPORT)" in capsys.readouterr().err
+
+
+def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_results(tmp_path, monkeypatch):
+    source = shutil.copy(pretrained_path("hoyito_2x6"), tmp_path / "source.pt")  # set 2: has a rule value
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    pretrained_script.export(source, "hoyito_2x6", 8, prior_temperature=2.0, rule_value_share=0.5)
+    card = model_card("hoyito_2x6")
+    assert card["search"] == {"prior_temperature": 2.0, "rule_value_share": 0.5}
+    player = make_player("pretrained:hoyito_2x6@8")  # every @N of it searches so
+    assert player.config.prior_temperature == 2.0 and player.evaluator.rule_value_share == 0.5
+    assert "prior temperature 2, 50% of the leaf value" in pretrained_script.card_markdown(card)
+    rows = [
+        {"play": "argmax", "simulations": 0, "opponent": "random"},
+        {"play": "search", "simulations": 8, "opponent": "random"},
+    ]
+    pretrained_script.record_rows("hoyito_2x6", rows)
+    pretrained_script.export(source, "hoyito_2x6", 8, prior_temperature=2.0, rule_value_share=0.5)
+    assert model_card("hoyito_2x6")["results"] == rows  # the same agent and search: all kept
+    pretrained_script.export(source, "hoyito_2x6", 8, prior_temperature=1.0, rule_value_share=0.5)
+    assert model_card("hoyito_2x6")["results"] == rows[:1]  # another search: its rows are gone
+    results_file = json.loads((tmp_path / "results" / "pretrained_hoyito_2x6.json").read_text())
+    assert results_file["results"] == rows[:1]
+    before = (tmp_path / "hoyito_2x6.json").read_text()
+    with pytest.raises(ValueError, match="rule_value_share"):
+        pretrained_script.export(source, "hoyito_2x6", 8, rule_value_share=2.0)
+    assert (tmp_path / "hoyito_2x6.json").read_text() == before

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from hive_envs.agents.search import SearchConfig, choose, search
+from hive_envs.agents.search import SearchConfig, choose, search, tempered
 
 
 class Nim:
@@ -117,11 +117,42 @@ def test_time_limit_stops_the_search():
 
 
 @pytest.mark.parametrize(
-    "bad", [{"simulations": -1}, {"simulations": 1.5}, {"c_puct": 0}, {"max_depth": -2}, {"time_s": -1.0}]
+    "bad",
+    [
+        {"simulations": -1},
+        {"simulations": 1.5},
+        {"c_puct": 0},
+        {"max_depth": -2},
+        {"time_s": -1.0},
+        {"prior_temperature": 0},
+        {"prior_temperature": float("inf")},
+        {"prior_temperature": float("nan")},
+        {"prior_temperature": True},
+    ],
 )
 def test_bad_search_settings_are_refused(bad):
     with pytest.raises(ValueError):
         SearchConfig(**bad)
+
+
+def test_tempered_priors_are_the_softmax_of_the_logits_over_the_temperature():
+    logits = np.array([2.0, -1.0, 0.5, 0.0])
+    softmax = np.exp(logits) / np.exp(logits).sum()
+    for temperature in (0.5, 1.0, 3.0):
+        expected = np.exp(logits / temperature) / np.exp(logits / temperature).sum()
+        np.testing.assert_allclose(tempered(softmax, temperature), expected)
+
+
+def test_a_flat_prior_lets_the_search_try_what_the_policy_dislikes():
+    """With priors 0.999 / 0.001 and no values, 20 simulations all go to the liked move; at
+    temperature 5 (priors ~0.8 / 0.2) the other one is tried too."""
+
+    def sure(game):
+        return np.array([1, 2]), np.array([0.999, 0.001]), 0.0
+
+    for temperature, tried in ((1.0, False), (5.0, True)):
+        _, visits, _ = search(Nim(20), sure, SearchConfig(simulations=20, prior_temperature=temperature))
+        assert (visits[1] > 0) == tried
 
 
 def test_search_on_a_finished_game_is_refused():

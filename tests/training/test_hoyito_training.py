@@ -14,7 +14,7 @@ from hive_envs.agents.hoyito_features import (
     HoyitoRuleFeatures,
     lookahead_features,
 )
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.networks import HOYITO_RULE_VALUE_WEIGHT, build_network
 from hive_envs.core.alphabeta import MATE_BOUND
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoBatch, HoyitoGame
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
@@ -148,6 +148,7 @@ def test_the_rule_network_plays_a_best_move_of_the_deeper_search():
         features = network.rule_features(obs)
         logits, _ = network.legal_policy(obs, features)
         dense, _ = network(obs)
+        rule = network.rule_value(features).numpy()  # the search's leaf value with rule_value_share
     torch.testing.assert_close(dense, logits)  # entry k is hole k in both forms
     searched = features[1][..., 6].numpy()
     compared = 0
@@ -156,11 +157,12 @@ def test_the_rule_network_plays_a_best_move_of_the_deeper_search():
         choice = int(np.where(legal, logits[g].numpy(), -np.inf).argmax())
         best = searched[g][legal].max()
         assert searched[g, choice] == best or abs(best) == SEARCH_CLIP
+        assert rule[g] == pytest.approx(HOYITO_RULE_VALUE_WEIGHT * best)
         result = HoyitoAlphaBeta(depth=depth + 1).search(game_of(batch, g))
         if abs(result.score) < MATE_BOUND and abs(best) < SEARCH_CLIP:
             compared += 1
             assert (
-                best * SEARCH_SCALE == pytest.approx(result.score, abs=1e-3)
+                rule[g] / HOYITO_RULE_VALUE_WEIGHT * SEARCH_SCALE == pytest.approx(result.score, abs=1e-3)
                 or len(game_of(batch, g).legal_move_ids()) == 1
             )
     assert compared > 30
