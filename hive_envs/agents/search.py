@@ -89,11 +89,14 @@ class NetworkEvaluator:
     ):
         if not (isinstance(rule_value_share, (int, float)) and 0.0 <= rule_value_share <= 1.0):
             raise ValueError(f"rule_value_share must be a number in [0, 1], got {rule_value_share!r}")
-        if rule_value_share and not hasattr(network, "rule_value"):
-            raise ValueError(
-                f"rule_value_share {rule_value_share:g}: {source} ({type(network).__name__}) has no rule "
-                f"value (the lookahead networks with rule features do)"
-            )
+        if rule_value_share:
+            lookahead: Any = network
+            if not hasattr(lookahead, "rule_value"):
+                raise ValueError(
+                    f"rule_value_share {rule_value_share:g}: {source} ({type(network).__name__}) has no "
+                    f"rule value (the lookahead networks with rule features do)"
+                )
+            lookahead.check_rule_features()  # the rule reads feature set 2: refuse set 1 now, not at a move
         self.network = network
         self.view = view
         self.source = source  # named in the error for NaN / infinite outputs

@@ -213,6 +213,7 @@ def test_measure_needs_opponents_or_a_ladder_report(capsys):
 
 def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_results(tmp_path, monkeypatch):
     source = shutil.copy(pretrained_path("hoyito_2x6"), tmp_path / "source.pt")  # set 2: has a rule value
+    set_1 = shutil.copy(pretrained_path("hoyito_2x12"), tmp_path / "set_1.pt")  # features 1: no rule value
     monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
     monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
     monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
@@ -237,3 +238,6 @@ def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_resu
     with pytest.raises(ValueError, match="rule_value_share"):
         pretrained_script.export(source, "hoyito_2x6", 8, rule_value_share=2.0)
     assert (tmp_path / "hoyito_2x6.json").read_text() == before
+    with pytest.raises(ValueError, match="feature set 2"):
+        pretrained_script.export(set_1, "hoyito_2x12", 8, rule_value_share=1.0)
+    assert not (tmp_path / "hoyito_2x12.json").exists()
