@@ -1,7 +1,9 @@
 """Time per move of players (pretrained agents raw and with search, alpha-beta): CPU and wall seconds.
 
     taskset -c 0 python -m benchmarks.move_times --game hive --players pretrained:hive_base \
-        pretrained:hive_base@64 --opponent alphabeta:2 --games 4 --json docs/results/move_times_hive_base.json
+        pretrained:hive_base@128 --opponent alphabeta:2 --games 4 --json docs/results/move_times_hive_base.json
+    taskset -c 0 python -m benchmarks.move_times --game hive --options expansions=MLP \
+        --players pretrained:hive_mlp@128 --games 4 --json docs/results/move_times_hive_mlp.json
 
 Each player plays ``--games`` games (half in each seat) against ``--opponent`` from the arena's book of
 4-ply random openings (`training.arena`); every move of the timed player is timed with
@@ -22,6 +24,7 @@ import time
 
 import numpy as np
 
+from hive_envs.play import parse_options
 from hive_envs.players.base import play_on_one_thread
 from training.arena import Settings, distinct_openings
 from training.provenance import git_commit, machine
@@ -73,13 +76,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--game", default="hive", choices=["hive", "hoyito"])
     parser.add_argument("--players", nargs="+", required=True, help="player specs to time")
+    parser.add_argument(
+        "--options", nargs="*", default=[], metavar="NAME=VALUE", help="game options (e.g. expansions=MLP)"
+    )
     parser.add_argument("--opponent", default="alphabeta:2")
     parser.add_argument("--games", type=int, default=4, help="games per player (even)")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games must be an even number >= 2, got {args.games}")
-    settings = Settings(game=args.game, opening_plies=4, seed=0)
+    game_options = parse_options(args.options, args.game)
+    settings = Settings(game=args.game, game_options=game_options, opening_plies=4, seed=0)
     commit, dirty = git_commit()
     load_before = list(os.getloadavg())
     rows = []
@@ -92,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     report = {
         "command": " ".join(["python -m benchmarks.move_times", *sys.argv[1:]]),
+        "game_options": game_options,
         "results": rows,
         "code_commit": commit,
         "code_dirty": dirty,
