@@ -86,7 +86,11 @@ class TrainConfig:
     # --- budget ---
     total_steps: int = key(1_000_000, "stop after this many env steps (plies over all games)", at_least(1))
     time_limit_minutes: float = key(
-        0.0, "also stop after this much training wall time; 0 = no limit", at_least(0)
+        0.0,
+        "also a training wall-time budget (periodic evaluations included): an update or an "
+        "evaluation starts only if the longest one so far would end within it (training/budget.py); "
+        "0 = no limit",
+        at_least(0),
     )
     # --- rollouts ---
     num_games: int = key(128, "games played at once in the batch", at_least(1))

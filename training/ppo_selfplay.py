@@ -42,6 +42,7 @@ from hive_envs.games import GAMES, new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
 from training.arena import distinct_openings, play_game
+from training.budget import TimeBudget
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
@@ -261,7 +262,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     prepare_run_dir(run_dir, overwrite=overwrite)
     writer = SummaryWriter(str(run_dir))
     steps_per_update = config.num_games * config.rollout_steps
-    time_limit = config.time_limit_minutes * 60.0
+    budget = TimeBudget(config.time_limit_minutes * 60.0)
     latest_eval: dict[str, float] = {}
 
     def save() -> None:
@@ -282,7 +283,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         mininterval=2.0,
     )
     started = time.time() - elapsed
-    while global_step < config.total_steps and not (time_limit and elapsed >= time_limit):
+    while global_step < config.total_steps and budget.fits(elapsed, "update"):
         tick = time.time()
         if config.anneal_lr:
             optimizer.param_groups[0]["lr"] = config.learning_rate * max(
@@ -309,6 +310,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         global_step += steps_per_update
         update += 1
         elapsed = time.time() - started
+        budget.record("update", time.time() - tick)
 
         # 3. logging, opponent pool, evaluation, checkpoints
         metrics.update(collector.pop_stats())
@@ -320,7 +322,8 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         if config.pool_size and update % config.pool_add_every == 0:
             pool.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
             pool = pool[-config.pool_size :]
-        if config.eval_every and update % config.eval_every == 0:
+        if config.eval_every and update % config.eval_every == 0 and budget.fits(elapsed, "evaluation"):
+            evaluation_started = time.time()
             for result in evaluate_now(
                 config, network, eval_opponents, config.eval_games, config.seed + update, config.eval_sample
             ):
@@ -329,6 +332,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
                 writer.add_scalar(f"eval/vs_{result.opponent}/score", result.score, global_step)
                 writer.add_scalar(f"eval/vs_{result.opponent}/game_length", result.mean_length, global_step)
             elapsed = time.time() - started
+            budget.record("evaluation", time.time() - evaluation_started)
         if update % config.checkpoint_every == 0:
             save()
         bar.update(min(global_step, config.total_steps) - bar.n)

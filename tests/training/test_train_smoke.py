@@ -146,3 +146,14 @@ def test_shaping_on_a_game_without_potentials_is_refused_before_anything_is_writ
     with pytest.raises(ValueError, match="reports potentials"):
         ppo_selfplay.train(tiny_config(tmp_path, shaping_coef=1.0))
     assert not (tmp_path / "tiny").exists()
+
+
+def test_the_time_budget_stops_before_an_update_that_would_cross_it(tmp_path, monkeypatch):
+    """Each update is made to look an hour long: with a 60-minute budget the first runs (no update
+    timed yet) and the second would end past the budget, so the run stops after one."""
+    from training.budget import TimeBudget
+
+    record = TimeBudget.record
+    monkeypatch.setattr(TimeBudget, "record", lambda self, kind, seconds: record(self, kind, 3600.0))
+    summary = ppo_selfplay.train(tiny_config(tmp_path, time_limit_minutes=60.0, final_eval_games=0))
+    assert summary["update"] == 1 and summary["train_seconds"] < 3600.0

@@ -1,0 +1,33 @@
+"""`training.budget.TimeBudget`: work starts only if its longest length so far ends within the budget."""
+
+from __future__ import annotations
+
+from training.budget import TimeBudget
+
+
+def test_no_limit_always_fits():
+    budget = TimeBudget(0.0)
+    budget.record("update", 1e9)
+    assert budget.fits(1e12, "update")
+
+
+def test_untimed_work_starts_while_time_is_left():
+    budget = TimeBudget(60.0)
+    assert budget.fits(59.9, "update")
+    assert not budget.fits(60.0, "update")
+
+
+def test_an_update_that_would_cross_the_limit_does_not_start():
+    budget = TimeBudget(3600.0)
+    budget.record("update", 110.0)
+    assert budget.fits(3489.0, "update")  # ends at 3599 s
+    assert not budget.fits(3491.0, "update")  # would end at 3601 s: the run stops here instead
+
+
+def test_the_longest_length_of_each_kind_is_expected():
+    budget = TimeBudget(100.0)
+    budget.record("update", 30.0)
+    budget.record("update", 10.0)  # a shorter one does not lower the expectation
+    budget.record("evaluation", 5.0)
+    assert not budget.fits(71.0, "update")
+    assert budget.fits(71.0, "evaluation")

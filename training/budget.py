@@ -1,0 +1,28 @@
+"""The training wall-time budget (`time_limit_minutes`): work starts only if it is expected to end
+within the budget, so a run stops before the update that would cross it, not after it.
+
+The expected length of each kind of work (an update, a periodic evaluation) is the longest seen so
+far in this process: updates differ (a rollout against `alphabeta:1` is slower than self-play), and
+a run that stops one update early keeps its promise, one that overshoots does not. Work of a kind
+not yet timed starts whenever time is left.
+"""
+
+from __future__ import annotations
+
+
+class TimeBudget:
+    """``limit_s`` seconds of training wall time; 0 means no limit."""
+
+    def __init__(self, limit_s: float):
+        self.limit_s = limit_s
+        self.longest: dict[str, float] = {}
+
+    def fits(self, elapsed_s: float, kind: str) -> bool:
+        """Whether work of ``kind`` started at ``elapsed_s`` is expected to end within the budget."""
+        if not self.limit_s:
+            return True
+        return elapsed_s + self.longest.get(kind, 0.0) < self.limit_s
+
+    def record(self, kind: str, seconds: float) -> None:
+        """One piece of work of ``kind`` took ``seconds``."""
+        self.longest[kind] = max(seconds, self.longest.get(kind, 0.0))
