@@ -3,7 +3,8 @@
     taskset -c 0 python -m benchmarks.move_times --game hive --players pretrained:hive_base \
         pretrained:hive_base@128 --opponent alphabeta:2 --games 4 --json docs/results/move_times_hive_base.json
     taskset -c 0 python -m benchmarks.move_times --game hive --options expansions=MLP \
-        --players pretrained:hive_mlp@128 --games 4 --json docs/results/move_times_hive_mlp.json
+        --players pretrained:hive_mlp pretrained:hive_mlp@64 --opponent alphabeta:2 --games 4 \
+        --json docs/results/move_times_hive_mlp.json
 
 Each player plays ``--games`` games (half in each seat) against ``--opponent`` from the arena's book of
 4-ply random openings (`training.arena`); every move of the timed player is timed with
