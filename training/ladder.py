@@ -310,13 +310,16 @@ def markdown(report: dict, picture: str | None = None) -> str:
         f"({report['machine']['cpus']} CPUs, shared), load average {load['before'][0]:.1f} before and "
         f"{load['after'][0]:.1f} after, {report['wall_s'] / 60:.0f} min."
     )
-    for source in report.get("reused", []):
+    sources = report.get("reused", [])
+    for source in sources:
         reused = sum(1 for p in report["pairs"] if p.get("from") == source)
         note += (
             f" {reused} pairs of the players before the ones added were played by `{source['report']}` "
             f"(commit `{str(source['commit'])[:10]}`, {str(source['date']).replace('T', ' ').replace('+00:00', ' UTC')}, "
-            "same opening book) and are kept from it; the time and load above are the new pairs'."
+            "same opening book) and are kept from it."
         )
+    if sources:
+        note += " The time and load above are the new pairs'."
     parts = [f"**{report['label']}**", "\n".join(elo)]
     if picture:
         parts.append(f"![{report['label']} Elo ladder]({picture})")

@@ -145,6 +145,7 @@ def test_a_second_extension_keeps_where_each_pair_was_played(tmp_path):
     assert [source["report"] for source in report["reused"]] == [str(first), str(second)]
     text = ladder.markdown(report)
     assert "10 pairs of the players before the ones added were played by" in text and "5 pairs" in text
+    assert text.count("The time and load above are the new pairs'.") == 1  # said once, not per source
 
 
 def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games):
