@@ -21,7 +21,11 @@ played once with each player as White / South, the referee's rules (300-turn cap
 this ladder instead of playing them again; the earlier report must have the same game, options,
 games per pair, opening plies, seed and turn cap (so the same opening book), else ValueError. Its
 rows are copied with a ``"from"`` entry (the report's path, commit and date; a row that report had
-itself kept keeps the source it had) and the report lists each reused source once.
+itself kept keeps the source it had) and the report lists each reused source once. A pair is kept only
+while its checkpoints are the ones the earlier report played: each report records, per checkpoint
+player, the file's sha256 and, for a shipped agent searching (``pretrained:NAME@N``), its model card's
+search settings (``"checkpoints"``); a pair with a checkpoint retrained, re-exported or searching
+otherwise since (or not recorded) is played again, and said so on stderr.
 
 Elo: maximum likelihood over all pairs (`training.elo.fit_elo`, random anchored at 0, a draw half a
 win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + draws / 2 per game) has a
@@ -32,6 +36,7 @@ machine, load average before and after, and the wall time; the PNG draws each pl
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -41,7 +46,8 @@ from pathlib import Path
 
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.agents.views import view_for_checkpoint
-from hive_envs.players import checkpoint_path
+from hive_envs.players import checkpoint_path, split_checkpoint_spec
+from hive_envs.pretrained import model_card
 from training.arena import Settings, check_counts, play_matches
 from training.cli import check_writable, write_report
 from training.elo import fit_elo
@@ -112,7 +118,8 @@ def ladder(
     check_checkpoints(names, settings)
     for spec in names:  # a bad spec fails now, not in a worker after hours of games
         settings.player(spec, 0).close()
-    kept = reused_pairs(extend, names, settings, games) if extend else {}
+    identities = checkpoint_identities(names)
+    kept = reused_pairs(extend, names, settings, games, identities) if extend else {}
     pairs = [pair for pair in combinations(names, 2) if frozenset(pair) not in kept]
     commit, dirty = git_commit()  # the code that plays, before anything else is edited
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -131,6 +138,7 @@ def ladder(
         "seed": seed,
         "workers": workers,
         "players": names,
+        "checkpoints": identities,
         "pairs": rows,
         "elo": sorted(
             (
@@ -159,9 +167,30 @@ def ladder(
     return report
 
 
-def reused_pairs(path: str, names: list[str], settings: Settings, games: int) -> dict[frozenset, dict]:
+def checkpoint_identities(players: list[str]) -> dict[str, dict]:
+    """What each checkpoint player among ``players`` plays: ``{"sha256"}`` of its file, plus ``"search"``
+    (the model card's settings) for a shipped agent with ``@N`` simulations, how its search plays."""
+    identities = {}
+    for spec in players:
+        path = checkpoint_path(spec)
+        if path is None:
+            continue
+        identity = {"sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
+        kind, _, argument = spec.partition(":")
+        if kind == "pretrained":
+            name, simulations = split_checkpoint_spec(argument)
+            if simulations:
+                identity["search"] = model_card(name).get("search")
+        identities[spec] = identity
+    return identities
+
+
+def reused_pairs(
+    path: str, names: list[str], settings: Settings, games: int, identities: dict[str, dict]
+) -> dict[frozenset, dict]:
     """The rows of the report at ``path`` between two of ``names`` (keyed by the pair), each with a
-    ``"from"`` entry; ValueError if the report was played under other settings (see the module doc)."""
+    ``"from"`` entry, whose checkpoint players (``identities``, see `checkpoint_identities`) are the ones
+    that report played; ValueError if it was played under other settings (see the module doc)."""
     import json
 
     try:
@@ -171,6 +200,7 @@ def reused_pairs(path: str, names: list[str], settings: Settings, games: int) ->
         }
         settings_then["max_turns"] = earlier["max_turns"]
         rows = earlier["pairs"]
+        identities_then, players_then = earlier.get("checkpoints", {}), earlier.get("players", [])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"--extend: cannot read a ladder report from {path!r}: {error}") from None
     now = {
@@ -188,11 +218,23 @@ def reused_pairs(path: str, names: list[str], settings: Settings, games: int) ->
     ]
     if differ:
         raise ValueError(f"--extend: {path!r} was played with other settings: {'; '.join(differ)}")
+    changed = [
+        spec for spec in identities if spec in players_then and identities_then.get(spec) != identities[spec]
+    ]
+    if changed:
+        print(
+            f"--extend: the pairs of {', '.join(changed)} in {path} are played again: "
+            "a checkpoint or search changed since (or that report did not record it)",
+            file=sys.stderr,
+        )
     source = {"report": str(path), "commit": earlier.get("commit"), "date": earlier.get("date")}
     return {  # a row the earlier report itself kept keeps its own source
         frozenset((row["player"], row["opponent"])): {**row, "from": row.get("from", source)}
         for row in rows
-        if row["player"] in names and row["opponent"] in names
+        if row["player"] in names
+        and row["opponent"] in names
+        and row["player"] not in changed
+        and row["opponent"] not in changed
     }
 
 

@@ -158,3 +158,50 @@ def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games)
         ladder.ladder(game="hoyito", games=2, seed=0, progress=False, extend=str(first))
     with pytest.raises(ValueError, match="cannot read a ladder report"):
         ladder.ladder(game="hoyito", games=2, progress=False, extend=str(tmp_path / "missing.json"))
+
+
+def test_extend_plays_again_the_pairs_of_a_checkpoint_changed_since(tmp_path, monkeypatch, capsys):
+    agent, first = tmp_path / "agent.pt", tmp_path / "first.json"
+    tiny_hoyito_checkpoint(agent)
+    ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, out=str(first))
+    played = []
+    real = ladder.play_matches
+
+    def counting(pairs, *args, **kwargs):
+        played.extend(pairs)
+        return real(pairs, *args, **kwargs)
+
+    monkeypatch.setattr(ladder, "play_matches", counting)
+    ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+    assert played == []  # the same file: every pair kept
+    tiny_hoyito_checkpoint(agent)  # retrained under the same path
+    report = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+    assert sorted(played) == sorted((name, str(agent)) for name in ladder.LADDERS["hoyito"])
+    assert f"the pairs of {agent} in {first} are played again" in capsys.readouterr().err
+    assert (
+        report["checkpoints"][str(agent)]["sha256"]
+        != json.loads(first.read_text())["checkpoints"][str(agent)]["sha256"]
+    )
+    assert sum("from" in row for row in report["pairs"]) == 10  # the classical pairs are still kept
+
+
+def test_a_report_that_did_not_record_its_checkpoints_has_their_pairs_played_again(tmp_path, monkeypatch):
+    agent, first = tmp_path / "agent.pt", tmp_path / "first.json"
+    tiny_hoyito_checkpoint(agent)
+    earlier = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False)
+    del earlier["checkpoints"]  # as reports written before checkpoints were recorded
+    first.write_text(json.dumps(earlier))
+    report = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+    replayed = [row for row in report["pairs"] if "from" not in row]
+    assert len(replayed) == 5 and all(str(agent) in (row["player"], row["opponent"]) for row in replayed)
+
+
+def test_a_shipped_agent_is_identified_by_its_file_and_when_searching_by_its_card_search():
+    from hive_envs.pretrained import model_card
+
+    identities = ladder.checkpoint_identities(["greedy", "pretrained:hive_base", "pretrained:hive_base@128"])
+    card = model_card("hive_base")
+    assert identities == {
+        "pretrained:hive_base": {"sha256": card["file_sha256"]},
+        "pretrained:hive_base@128": {"sha256": card["file_sha256"], "search": card["search"]},
+    }
