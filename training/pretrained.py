@@ -226,6 +226,16 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
         raise ValueError(
             f"--from-ladder: {path!r} is a {report['game']} ladder; {name!r} plays {model_card(name)['game']}"
         )
+    played = {spec for pair in report["pairs"] for spec in (pair["player"], pair["opponent"])}
+    digest = model_card(name)["file_sha256"]
+    for spec in sorted(spec for spec in played if agent_side(spec, name) is not None):
+        recorded = report.get("checkpoints", {}).get(spec, {}).get("sha256")
+        if recorded != digest:
+            said = f"another file (sha256 {recorded[:12]}…)" if recorded else "a file it does not record"
+            raise ValueError(
+                f"--from-ladder: {path!r} played {spec} with {said}, not the shipped {name}.pt "
+                f"(sha256 {digest[:12]}…); play its pairs again with evaluate.py --ladder ... --extend"
+            )
     results, rows = [], []
     for pair in report["pairs"]:
         mine, theirs = agent_side(pair["player"], name), agent_side(pair["opponent"], name)

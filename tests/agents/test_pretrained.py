@@ -196,6 +196,20 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
         pretrained_script.rows_from_ladder("hive_base", str(out))
 
 
+def test_ladder_rows_of_another_file_under_the_agents_name_are_refused(tmp_path):
+    """A ladder that played an earlier ``hoyito_2x6`` (or does not say which file it played) does not
+    describe the shipped one."""
+    pair = {"player": "random", "opponent": "pretrained:hoyito_2x6@2"}
+    report = tmp_path / "ladder.json"
+    for checkpoints, said in (
+        ({"pretrained:hoyito_2x6@2": {"sha256": "0" * 64}}, "another file"),
+        ({}, "a file it does not record"),
+    ):
+        report.write_text(json.dumps({"game": "hoyito", "pairs": [pair], "checkpoints": checkpoints}))
+        with pytest.raises(ValueError, match=f"played pretrained:hoyito_2x6@2 with {said}"):
+            pretrained_script.rows_from_ladder("hoyito_2x6", str(report))
+
+
 def test_the_uhp_engine_runs_an_agent_on_one_thread():
     """An engine answers one position at a time: more torch threads only spin (7x the CPU a move)."""
     import torch
