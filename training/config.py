@@ -142,6 +142,21 @@ class TrainConfig:
     )
     teacher_share: float = key(0.25, "share of the learner's decisions the teacher labels", between(0, 1))
     teacher_coef: float = key(1.0, "weight of the teacher's cross-entropy in the loss", at_least(0))
+    # --- search at play time (saved in every checkpoint as its "search") ---
+    search_prior_temperature: float = key(
+        1.0,
+        "how PATH@N of this run's checkpoints searches: PUCT's prior temperature (softmax of the "
+        "logits / T; 1 = the policy as it is; hive_envs/agents/search.py); pretrained.py export "
+        "copies it into the model card",
+        above(0),
+    )
+    search_rule_value_share: float = key(
+        0.0,
+        "how PATH@N of this run's checkpoints searches: the share of a leaf's value taken from the "
+        "network's rule value instead of its value head (needs the rule features: network "
+        "hive_lookahead with hive_features 2 or hoyito_lookahead with hoyito_features 2)",
+        between(0, 1),
+    )
     # --- outputs ---
     checkpoint_every: int = key(
         50, "write a checkpoint every this many updates (and at the end)", at_least(1)
@@ -184,6 +199,14 @@ class TrainConfig:
                 f"with hoyito_features 2 (network {self.network!r}, hive_features {self.hive_features}, "
                 f"hoyito_features {self.hoyito_features})",
             )
+        if self.search_rule_value_share and rule_networks.get(self.network) != 2:
+            reject(
+                self,
+                "search_rule_value_share",
+                self.search_rule_value_share,
+                f"0 unless network is 'hive_lookahead' with hive_features 2 or 'hoyito_lookahead' with "
+                f"hoyito_features 2, the networks with a rule value (network {self.network!r})",
+            )
         if self.num_minibatches > self.min_trained_decisions:
             reject(
                 self,
@@ -216,6 +239,13 @@ class TrainConfig:
         if self.network == "hive_lookahead" and self.hive_features != 1:  # set 1: as specs before set 2
             spec["features"] = self.hive_features
         return spec
+
+    def search(self) -> dict[str, float]:
+        """A checkpoint's ``search``: how ``PATH@N`` of it searches (hive_envs/agents/checkpoint.py)."""
+        return {
+            "prior_temperature": self.search_prior_temperature,
+            "rule_value_share": self.search_rule_value_share,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -153,6 +153,7 @@ def checkpoint_payload(
         "network": network_spec(config, batch),
         "model": {k: v.detach().cpu() for k, v in network.state_dict().items()},
         "config": config.to_dict(),
+        "search": config.search(),
         "global_step": global_step,
         "update": update,
         "train_state": {"optimizer": optimizer.state_dict(), "pool": pool, "elapsed_s": elapsed},

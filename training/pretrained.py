@@ -6,13 +6,14 @@
     python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
 
 Writes ``hive_envs/agents/pretrained/NAME.pt``: the checkpoint without its ``train_state`` (optimizer
-and opponent pool: only --resume needs them, and they are most of the file), re-saved in the safe
+and opponent pool: only --resume needs them, and they are most of the file) and ``search``, re-saved in the safe
 format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
 ``NAME.json``, its model card: what it plays, the network, the full training config, the code
 commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
 across --resume), its default search (``--simulations``) and how every ``@N`` of it searches
-(``search``: ``--prior-temperature``, ``--rule-value-share``; changing them drops its searched
-results), its measured
+(``search``: ``--prior-temperature``, ``--rule-value-share``, by default the checkpoint's own, from
+its training config's ``search_*`` keys, and kept in the card only, so that the file stays the same
+file whatever its search; changing them drops its searched results), its measured
 results (kept from the card it replaces when the weights are the same file, else dropped, with the
 agent's results file) and ``--note`` (free text). NAME must be one of
 `hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
@@ -41,7 +42,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
+from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
 from hive_envs.players.checkpoint import AgentPlayer
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from training.arena import Settings, play_matches
@@ -50,8 +51,6 @@ from training.match import MatchResult, format_table
 from training.provenance import git_commit
 
 MAX_BYTES = 5 * 1024 * 1024
-DEFAULT_SEARCH = {"prior_temperature": 1.0, "rule_value_share": 0.0}
-"""The search of a card without ``search`` (written before the setting): the plain PUCT."""
 PLAYS = ("argmax", "sampled", "search")
 RESULTS_FOLDER = Path(__file__).resolve().parent.parent / "docs" / "results"
 
@@ -66,22 +65,26 @@ def export(
     name: str,
     simulations: int,
     note: str = "",
-    prior_temperature: float = 1.0,
-    rule_value_share: float = 0.0,
+    prior_temperature: float | None = None,
+    rule_value_share: float | None = None,
 ) -> tuple[Path, Path]:
     """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths.
-    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` of the
-    agent searches (`hive_envs.agents.search`)."""
+    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how
+    every ``@N`` of the agent searches (`hive_envs.agents.search`); None: the checkpoint's own
+    (its training config's ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
     if name not in PRETRAINED:
         raise ValueError(
             f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
         )
     if simulations < 0:
         raise ValueError(f"--simulations must be >= 0, got {simulations}")
-    search = {"prior_temperature": prior_temperature, "rule_value_share": rule_value_share}
-    AgentPlayer.load(checkpoint, simulations, **search)  # ValueError for settings the network cannot use
     data = load_checkpoint(checkpoint)
-    payload = {key: value for key, value in data.items() if key != "train_state"}
+    search = stored_search(data, checkpoint)
+    for key, value in (("prior_temperature", prior_temperature), ("rule_value_share", rule_value_share)):
+        search[key] = search[key] if value is None else value
+    AgentPlayer.load(checkpoint, simulations, **search)  # ValueError for settings the network cannot use
+    # the card is the one place of a shipped agent's search: the file stays the same file whatever it is
+    payload = {key: value for key, value in data.items() if key not in ("train_state", "search")}
     folder = pretrained_folder()
     weights = save_checkpoint(folder / f"{name}.pt", payload)
     size = weights.stat().st_size
@@ -432,13 +435,15 @@ def main(argv: list[str] | None = None) -> int:
         "--simulations", type=int, default=16, help="the search setting of its 'search' results"
     )
     ship.add_argument(
-        "--prior-temperature", type=float, default=1.0, help="its search's prior temperature (1: the policy)"
+        "--prior-temperature",
+        type=float,
+        help="its search's prior temperature (1: the policy; default: the checkpoint's, else 1)",
     )
     ship.add_argument(
         "--rule-value-share",
         type=float,
-        default=0.0,
-        help="share of its search's leaf value from the network's rule value (0: the value head)",
+        help="share of its search's leaf value from the network's rule value (0: the value head; "
+        "default: the checkpoint's, else 0)",
     )
     ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
     bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")

@@ -29,6 +29,9 @@ Keys (format 2):
   network       dict, the NetworkSpec (see networks.py)
   model         dict of parameter name -> tensor (the network's state_dict)
   config        optional: the training config as a plain dict
+  search        optional dict: how ``PATH@N`` searches with this network, ``prior_temperature``
+                and ``rule_value_share`` (`hive_envs.agents.search`; the training config's
+                ``search_*`` keys, a pretrained card's ``search``); absent: 1 and 0
   global_step   int, env steps (plies, all games) played by training so far
   update        int, PPO updates done so far
   train_state   optional dict (for --resume): optimizer state dict, opponent pool (list of
@@ -75,7 +78,7 @@ REQUIRED_KEYS = {  # key -> the types its value may have
     "global_step": (int,),
     "update": (int,),
 }
-OPTIONAL_KEYS = {"package_version": (str,), "config": (dict,), "train_state": (dict,)}
+OPTIONAL_KEYS = {"package_version": (str,), "config": (dict,), "search": (dict,), "train_state": (dict,)}
 PLAIN_TYPES = "tensors, dict, list, tuple, str, int, float, bool and None"
 TEMPORARY_SUFFIX = ".tmp"
 
@@ -301,6 +304,26 @@ def _check_finite(data: dict[str, Any], name: str) -> None:
     for key, tensor in data["model"].items():
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
             raise ValueError(f"checkpoint {name}: weight {key!r} holds NaN or infinite values")
+
+
+DEFAULT_SEARCH = {"prior_temperature": 1.0, "rule_value_share": 0.0}
+
+
+def stored_search(data: dict[str, Any], name: str | os.PathLike = "checkpoint") -> dict[str, float]:
+    """The checkpoint's ``search`` over `DEFAULT_SEARCH` (a key it does not have keeps the default);
+    ValueError naming ``name`` for an unknown key or a value that is not a number (the ranges are
+    checked where the settings are used: `hive_envs.agents.search`)."""
+    stored = data.get("search", {})
+    unknown = sorted(set(stored) - set(DEFAULT_SEARCH))
+    if unknown:
+        raise ValueError(
+            f"checkpoint {str(name)!r}: unknown search setting(s) {', '.join(map(repr, unknown))} "
+            f"(known: {', '.join(DEFAULT_SEARCH)})"
+        )
+    for key, value in stored.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"checkpoint {str(name)!r}: search setting {key!r} is {value!r}, not a number")
+    return {**DEFAULT_SEARCH, **stored}
 
 
 def network_from_checkpoint(data: dict[str, Any]) -> torch.nn.Module:

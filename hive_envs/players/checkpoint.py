@@ -29,7 +29,7 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
+from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, stored_search
 from hive_envs.agents.history import fresh_moves
 from hive_envs.agents.policy import policy_actions
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search
@@ -92,14 +92,17 @@ class AgentPlayer(BasePlayer):
         c_puct: float = 1.5,
         sample: bool = False,
         seed: int | None = None,
-        prior_temperature: float = 1.0,
-        rule_value_share: float = 0.0,
+        prior_temperature: float | None = None,
+        rule_value_share: float | None = None,
     ) -> AgentPlayer:
         """Load a checkpoint (ValueError naming the path and the reason when it cannot be used).
         ``prior_temperature`` and ``rule_value_share``: how the search reads the network
-        (`hive_envs.agents.search`); a pretrained agent's model card sets them (``search``)."""
-        config = SearchConfig(simulations=simulations, c_puct=c_puct, prior_temperature=prior_temperature)
+        (`hive_envs.agents.search`); None: the checkpoint's own ``search`` (`stored_search`)."""
         data = load_checkpoint(path)
+        stored = stored_search(data, path)
+        prior_temperature = stored["prior_temperature"] if prior_temperature is None else prior_temperature
+        rule_value_share = stored["rule_value_share"] if rule_value_share is None else rule_value_share
+        config = SearchConfig(simulations=simulations, c_puct=c_puct, prior_temperature=prior_temperature)
         try:
             view = view_for_checkpoint(data)
         except ValueError as error:

@@ -3,6 +3,7 @@ load, format 1 still read safely, and a clear error for every kind of bad file."
 
 import os
 import random
+import re
 import stat
 import warnings
 
@@ -310,3 +311,21 @@ def test_stale_temporaries_are_removed_and_nothing_else(tmp_path):
         (tmp_path / name).write_bytes(b"x")
     assert sorted(p.name for p in remove_stale_temporaries(tmp_path)) == sorted(stale)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept)
+
+
+@pytest.mark.parametrize(
+    ("search", "message"),
+    [
+        ({"temperature": 2.0}, "unknown search setting(s) 'temperature'"),
+        ({"prior_temperature": "hot"}, "search setting 'prior_temperature' is 'hot', not a number"),
+        ({"rule_value_share": True}, "search setting 'rule_value_share' is True, not a number"),
+    ],
+)
+def test_a_checkpoints_bad_search_settings_are_refused_naming_it(tmp_path, search, message):
+    from hive_envs.players.checkpoint import AgentPlayer
+    from tests.play.helpers import tiny_hoyito_checkpoint
+
+    path = tiny_hoyito_checkpoint(tmp_path / "h.pt")
+    save_checkpoint(path, {**load_checkpoint(path), "search": search})
+    with pytest.raises(ValueError, match=re.escape(f"checkpoint {str(path)!r}: {message}")):
+        AgentPlayer.load(path, simulations=4)

@@ -16,7 +16,7 @@ import pytest
 import hive_envs.pretrained as pretrained_module
 from hive_envs import play
 from hive_envs.agents import load_pretrained
-from hive_envs.agents.checkpoint import load_checkpoint
+from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import make_player
@@ -255,3 +255,19 @@ def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_resu
     with pytest.raises(ValueError, match="feature set 2"):
         pretrained_script.export(set_1, "hoyito_2x12", 8, rule_value_share=1.0)
     assert not (tmp_path / "hoyito_2x12.json").exists()
+
+
+def test_export_takes_the_checkpoints_own_search_unless_told_and_keeps_it_in_the_card(tmp_path, monkeypatch):
+    source = tmp_path / "source.pt"
+    searched = {"prior_temperature": 2.0, "rule_value_share": 0.5}  # as a run's config's search_* keys
+    save_checkpoint(source, {**load_checkpoint(pretrained_path("hoyito_2x6")), "search": searched})
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    weights, _ = pretrained_script.export(str(source), "hoyito_2x6", 8)
+    assert model_card("hoyito_2x6")["search"] == searched
+    assert "search" not in load_checkpoint(weights)  # the card is the one place of a shipped agent's search
+    digest = model_card("hoyito_2x6")["file_sha256"]
+    pretrained_script.export(str(source), "hoyito_2x6", 8, prior_temperature=3.0)
+    assert model_card("hoyito_2x6")["search"] == {**searched, "prior_temperature": 3.0}
+    assert model_card("hoyito_2x6")["file_sha256"] == digest  # the same file whatever its search

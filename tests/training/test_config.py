@@ -110,6 +110,8 @@ RANGE_TABLE = [  # (key, bad value, the allowed range the message must state)
     ("learning_rate", float("nan"), "a finite number"),
     ("time_limit_minutes", float("inf"), "a finite number"),
     ("shaping_coef", float("-inf"), "a finite number"),
+    ("search_prior_temperature", 0, "> 0"),
+    ("search_rule_value_share", 1.5, "0 <= value <= 1"),
 ]
 
 
@@ -138,6 +140,22 @@ def test_init_from_rule_needs_a_network_with_feature_set_2():
         }
     ).network_spec()
     assert (spec["features"], spec["search_depth"]) == (2, 3)
+
+
+def test_a_search_on_the_rule_value_needs_a_network_with_one():
+    with pytest.raises(
+        ValueError, match="config key 'search_rule_value_share'.*the networks with a rule value"
+    ):
+        config_from_dict({"network": "mlp", "search_rule_value_share": 1.0})
+    config = config_from_dict(
+        {
+            "network": "hive_lookahead",
+            "hive_features": 2,
+            "search_prior_temperature": 3,
+            "search_rule_value_share": 1,
+        }
+    )
+    assert config.search() == {"prior_temperature": 3, "rule_value_share": 1}
 
 
 def test_more_minibatches_than_decisions_per_update_is_refused():

@@ -210,11 +210,19 @@ def test_tiny_run_with_search_features_starts_from_the_rule(tmp_path):
     config = tiny_config(
         tmp_path, game="hoyito", game_options={"holes_per_row": 6}, network="hoyito_lookahead",
         hoyito_features=2, hoyito_search_depth=2, init_from_rule=True,
+        search_prior_temperature=2.0, search_rule_value_share=0.5,
     )  # fmt: skip
     ppo_selfplay.train(config)
     path = tmp_path / "tiny" / "checkpoints" / "latest.pt"
     play_legal_moves_only(path, "hoyito", {"holes_per_row": 6})
     from hive_envs.agents.checkpoint import load_checkpoint
+    from hive_envs.players import make_player
+    from hive_envs.players.checkpoint import AgentPlayer
 
-    spec = load_checkpoint(path)["network"]
-    assert (spec["features"], spec["search_depth"]) == (2, 2)
+    data = load_checkpoint(path)
+    assert (data["network"]["features"], data["network"]["search_depth"]) == (2, 2)
+    assert data["search"] == {"prior_temperature": 2.0, "rule_value_share": 0.5}
+    player = make_player(f"{path}@4")  # PATH@N searches as the config said
+    assert player.config.prior_temperature == 2.0 and player.evaluator.rule_value_share == 0.5
+    plain = AgentPlayer.load(path, 4, prior_temperature=1.0, rule_value_share=0.0)  # given: they win
+    assert plain.config.prior_temperature == 1.0 and plain.evaluator.rule_value_share == 0.0
