@@ -51,7 +51,7 @@ from hive_envs.pretrained import model_card
 from training.arena import Settings, check_counts, play_matches
 from training.cli import check_writable, write_report
 from training.elo import fit_elo
-from training.provenance import git_commit, machine
+from training.provenance import git_commit, machine, utc_text
 
 LADDERS = {
     "hive": ["random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"],
@@ -347,7 +347,7 @@ def markdown(report: dict, picture: str | None = None) -> str:
     commit = f"`{report['commit'][:10]}`" + (" (with uncommitted changes)" if report["dirty"] else "")
     note = (
         f"`{report['command']}`: {report['games_per_pair']} games per pair (both seats, one book of "
-        f"{report['opening_plies']}-ply random openings), {report['date'].replace('T', ' ').replace('+00:00', ' UTC')}, "
+        f"{report['opening_plies']}-ply random openings), {utc_text(report['date'])} UTC, "
         f"commit {commit}, {report['workers']} worker(s) on {report['machine']['cpu_model']} "
         f"({report['machine']['cpus']} CPUs, shared), load average {load['before'][0]:.1f} before and "
         f"{load['after'][0]:.1f} after, {report['wall_s'] / 60:.0f} min."
@@ -357,7 +357,7 @@ def markdown(report: dict, picture: str | None = None) -> str:
         reused = sum(1 for p in report["pairs"] if p.get("from") == source)
         note += (
             f" {reused} pairs of the players before the ones added were played by `{source['report']}` "
-            f"(commit `{str(source['commit'])[:10]}`, {str(source['date']).replace('T', ' ').replace('+00:00', ' UTC')}, "
+            f"(commit `{str(source['commit'])[:10]}`, {utc_text(source['date'])} UTC, "
             "same opening book) and are kept from it."
         )
     if sources:

@@ -48,7 +48,7 @@ from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from training.arena import Settings, play_matches
 from training.cli import exit_code
 from training.match import MatchResult, format_table
-from training.provenance import git_commit
+from training.provenance import git_commit, utc_text
 
 MAX_BYTES = 5 * 1024 * 1024
 PLAYS = ("argmax", "sampled", "search")
@@ -271,7 +271,7 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
                 "command": report["command"],
                 "code_commit": report["commit"],
                 "code_dirty": report["dirty"],
-                "date_utc": report["date"].replace("T", " ").replace("+00:00", ""),
+                "date_utc": utc_text(report["date"]),
                 "wall_s_all_matches": round(report["wall_s"], 1),
                 "workers": report["workers"],
                 "load_average_before": load["before"],

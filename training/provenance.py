@@ -59,3 +59,8 @@ def git_commit(untracked: bool = True) -> tuple[str | None, bool]:
         return None, False
     status = git("status", "--porcelain", f"--untracked-files={'normal' if untracked else 'no'}")
     return head.stdout.strip(), bool(status.stdout.strip())
+
+
+def utc_text(iso: str) -> str:
+    """``'2026-12-01T02:53:48+00:00'`` (a report's ``date``) -> ``'2026-12-01 02:53:48'`` (UTC)."""
+    return str(iso).replace("T", " ").replace("+00:00", "")
