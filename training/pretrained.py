@@ -6,8 +6,8 @@
     python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
 
 Writes ``hive_envs/agents/pretrained/NAME.pt``: the checkpoint without its ``train_state`` (optimizer
-and opponent pool: only --resume needs them, and they are most of the file) and ``search``, re-saved in the safe
-format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
+and opponent pool: only --resume needs them, and they are most of the file) and ``search``, re-saved
+in the safe format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
 ``NAME.json``, its model card: what it plays, the network, the full training config, the code
 commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
 across --resume), its default search (``--simulations``) and how every ``@N`` of it searches
@@ -69,9 +69,9 @@ def export(
     rule_value_share: float | None = None,
 ) -> tuple[Path, Path]:
     """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths.
-    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how
-    every ``@N`` of the agent searches (`hive_envs.agents.search`); None: the checkpoint's own
-    (its training config's ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
+    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` of the
+    agent searches (`hive_envs.agents.search`); None: the checkpoint's own (its training config's
+    ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
     if name not in PRETRAINED:
         raise ValueError(
             f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
