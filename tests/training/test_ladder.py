@@ -102,17 +102,24 @@ def test_markdown_of_a_tiny_ladder(tmp_path):
     assert text.count("\n| `") == len(report["elo"]) + len(report["pairs"])
 
 
-def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, monkeypatch):
-    first = tmp_path / "first.json"
-    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
-    played = []
+@pytest.fixture
+def played(monkeypatch):
+    """The pairs the ladder plays (it still plays them)."""
+    pairs_played = []
     real = ladder.play_matches
 
     def counting(pairs, *args, **kwargs):
-        played.extend(pairs)
+        pairs_played.extend(pairs)
         return real(pairs, *args, **kwargs)
 
     monkeypatch.setattr(ladder, "play_matches", counting)
+    return pairs_played
+
+
+def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, played):
+    first = tmp_path / "first.json"
+    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
+    played.clear()
     report = ladder.ladder(["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
     assert sorted(played) == sorted((name, "alphabeta:1") for name in ladder.LADDERS["hoyito"])
     earlier = {(p["player"], p["opponent"]): p for p in json.loads(first.read_text())["pairs"]}
@@ -160,18 +167,11 @@ def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games)
         ladder.ladder(game="hoyito", games=2, progress=False, extend=str(tmp_path / "missing.json"))
 
 
-def test_extend_plays_again_the_pairs_of_a_checkpoint_changed_since(tmp_path, monkeypatch, capsys):
+def test_extend_plays_again_the_pairs_of_a_checkpoint_changed_since(tmp_path, played, capsys):
     agent, first = tmp_path / "agent.pt", tmp_path / "first.json"
     tiny_hoyito_checkpoint(agent)
     ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, out=str(first))
-    played = []
-    real = ladder.play_matches
-
-    def counting(pairs, *args, **kwargs):
-        played.extend(pairs)
-        return real(pairs, *args, **kwargs)
-
-    monkeypatch.setattr(ladder, "play_matches", counting)
+    played.clear()
     ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
     assert played == []  # the same file: every pair kept
     tiny_hoyito_checkpoint(agent)  # retrained under the same path
