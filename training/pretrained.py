@@ -79,9 +79,9 @@ def export(
     if simulations < 0:
         raise ValueError(f"--simulations must be >= 0, got {simulations}")
     data = load_checkpoint(checkpoint)
-    search = stored_search(data, checkpoint)
-    for key, value in (("prior_temperature", prior_temperature), ("rule_value_share", rule_value_share)):
-        search[key] = search[key] if value is None else value
+    search = stored_search(
+        data, checkpoint, prior_temperature=prior_temperature, rule_value_share=rule_value_share
+    )
     AgentPlayer.load(checkpoint, simulations, **search)  # ValueError for settings the network cannot use
     # the card is the one place of a shipped agent's search: the file stays the same file whatever it is
     payload = {key: value for key, value in data.items() if key not in ("train_state", "search")}

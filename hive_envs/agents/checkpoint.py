@@ -309,10 +309,13 @@ def _check_finite(data: dict[str, Any], name: str) -> None:
 DEFAULT_SEARCH = {"prior_temperature": 1.0, "rule_value_share": 0.0}
 
 
-def stored_search(data: dict[str, Any], name: str | os.PathLike = "checkpoint") -> dict[str, float]:
-    """The checkpoint's ``search`` over `DEFAULT_SEARCH` (a key it does not have keeps the default);
-    ValueError naming ``name`` for an unknown key or a value that is not a number (the ranges are
-    checked where the settings are used: `hive_envs.agents.search`)."""
+def stored_search(
+    data: dict[str, Any], name: str | os.PathLike = "checkpoint", **given: float | None
+) -> dict[str, float]:
+    """The checkpoint's ``search`` over `DEFAULT_SEARCH` (a key it does not have keeps the default),
+    with the settings ``given`` (not None) in place of its own; ValueError naming ``name`` for an
+    unknown stored key or a stored value that is not a number (the ranges are checked where the
+    settings are used: `hive_envs.agents.search`)."""
     stored = data.get("search", {})
     unknown = sorted(set(stored) - set(DEFAULT_SEARCH))
     if unknown:
@@ -323,7 +326,7 @@ def stored_search(data: dict[str, Any], name: str | os.PathLike = "checkpoint") 
     for key, value in stored.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"checkpoint {str(name)!r}: search setting {key!r} is {value!r}, not a number")
-    return {**DEFAULT_SEARCH, **stored}
+    return {**DEFAULT_SEARCH, **stored, **{key: value for key, value in given.items() if value is not None}}
 
 
 def network_from_checkpoint(data: dict[str, Any]) -> torch.nn.Module:

@@ -99,10 +99,12 @@ class AgentPlayer(BasePlayer):
         ``prior_temperature`` and ``rule_value_share``: how the search reads the network
         (`hive_envs.agents.search`); None: the checkpoint's own ``search`` (`stored_search`)."""
         data = load_checkpoint(path)
-        stored = stored_search(data, path)
-        prior_temperature = stored["prior_temperature"] if prior_temperature is None else prior_temperature
-        rule_value_share = stored["rule_value_share"] if rule_value_share is None else rule_value_share
-        config = SearchConfig(simulations=simulations, c_puct=c_puct, prior_temperature=prior_temperature)
+        search = stored_search(
+            data, path, prior_temperature=prior_temperature, rule_value_share=rule_value_share
+        )
+        config = SearchConfig(
+            simulations=simulations, c_puct=c_puct, prior_temperature=search["prior_temperature"]
+        )
         try:
             view = view_for_checkpoint(data)
         except ValueError as error:
@@ -113,7 +115,7 @@ class AgentPlayer(BasePlayer):
         source = f"checkpoint {str(path)!r}"
         network = network_from_checkpoint(data)
         game = str(data["game"])
-        return cls(network, view, config, sample, seed, name, game, source, rule_value_share)
+        return cls(network, view, config, sample, seed, name, game, source, search["rule_value_share"])
 
     # -- choosing -------------------------------------------------------------------------------
     def config_for(self, limits: SearchLimits | None) -> SearchConfig:
