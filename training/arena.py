@@ -127,6 +127,11 @@ class Settings:
             return self.repetition_draw
         return self.has_option("repetition_draw") and any(str(s).startswith("uhp:") for s in specs)
 
+    def queen_margins(self, records: list[GameRecord], repetition_draw: bool) -> list[int]:
+        """`queen_margins` of a match's records, replayed under this match's rules."""
+        opening = bool(self.game_options.get("tournament_opening", True))
+        return queen_margins(records, self.max_turns, repetition_draw, opening)
+
     def new_game(self, repetition_draw: bool = False) -> Game:
         """A game at the start under the match's options (``max_turns`` where the game has a cap)."""
         entry = game_entry(self.game)
@@ -165,13 +170,28 @@ class GameRecord:
     forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
 
 
-def queen_margins(records: list[GameRecord], max_turns: int | None = 300) -> list[int]:
+def queen_margins(
+    records: list[GameRecord],
+    max_turns: int | None = 300,
+    repetition_draw: bool = False,
+    tournament_opening: bool = True,
+) -> list[int]:
     """Hive: for each game, the occupied cells around the opponent's Queen minus those around A's own Queen
-    in the final position (a finer measure than W/D/L when weak players draw at the turn limit)."""
+    in the final position (a finer measure than W/D/L when weak players draw at the turn limit).
+
+    Each record is replayed under the rules its match was refereed by (the repetition draw, the turn
+    cap, the tournament opening): a game the referee ended by repetition is no legal GameString
+    without the rule."""
     from hive_envs.hive import HiveGame
 
     return [
-        HiveGame.from_gamestring(r.record, max_turns=max_turns).queen_margin(r.seat_of_a) for r in records
+        HiveGame.from_gamestring(
+            r.record,
+            tournament_opening=tournament_opening,
+            max_turns=max_turns,
+            repetition_draw=repetition_draw,
+        ).queen_margin(r.seat_of_a)
+        for r in records
     ]
 
 
@@ -260,7 +280,11 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
     except BaseException:
         a.close()
         raise
-    log = functools.partial(_log_game, settings=settings) if settings.log_games else None
+    log = (
+        functools.partial(_log_game, settings=settings, repetition_draw=repetition)
+        if settings.log_games
+        else None
+    )
     try:
         records = play_openings(
             a, b, chunk.openings, functools.partial(settings.new_game, repetition), limits, log
@@ -297,10 +321,10 @@ def play_openings(
     return records
 
 
-def _log_game(r: GameRecord, settings: Settings) -> None:
+def _log_game(r: GameRecord, settings: Settings, repetition_draw: bool) -> None:
     extra = ""
     if settings.game == "hive":
-        extra = f" queen_margin_for_a={queen_margins([r], settings.max_turns)[0]:+d}"
+        extra = f" queen_margin_for_a={settings.queen_margins([r], repetition_draw)[0]:+d}"
     result = "forfeit " + r.forfeit if r.result_for_a is None else f"{int(r.result_for_a):+d}"
     print(
         f"game seat_of_a={r.seat_of_a} result_for_a={result} plies={r.plies}{extra} {r.reason}",
@@ -426,7 +450,7 @@ def run(
             "games_played": [r.__dict__ for r in records],
         }
         if settings.game == "hive":
-            margins = queen_margins(records, settings.max_turns)
+            margins = settings.queen_margins(records, match["repetition_draw"])
             for row, margin in zip(match["games_played"], margins):
                 row["queen_margin_for_a"] = margin
             match["queen_margin_for_a"] = mean_ci95(margins)

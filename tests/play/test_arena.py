@@ -122,6 +122,34 @@ def test_an_engine_applying_the_repetition_draw_is_scored_right(oscillator_kind,
     assert all("the engine's game is over (Draw)" in r.reason for r in records)
 
 
+def test_a_match_whose_games_end_by_repetition_is_reported_with_queen_margins(
+    oscillator_kind, tmp_path, capsys
+):
+    """The report replays each record for its Queen margins; it did so without the repetition rule, so a
+    game the referee drew by repetition ('Draw' after moves that are no draw without the rule) raised
+    and the whole match was lost with no report (seen against a real engine)."""
+    out = tmp_path / "report.json"
+    settings = arena.Settings(game="hive", opening_plies=2, move_timeout_s=10.0, log_games=True)
+    arena.run(["oscillator"], [f"uhp:{FAKE} repetition"], 2, settings, out=str(out))
+    match = json.loads(out.read_text())["matches"][0]
+    assert match["repetition_draw"] and [g["result_for_a"] for g in match["games_played"]] == [0.0, 0.0]
+    assert all(isinstance(g["queen_margin_for_a"], int) for g in match["games_played"])
+    assert capsys.readouterr().err.count("queen_margin_for_a=") == 2  # the per-game log replays too
+
+
+def test_queen_margins_replay_a_record_under_its_match_rules():
+    record = (
+        "Base;Draw;White[7];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-;"
+        "wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-"
+    )
+    drawn = arena.GameRecord(0, 0.0, 12, "", record)
+    with pytest.raises(ValueError, match="Draw"):
+        arena.queen_margins([drawn])  # without the rule the record is not a legal GameString
+    assert arena.queen_margins([drawn], repetition_draw=True) == [0]
+    settings = arena.Settings(game="hive")
+    assert settings.queen_margins([drawn], repetition_draw=True) == [0]
+
+
 @pytest.mark.parametrize(
     "flags, message",
     [
