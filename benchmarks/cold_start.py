@@ -17,7 +17,7 @@ Cases:
   into a temporary runs folder; torch's import is included.
 
 The results file is separate from ``docs/results/bench.json`` (a full suite run rewrites that one);
-``python -m benchmarks.tables`` renders it into the README.
+``python -m tools.render_docs`` renders it into docs/results.md.
 """
 
 from __future__ import annotations

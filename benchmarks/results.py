@@ -1,7 +1,7 @@
 """The results file of a benchmark run (``python -m benchmarks --json PATH``): what was measured, where.
 
-One JSON document holds every figure the README and the docs quote (`benchmarks.tables` renders
-their tables from it)::
+One JSON document holds every figure the docs quote (`benchmarks.tables` renders their tables from it,
+`python -m tools.render_docs` puts them in the pages)::
 
     {
       "schema": 1,

@@ -37,7 +37,7 @@ from the Hive start (best of ``--perft-repeats``), the per-position cost of the 
 nodes/s at depth 3 from fixed positions, beside perft's nodes/s from the same positions).
 
 ``--json PATH`` writes everything, with the machine, load, library versions, date and commit
-(`benchmarks.results`); `python -m benchmarks.tables` renders the README's and the docs' tables
+(`benchmarks.results`); `python -m tools.render_docs` renders the docs' tables
 from that file.
 
 Reused from the per-game scripts: `benchmarks.bench_hive_engine` (engine rates, perft),

@@ -24,7 +24,7 @@ from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
 from training import arena, evaluate
 from training import pretrained as pretrained_script
 from training.arena import Settings
-from training.pretrained import MAX_BYTES, rewrite_docs
+from training.pretrained import MAX_BYTES, results_table
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -140,8 +140,15 @@ def test_an_unknown_name_lists_the_agents():
         make_player("pretrained:nope")
 
 
-def test_the_docs_and_readme_show_what_the_model_cards_render():
-    assert rewrite_docs(Path(__file__).resolve().parents[2], check=True) == []
+def test_the_headline_table_keeps_argmax_and_search_against_the_classical_players():
+    full, headline = results_table(), results_table(headline=True)
+    assert "| sampled |" in full and "| sampled |" not in headline
+    assert "`pretrained:hive_base`" in full.splitlines()[0]  # a self-play column: in the full table only
+    assert "pretrained:" not in headline.splitlines()[0]
+    rows = [line for line in headline.splitlines() if line.startswith("| `")]
+    assert {line.split(" | ")[1] for line in rows} <= {"argmax", "search @128", "search @64", "search @32"}
+    for row in rows:  # the same cells as the full table's row, without its self-play columns
+        assert any(line.startswith(row[:-1]) for line in full.splitlines()), row
 
 
 def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
