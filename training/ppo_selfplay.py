@@ -42,7 +42,7 @@ from hive_envs.games import GAMES, new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
 from training.arena import distinct_openings, play_game
-from training.budget import TimeBudget
+from training.budget import TimeBudget, expected_final_step
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
@@ -277,7 +277,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         save_checkpoint(checkpoint_dir / "latest.pt", payload)
 
     bar = tqdm(
-        total=config.total_steps,
+        total=expected_final_step(global_step, elapsed, config.total_steps, budget.limit_s),
         initial=min(global_step, config.total_steps),
         unit="step",
         dynamic_ncols=True,
@@ -336,6 +336,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             budget.record("evaluation", time.time() - evaluation_started)
         if update % config.checkpoint_every == 0:
             save()
+        bar.total = expected_final_step(global_step, elapsed, config.total_steps, budget.limit_s)
         bar.update(min(global_step, config.total_steps) - bar.n)
         bar.set_postfix(
             sps=f"{global_step / max(elapsed, 1e-9):.0f}",

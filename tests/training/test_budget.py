@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from training.budget import TimeBudget
+from training.budget import TimeBudget, expected_final_step
 
 
 def test_no_limit_always_fits():
@@ -31,3 +31,12 @@ def test_the_longest_length_of_each_kind_is_expected():
     budget.record("evaluation", 5.0)
     assert not budget.fits(71.0, "update")
     assert budget.fits(71.0, "evaluation")
+
+
+def test_the_progress_total_is_the_step_the_time_limit_ends_the_run_on():
+    # the quickstart: 20 M steps asked, 3 minutes allowed, 1,000 steps/s so far
+    assert expected_final_step(60_000, 60.0, 20_000_000, 180.0) == 180_000
+    assert expected_final_step(60_000, 60.0, 100_000, 180.0) == 100_000  # the step budget ends it first
+    assert expected_final_step(60_000, 60.0, 20_000_000, 0.0) == 20_000_000  # no time limit
+    assert expected_final_step(0, 0.0, 20_000_000, 180.0) is None  # no rate yet: no total, no ETA
+    assert expected_final_step(200_000, 200.0, 20_000_000, 180.0) == 200_000  # past the limit: now
