@@ -25,12 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from hive_envs.cli import run_quietly
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import Player, PlayerContext, make_player
 from hive_envs.players.base import play_on_one_thread
 from hive_envs.players.specs import describe_specs
+from hive_envs.terminal import run_quietly
 
 HELP = __doc__.split("or:\n\n", 1)[1].split("\n\nA move")[0]
 

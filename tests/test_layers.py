@@ -90,7 +90,13 @@ LAYERS = [
     ),
     (
         "tools",
-        ["hive_envs.cli", "hive_envs.hive.uhp", "hive_envs.uhp", "hive_envs.play", "hive_envs.hive.perft"],
+        [
+            "hive_envs.terminal",
+            "hive_envs.hive.uhp",
+            "hive_envs.uhp",
+            "hive_envs.play",
+            "hive_envs.hive.perft",
+        ],
         (),
     ),
     ("training", ["training", "training.*"], ("torch", "ray", "gymnasium", "pettingzoo")),

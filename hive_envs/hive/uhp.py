@@ -46,11 +46,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from hive_envs.cli import run_quietly
 from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
 from hive_envs.players.base import play_on_one_thread
 from hive_envs.players.specs import describe_specs
+from hive_envs.terminal import run_quietly
 from hive_envs.version import __version__
 
 ENGINE_ID = f"id hive_envs v{__version__}"

@@ -21,10 +21,10 @@ one per thread suffices) and calls these kernels inside ``numba.prange``.
 """
 
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.perft_kernel import perft_kernel
 from hive_envs.hive.engine.pieces import kinds_mask
 from hive_envs.hive.engine.playout import random_playout
 from hive_envs.hive.engine.rules import NUM_MOVE_IDS, PASS_MOVE, UNDO_SIZE, apply_move, undo_move
-from hive_envs.hive.engine.search import perft_kernel
 from hive_envs.hive.engine.state import STATE_SIZE, new_state
 from hive_envs.hive.engine.workspace import WORKSPACE_SIZE, new_workspace
 

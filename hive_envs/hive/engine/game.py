@@ -42,6 +42,7 @@ from hive_envs.hive.engine.notation import (
     turn_string,
 )
 from hive_envs.hive.engine.options import HiveOptions
+from hive_envs.hive.engine.perft_kernel import perft_kernel
 from hive_envs.hive.engine.pieces import (
     KIND_FIRST_SLOT,
     NUM_PIECE_SLOTS,
@@ -57,7 +58,6 @@ from hive_envs.hive.engine.rules import (
     queen_neighbours,
     undo_move,
 )
-from hive_envs.hive.engine.search import perft_kernel
 from hive_envs.hive.engine.state import (
     HEIGHT,
     I_LAST_MOVED,
