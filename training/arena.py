@@ -165,14 +165,20 @@ class GameRecord:
     forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
 
 
-def queen_margins(records: list[GameRecord], max_turns: int | None = 300) -> list[int]:
-    """Hive: for each game, the occupied cells around the opponent's Queen minus those around A's own Queen
-    in the final position (a finer measure than W/D/L when weak players draw at the turn limit)."""
-    from hive_envs.hive import HiveGame
-
-    return [
-        HiveGame.from_gamestring(r.record, max_turns=max_turns).queen_margin(r.seat_of_a) for r in records
-    ]
+def game_metrics(
+    records: list[GameRecord], settings: Settings, repetition_draw: bool = False
+) -> dict[str, list[float]]:
+    """Each match metric of the game's definition (Hive: the Queen margin) for every game, from A's
+    side: key -> one value per record, each game replayed under the match's options."""
+    definition = game_entry(settings.game)
+    if not definition.metrics:
+        return {}
+    options = settings.new_game(repetition_draw).options
+    finals = [definition.from_record(r.record, options) for r in records]
+    return {
+        metric.key: [metric.value(game, r.seat_of_a) for game, r in zip(finals, records)]
+        for metric in definition.metrics
+    }
 
 
 def mean_ci95(values: list[float]) -> tuple[float, float, float]:
@@ -260,7 +266,9 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
     except BaseException:
         a.close()
         raise
-    log = functools.partial(_log_game, settings=settings) if settings.log_games else None
+    log = (
+        functools.partial(_log_game, settings=settings, repetition=repetition) if settings.log_games else None
+    )
     try:
         records = play_openings(
             a, b, chunk.openings, functools.partial(settings.new_game, repetition), limits, log
@@ -297,10 +305,9 @@ def play_openings(
     return records
 
 
-def _log_game(r: GameRecord, settings: Settings) -> None:
-    extra = ""
-    if settings.game == "hive":
-        extra = f" queen_margin_for_a={queen_margins([r], settings.max_turns)[0]:+d}"
+def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
+    metrics = game_metrics([r], settings, repetition)
+    extra = "".join(f" {key}={values[0]:+g}" for key, values in metrics.items())
     result = "forfeit " + r.forfeit if r.result_for_a is None else f"{int(r.result_for_a):+d}"
     print(
         f"game seat_of_a={r.seat_of_a} result_for_a={result} plies={r.plies}{extra} {r.reason}",
@@ -425,19 +432,18 @@ def run(
             "repetition_draw": settings.repetition_for((a, b)),
             "games_played": [r.__dict__ for r in records],
         }
-        if settings.game == "hive":
-            margins = queen_margins(records, settings.max_turns)
-            for row, margin in zip(match["games_played"], margins):
-                row["queen_margin_for_a"] = margin
-            match["queen_margin_for_a"] = mean_ci95(margins)
+        for key, values in game_metrics(records, settings, match["repetition_draw"]).items():
+            for row, value in zip(match["games_played"], values):
+                row[key] = value
+            match[key] = mean_ci95(values)
         report["matches"].append(match)
     print(format_table([result for result, _ in played], forfeits=True))
     for match in report["matches"]:
-        if "queen_margin_for_a" in match:
-            mean, low, high = match["queen_margin_for_a"]
+        for metric in game_entry(settings.game).metrics:
+            mean, low, high = match[metric.key]
             print(
-                f"{match['player']} vs {match['opponent']}: final Queen margin (neighbours of the opponent's "
-                f"Queen - of the player's) {mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+                f"{match['player']} vs {match['opponent']}: {metric.description} "
+                f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
             )
     for match in report["matches"]:
         forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]

@@ -194,6 +194,7 @@ def test_queen_margin_counts_neighbours_of_each_queen_from_a_side():
     white, black = game.queen_neighbours(0), game.queen_neighbours(1)
     as_white = arena.GameRecord(0, 0.0, 8, "", record)  # (seat of A, result for A, plies, reason, record)
     as_black = arena.GameRecord(1, 0.0, 8, "", record)
-    assert arena.queen_margins([as_white, as_black]) == [black - white, white - black]
+    margins = arena.game_metrics([as_white, as_black], arena.Settings("hive"))["queen_margin_for_a"]
+    assert margins == [black - white, white - black]
     assert (white, black) == (3, 3)
     assert arena.mean_ci95([1, 1, 1]) == (1.0, 1.0, 1.0)

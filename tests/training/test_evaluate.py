@@ -5,13 +5,16 @@ import json
 import numpy as np
 import pytest
 
+from hive_envs import register_game
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
+from tests.nim import NIM
 from training import evaluate
 from training.elo import fit_elo
 from training.match import wilson_interval
 
-TOY = "tests.training.toy_game:NimBatch"
+TOY = NIM.name  # the toy game, added by its definition
+register_game(NIM)
 
 
 def toy_checkpoint(path, step, game=TOY, pile=10):
