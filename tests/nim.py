@@ -184,7 +184,8 @@ def nim_gym_env(opponent="random", learner_seat=0, render_mode=None, **options):
 
 
 class NimBatch(BatchGame):
-    """`num_games` protocol games stepped in a Python loop (the batched contract, no kernel)."""
+    """`num_games` protocol games stepped in a Python loop (the batched contract, no kernel; no
+    potentials, so reward shaping is refused)."""
 
     def __init__(self, num_games: int, pile: int = 10, extra_turn: bool = False):
         self.options = NimOptions(pile, extra_turn)
@@ -227,9 +228,6 @@ class NimBatch(BatchGame):
                 self.encoder.observe(game, mover, self.final_observation[g])
                 self.games[g] = NimGame(self.options)
             self._publish(g)
-
-    def potentials(self) -> np.ndarray:
-        return np.zeros((self.num_games, 2), dtype=np.float32)
 
     def game(self, row) -> NimGame:
         return self.games[self._row(row)].copy()

@@ -12,7 +12,7 @@ import numpy as np
 import pettingzoo
 import pytest
 
-from hive_envs import play, register_game
+from hive_envs import play
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.players import PlayerContext, make_player
@@ -20,10 +20,7 @@ from tests.nim import NIM, NimGame, NimOptions
 from training import arena, evaluate, ladder, ppo_selfplay
 from training.config import config_from_dict
 
-
-@pytest.fixture(scope="module", autouse=True)
-def nim_registered():
-    register_game(NIM)
+pytestmark = pytest.mark.usefixtures("nim_registered")
 
 
 def test_nim_plays_on_every_surface_through_its_definition(tmp_path, capsys):

@@ -8,16 +8,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from hive_envs import register_game
 from hive_envs.hive.definition import HIVE
 from hive_envs.hoyito.definition import HOYITO
 from hive_envs.testing import ConformanceError, check_batch, check_definition, check_protocol
 from tests.nim import NIM, NimBatch, NimGame
 
-
-@pytest.fixture(scope="module", autouse=True)
-def nim_registered():
-    register_game(NIM)
+pytestmark = pytest.mark.usefixtures("nim_registered")
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ import json
 import numpy as np
 import pytest
 
-from hive_envs import register_game
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
 from tests.nim import NIM
@@ -13,8 +12,8 @@ from training import evaluate
 from training.elo import fit_elo
 from training.match import wilson_interval
 
-TOY = NIM.name  # the toy game, added by its definition
-register_game(NIM)
+TOY = NIM.name  # the toy game, added by its definition (the nim_registered fixture)
+pytestmark = pytest.mark.usefixtures("nim_registered")
 
 
 def toy_checkpoint(path, step, game=TOY, pile=10):

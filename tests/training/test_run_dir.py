@@ -14,6 +14,8 @@ from tests.agents.test_checkpoint import assert_same
 from tests.training.test_train_smoke import tiny_config
 from training import ppo_selfplay
 
+pytestmark = pytest.mark.usefixtures("nim_registered")
+
 
 def run_files(run):
     return sorted(str(p.relative_to(run)) for p in run.rglob("*") if p.is_file())
