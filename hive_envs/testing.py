@@ -12,7 +12,8 @@ Given a `hive_envs.core.definition.GameDefinition` and keyword options, seeded r
   every ``play_id`` then ``undo`` gives back the same record, seat to move, ply, result, legal
   moves and observation; a refused
   move (an id that is not legal, a bool, a float) raises ValueError and changes nothing; ``copy`` is
-  independent; the record replays (``from_record``) to the same record and legal moves.
+  independent; the record replays (``from_record``) to the same record and legal moves; the
+  drawings give text and an (H, W, 3) uint8 picture.
 - **encoder** (inside `check_protocol`): one action per legal move and none else (the mask is the
   legal set, ``legal_actions`` is aligned with ``legal_move_ids``, ``action_to_move`` and
   ``move_to_action`` are inverse), observations inside the declared bounds, shape and dtype.
@@ -38,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from hive_envs.core.definition import GameDefinition
+from hive_envs.core.definition import GameDefinition, load
 
 
 class ConformanceError(AssertionError):
@@ -119,6 +120,7 @@ def check_protocol(
             _check_apply_undo(definition, encoder, game, move)
             game.play_id(move)
         _check_record(definition, parsed, game)
+        _check_drawings(definition, game)
 
 
 def _check_position(definition, encoder, game, low, high) -> None:
@@ -185,6 +187,15 @@ def _check_record(definition, parsed, game) -> None:
         raise _fail("record", definition, game, "from_record(record()) is another game")
     if replayed.result != game.result:
         raise _fail("record", definition, game, "the replayed game has another result")
+
+
+def _check_drawings(definition, game) -> None:
+    if not isinstance(definition.draw(game), str):
+        raise _fail("drawing", definition, game, "draw_text did not return text")
+    if definition.draw_picture is not None:
+        picture = np.asarray(load(definition.draw_picture)(game))
+        if picture.ndim != 3 or picture.shape[2] != 3 or picture.dtype != np.uint8:
+            raise _fail("drawing", definition, game, f"draw_picture gave {picture.dtype} {picture.shape}")
 
 
 # ---------------------------------------------------------------------------- AEC env

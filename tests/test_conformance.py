@@ -72,3 +72,9 @@ def test_a_record_that_does_not_replay_is_found():
     broken = dataclasses.replace(NIM, from_record=lambda text, options: NimGame(options))
     with pytest.raises(ConformanceError, match="nim record: from_record"):
         check_protocol(broken)
+
+
+def test_a_picture_that_is_not_rgb_is_found():
+    broken = dataclasses.replace(NIM, draw_picture=lambda game: np.zeros((4, 4), dtype=np.uint8))
+    with pytest.raises(ConformanceError, match=r"nim drawing: draw_picture gave uint8 \(4, 4\)"):
+        check_protocol(broken)

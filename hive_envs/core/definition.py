@@ -28,7 +28,8 @@ importing it, as Gymnasium's entry points do; they are written in code, never re
 - ``searcher`` *ref*: the `hive_envs.core.alphabeta.AlphaBetaSearcher` subclass behind ``alphabeta:D``;
   None: the game has no alpha-beta player.
 - ``draw_text`` *ref*: ``(game) -> str``, the board as the terminal front end prints it;
-  ``score_text(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing.
+  ``score_text(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing;
+  ``draw_picture`` *ref*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None.
 - ``ladder``: the fixed player specs of the game's strength ladder, weakest first.
 - ``eval_opponents``: the quick baselines a training run's final evaluation plays.
 - ``metrics``: `MatchMetric` values the arena reports per game and per match besides the result.
@@ -104,6 +105,7 @@ class GameDefinition:
     vector_entry_point: Any = None
     searcher: Any = None
     draw_text: Any = None
+    draw_picture: Any = None
     score_text: Callable[[Any], str] = lambda game: ""  # takes the game's own class
     ladder: tuple[str, ...] = ("random", "greedy")
     eval_opponents: tuple[str, ...] = ("random",)

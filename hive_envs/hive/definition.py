@@ -57,6 +57,7 @@ HIVE = GameDefinition(
     vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
     searcher=HiveAlphaBeta,
     draw_text="hive_envs.hive.render:render_ansi",
+    draw_picture="hive_envs.hive.render:render_rgb",
     ladder=("random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"),
     eval_opponents=("random",),
     metrics=(QUEEN_MARGIN,),

@@ -37,6 +37,7 @@ HOYITO = GameDefinition(
     vector_entry_point="hive_envs.hoyito.gym_env:HoyitoVectorEnv",
     searcher=HoyitoAlphaBeta,
     draw_text="hive_envs.hoyito.render:render_numbered",
+    draw_picture="hive_envs.hoyito.render:render_rgb",
     score_text=lambda game: " ({}-{})".format(*game.captured),
     ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
     eval_opponents=("random", "greedy"),
