@@ -6,13 +6,14 @@ only ever looked up among the registered games, never imported."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import gymnasium as gym
 import numpy as np
 import pettingzoo
 import pytest
 
-from hive_envs import play
+from hive_envs import play, register_game
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.players import PlayerContext, make_player
@@ -99,3 +100,11 @@ def test_a_checkpoint_or_config_naming_code_instead_of_a_game_is_refused(tmp_pat
     with pytest.raises(ValueError, match="game"):
         config_from_dict({"game": game})
     assert not (tmp_path / "e.json").exists()
+
+
+def test_a_name_is_registered_once_and_only_a_definition_is_accepted():
+    register_game(NIM)  # the same definition again: nothing happens
+    with pytest.raises(ValueError, match="a game named 'hive' is already registered"):
+        register_game(replace(NIM, name="hive"))
+    with pytest.raises(ValueError, match="a game is added as a GameDefinition, got str"):
+        register_game("tests.nim:NIM")
