@@ -7,7 +7,7 @@ module only when a checkpoint spec is resolved.
 - ``choose(game, limits) -> move id`` on a protocol game of the checkpoint's game and options;
 - ``act(batch, rows)``: the raw policy is one batched forward pass over the rows' observations (the
   speed ``evaluate.py`` needs); with search, each row's game is searched in turn;
-- a checkpoint of a game without a view (a test's toy batch game) plays batched only.
+- an `AgentPlayer` made without a view (``view=None``) plays batched only.
 
 How limits are used when ``simulations > 0`` (search on): no limits run ``simulations`` simulations;
 ``depth N`` runs them with the tree cut at N plies (0 = raw policy); ``time_s`` searches until 90% of
