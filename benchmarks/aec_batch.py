@@ -2,15 +2,19 @@
 
 This is the "before" of the throughput work: what batched rollouts cost when each game is a
 PettingZoo AEC env (`hive_envs.hive.env.raw_env`) stepped in a Python loop. The suite uses it for
-a comparison row and for PPO self-play steps/s before `HiveBatch` (training accepts any class with
-the batch API as ``game: "benchmarks.aec_batch:AecLoopHiveBatch"``). Same buffers and semantics as
-`HiveBatch` (auto-reset, final observation from the last mover's view); only ``step(actions)``.
+a comparison row and for PPO self-play steps/s before `HiveBatch`: training plays it as the game
+`AEC_LOOP_HIVE` (Hive's definition with this batch, once added with `hive_envs.games.add_game`).
+Same buffers and semantics as `HiveBatch` (auto-reset, final observation from the last mover's view);
+only ``step(actions)``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
+from hive_envs.hive.definition import HIVE
 from hive_envs.hive.env import raw_env
 
 
@@ -67,3 +71,16 @@ class AecLoopHiveBatch:
         self.observation[g] = obs["observation"]
         self.action_mask[g] = obs["action_mask"]
         self.to_move[g] = env.possible_agents.index(env.agent_selection)
+
+
+AEC_LOOP_HIVE = dataclasses.replace(
+    HIVE,
+    name="hive_aec_loop",
+    batch=AecLoopHiveBatch,
+    aec_id=None,
+    gym_envs={},
+    networks=(),
+    rule_networks=(),
+)
+"""Hive with the AEC-loop batch: the game the PPO benchmark's "before" row trains on (its lookahead
+network reads Hive's rules from the batch's ``game_name``)."""

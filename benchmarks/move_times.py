@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 
+from hive_envs.games import GAMES
 from hive_envs.play import parse_options
 from hive_envs.players.base import play_on_one_thread
 from training.arena import Settings, distinct_openings
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", default="hive", choices=["hive", "hoyito"])
+    parser.add_argument("--game", default="hive", choices=sorted(GAMES))
     parser.add_argument("--players", nargs="+", required=True, help="player specs to time")
     parser.add_argument(
         "--options", nargs="*", default=[], metavar="NAME=VALUE", help="game options (e.g. expansions=MLP)"

@@ -47,6 +47,7 @@ Reused from the per-game scripts: `benchmarks.bench_hive_engine` (engine rates, 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -56,7 +57,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 
 import numpy as np
@@ -89,11 +90,14 @@ class Result:
 
 @dataclass(frozen=True)
 class Row:
-    """One row of the table: its label, what its loop calls every ply, and how to measure it."""
+    """One row of the table: its label, what its loop calls every ply, and how to measure it; the
+    game column's text and the key of the row its ratio is taken against (None: a reference peer)."""
 
     label: str
     calls: str
     rate: Callable[[float], Rates]
+    game: str = "peer"
+    peer: str | None = None
 
 
 # --------------------------------------------------------------------------- timing
@@ -319,7 +323,17 @@ def _hive_rows(name: str, expansions: str) -> dict:
         "`shimmy.OpenSpielCompatibilityV0` over the same pyspiel game: `env.last()`, `env.step(a)`",
         shimmy,
     )
-    return rows
+    return {key: replace(row, game=f"Hive {name}", peer=_hive_peer(key)) for key, row in rows.items()}
+
+
+def _hive_peer(key: str) -> str | None:
+    """OpenSpiel at its fastest for the env rows, its move loop for the engine rows (none for itself)."""
+    game, variant, path = key.split(":")
+    if path in ("openspiel", "openspiel_moves"):
+        return None
+    if path in ("engine", "kernel"):
+        return f"{game}:{variant}:openspiel_moves"
+    return f"{game}:{variant}:openspiel"
 
 
 def _hoyito_rows() -> dict:
@@ -375,7 +389,7 @@ def _hoyito_rows() -> dict:
     }
     for n in BATCH_SIZES:
         rows[f"hoyito:2x6:batch{n}"] = Row(f"HoyitoBatch N={n}", f"{draw}, `batch.step(actions)`", batched(n))
-    return rows
+    return {key: replace(row, game="Hoyito 2x6", peer="peer:connect_four_v3") for key, row in rows.items()}
 
 
 def _nbytes(batch) -> int:
@@ -419,34 +433,28 @@ def all_rows() -> dict[str, Row]:
     return rows
 
 
+@functools.cache
+def _rows() -> dict[str, Row]:
+    return all_rows()
+
+
 def peer_of(key: str) -> str | None:
     """The row a row's ratio is taken against (None for the reference peers themselves)."""
-    parts = key.split(":")
-    if len(parts) != 3:
-        return None
-    game, variant, path = parts
-    if game == "hive":
-        if path in ("openspiel", "openspiel_moves"):
-            return None
-        if path in ("engine", "kernel"):
-            return f"hive:{variant}:openspiel_moves"
-        return f"hive:{variant}:openspiel"
-    if game == "hoyito":
-        return "peer:connect_four_v3"
-    return None
+    row = _rows().get(key)
+    return None if row is None else row.peer
 
 
 def game_name(key: str) -> str:
     """Game column of a row: "Hive Base", "Hive Base+MLP", "Hoyito 2x6" or "peer"."""
-    variant = key.split(":")[1] if key.startswith(("hive:", "hoyito:")) else ""
-    return {"Base": "Hive Base", "Base+MLP": "Hive Base+MLP", "2x6": "Hoyito 2x6"}.get(variant, "peer")
+    row = _rows().get(key)
+    return "peer" if row is None else row.game
 
 
 # --------------------------------------------------------------------------- PPO self-play
 PPO_CONFIG = "configs/hive_base.yaml"
 PPO_PATHS = {
     "HiveBatch (after)": "hive",
-    "64 AEC envs in a Python loop (before)": "benchmarks.aec_batch:AecLoopHiveBatch",
+    "64 AEC envs in a Python loop (before)": "hive_aec_loop",  # benchmarks.aec_batch.AEC_LOOP_HIVE
 }
 
 
@@ -528,6 +536,10 @@ def ppo_section(updates: int) -> tuple[str, dict]:
         f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14} {'batch.step alone':>17}"
     )
     lines = [title, header]
+    from benchmarks.aec_batch import AEC_LOOP_HIVE
+    from hive_envs.games import add_game
+
+    add_game(AEC_LOOP_HIVE)
     rates, loads = {}, {}
     for label, game in PPO_PATHS.items():
         loads[label] = os.getloadavg()[0]

@@ -1,14 +1,17 @@
-"""The games of the package by name: their options, protocol game, encoder and batch class.
+"""The games of the package by name: each game's `GameDefinition` (`hive_envs.core.definition`).
 
-    entry = game_entry("hoyito")
-    options = entry.parse_options({"holes_per_row": 12})   # the validated options value object
-    game = entry.new_game(options)                      # a protocol game (`hive_envs.core.game`)
-    encoder = entry.encoder(options)                    # its encoder (`hive_envs.core.game_env`)
-    new_game("hive", {"expansions": "MLP"})            # the same from a name and an options dict
+    definition = game_entry("hoyito")
+    options = definition.parse_options({"holes_per_row": 12})   # the validated options value object
+    game = definition.new_game(options)                      # a protocol game (`hive_envs.core.game`)
+    encoder = definition.encoder(options)                    # its encoder (`hive_envs.core.game_env`)
+    new_game("hive", {"expansions": "MLP"})                  # the same from a name and an options dict
 
-Configs and checkpoints name a game ("hive", "hoyito") and give its options as a dict; the tools
-that need a game, an encoder or a batch from those (the arena, the checkpoint players, the terminal
-front end, training) look them up here. A third game adds one entry.
+Configs and checkpoints name a game and give its options as a dict; every tool that needs a game,
+an encoder, a batch, a searcher, a drawing or a ladder looks up the game's definition here and loops
+over `GAMES`, never asking for a game by name. Each definition is declared in its game's folder
+(`hive_envs/hive/definition.py`, `hive_envs/hoyito/definition.py`); a further game is added with
+`add_game` (`hive_envs.register_game` also registers its env ids). A name is only ever looked up in
+this table, so a config or checkpoint naming anything else is refused: it never names code to run.
 
 Option names are checked here too (`check_option_names`): an unknown key in an options dict, or in
 the keyword options of ``env()``, ``gym.make`` and ``gym.make_vec``, raises ValueError naming it and
@@ -17,80 +20,43 @@ the game's options, instead of a TypeError from deep inside a constructor.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
-
+from hive_envs.core.definition import GameDefinition
 from hive_envs.core.game import Game
-from hive_envs.hive.encoding import make_encoding
-from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hive.engine.options import HiveOptions
-from hive_envs.hoyito.encoding import HoyitoEncoding
-from hive_envs.hoyito.engine.game import HoyitoGame
-from hive_envs.hoyito.engine.options import HoyitoOptions
+from hive_envs.hive.definition import HIVE
+from hive_envs.hoyito.definition import HOYITO
+
+GAMES: dict[str, GameDefinition] = {definition.name: definition for definition in (HIVE, HOYITO)}
+"""Every game by name: the package's own, then those added with `add_game`."""
 
 
-def check_names(owner: str, options, known: Sequence[str]) -> None:
-    """ValueError unless ``options`` is a dict whose keys are all in ``known``, naming ``owner``, the
-    unknown keys and the known ones."""
-    if not isinstance(options, dict):
-        raise ValueError(f"{owner} options must be a dict, got {options!r}")
-    unknown = sorted(repr(key) for key in options if key not in known)
-    if unknown:
-        raise ValueError(f"{owner} has no option {', '.join(unknown)}; its options are {', '.join(known)}")
+def add_game(definition: GameDefinition) -> None:
+    """Add a game to `GAMES`; adding the same definition again does nothing, another definition
+    under a name already taken raises ValueError."""
+    if not isinstance(definition, GameDefinition):
+        raise ValueError(f"a game is added as a GameDefinition, got {type(definition).__name__}")
+    known = GAMES.get(definition.name)
+    if known is not None and known is not definition:
+        raise ValueError(f"a game named {definition.name!r} is already registered")
+    GAMES[definition.name] = definition
 
 
-@dataclass(frozen=True)
-class GameEntry:
-    name: str
-    options: type  # the options dataclass (HiveOptions, HoyitoOptions): validates on construction
-    new_game: Callable[[Any], Game]  # options object -> a game at the start position
-    encoder: Callable[[Any], Any]  # options object -> the game's encoder
-    batch: str  # "module:Class" of the game's batched stepper (imported on use)
-
-    @property
-    def option_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in dataclasses.fields(self.options))
-
-    def check_option_names(self, options, extra: tuple[str, ...] = ()) -> None:
-        """ValueError naming the keys of ``options`` that are neither options of the game nor ``extra``
-        (the caller's own keywords, such as ``render_mode``)."""
-        check_names(self.name, options, self.option_names + tuple(extra))
-
-    def parse_options(self, options: dict | None = None) -> Any:
-        """The options object of a dict of keyword options; ValueError naming unknown keys."""
-        options = dict(options or {})
-        self.check_option_names(options)
-        return self.options(**options)
-
-    def game(self, options: dict | None = None) -> Game:
-        return self.new_game(self.parse_options(options))
-
-
-GAMES = {
-    "hive": GameEntry(
-        "hive",
-        HiveOptions,
-        HiveGame.from_options,
-        lambda o: make_encoding(o.expansions),
-        "hive_envs.hive:HiveBatch",
-    ),
-    "hoyito": GameEntry(
-        "hoyito", HoyitoOptions, HoyitoGame.from_options, HoyitoEncoding, "hive_envs.hoyito:HoyitoBatch"
-    ),
-}
-
-
-def game_entry(name: str) -> GameEntry:
-    """The entry of a game name; ValueError naming the known games otherwise."""
-    if name not in GAMES:
+def game_entry(name: str) -> GameDefinition:
+    """The definition of a game name; ValueError naming the known games otherwise."""
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(sorted(GAMES))}")
     return GAMES[name]
 
 
+def game_for_network(network: str) -> GameDefinition | None:
+    """The game a network kind is made for (`GameDefinition.networks`), None for a generic one."""
+    for definition in GAMES.values():
+        if network in definition.networks:
+            return definition
+    return None
+
+
 def check_option_names(name: str, options, extra: tuple[str, ...] = ()) -> None:
-    """`GameEntry.check_option_names` of the game called ``name``."""
+    """`GameDefinition.check_option_names` of the game called ``name``."""
     game_entry(name).check_option_names(options, extra)
 
 

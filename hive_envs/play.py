@@ -21,12 +21,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TextIO
 
 from hive_envs.core.game import Game
-from hive_envs.games import game_entry
+from hive_envs.games import GAMES, game_entry
 from hive_envs.players import Player, PlayerContext, make_player
 from hive_envs.players.base import play_on_one_thread
 from hive_envs.players.specs import describe_specs
@@ -35,55 +33,16 @@ from hive_envs.terminal import run_quietly
 HELP = __doc__.split("or:\n\n", 1)[1].split("\n\nA move")[0]
 
 
-def _draw_hive(game) -> str:
-    from hive_envs.hive.render import render_ansi
-
-    return render_ansi(game).rstrip("\n")
-
-
-def _draw_hoyito(game) -> str:
-    """The two rows of `hive_envs.hoyito.render` with the absolute hole numbers printed around them."""
-    from hive_envs.hoyito.render import render_text
-
-    n = game.holes_per_row
-    lines = render_text(game).splitlines()
-    pad = " " * len("North captured   0 | ")
-    north = pad + " ".join(f"{h:>3d}" for h in range(2 * n - 1, n - 1, -1))
-    south = pad + " ".join(f"{h:>3d}" for h in range(n))
-    return "\n".join(
-        [north + "   <- North's hole numbers", *lines[:2], south + "   <- South's hole numbers", lines[2]]
-    )
-
-
-@dataclass(frozen=True)
-class FrontEnd:
-    """How the terminal shows one game: the seats' names, the board, and the final score if any."""
-
-    sides: tuple[str, str]
-    draw: Callable[[Game], str]
-    score: Callable[[Game], str] = lambda game: ""
-
-
-def _hoyito_score(game) -> str:
-    return " ({}-{})".format(*game.captured)
-
-
-FRONT_ENDS = {
-    "hive": FrontEnd(("White", "Black"), _draw_hive),
-    "hoyito": FrontEnd(("South", "North"), _draw_hoyito, _hoyito_score),
-}
-
-
 class Table:
-    """A game on the table: the protocol game, drawn and named by its front end."""
+    """A game on the table: the protocol game, drawn and its seats named by its definition."""
 
     def __init__(self, game: Game):
         self.game = game
-        self.front = FRONT_ENDS[game.game_name]
-        self.sides = self.front.sides
+        self.definition = game_entry(game.game_name)
+        self.sides = self.definition.seat_names
 
     def draw(self) -> str:
-        return self.front.draw(self.game)
+        return self.definition.draw(self.game).rstrip("\n")
 
     def legal(self) -> list[str]:
         return [self.game.move_name(m) for m in self.game.legal_move_ids().tolist()]
@@ -105,7 +64,7 @@ class Table:
         result = self.game.result
         assert result is not None, "the game is not over"
         winner = "draw" if result == 0 else f"{self.sides[0 if result > 0 else 1]} wins"
-        return winner + self.front.score(self.game)
+        return winner + self.definition.score_text(self.game)
 
 
 def parse_options(pairs: list[str], game: str) -> dict:
@@ -227,7 +186,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", choices=("hive", "hoyito"))
+    parser.add_argument("game", choices=sorted(GAMES))
     parser.add_argument(
         "--agent",
         metavar="PATH",

@@ -1,8 +1,12 @@
-"""Registration of every environment id with Gymnasium and PettingZoo.
+"""Registration of every game's environment ids with Gymnasium and PettingZoo.
 
-Entry points are strings, so registering imports no game code: `import hive_envs` stays
-cheap and `gym.make("hive_envs:hive_envs/Hoyito-v0")` works without a prior import.
-Environment modules add their ids to the tables below.
+The ids and entry points are those of each game's definition (`hive_envs.core.definition`:
+``gym_envs``, ``gym_entry_point``, ``vector_entry_point``, ``aec_id``, ``aec_env``). Entry points are
+``"module:attribute"`` texts, so registering imports no env code and
+`gym.make("hive_envs:hive_envs/Hoyito-v0")` works without a prior import.
+
+`register_game(definition)` adds a game of the user's (or the tests' Nim): it joins `hive_envs.games`
+(so configs, checkpoints, the arena, ladder, players and play CLI know it) and its ids are registered.
 """
 
 from __future__ import annotations
@@ -10,48 +14,33 @@ from __future__ import annotations
 import gymnasium
 import pettingzoo
 
-#: Gymnasium ids -> (entry point, vector entry point or None, default kwargs).
-GYM_ENVS: dict[str, tuple[str, str | None, dict]] = {
-    "hive_envs/Hoyito-v0": (
-        "hive_envs.hoyito.gym_env:HoyitoEnv",
-        "hive_envs.hoyito.gym_env:HoyitoVectorEnv",
-        {},
-    ),
-    "hive_envs/Hoyito2x12-v0": (
-        "hive_envs.hoyito.gym_env:HoyitoEnv",
-        "hive_envs.hoyito.gym_env:HoyitoVectorEnv",
-        {"holes_per_row": 12},
-    ),
-    "hive_envs/Hive-v0": ("hive_envs.hive.gym_env:HiveEnv", "hive_envs.hive.vector_env:HiveVectorEnv", {}),
-    **{
-        f"hive_envs/Hive{letters}-v0": (
-            "hive_envs.hive.gym_env:HiveEnv",
-            "hive_envs.hive.vector_env:HiveVectorEnv",
-            {"expansions": letters},
-        )
-        for letters in ("M", "L", "P", "ML", "MP", "LP", "MLP")
-    },
-}
-
-#: PettingZoo AEC ids -> entry point.
-AEC_ENVS: dict[str, str] = {
-    "hive_envs/hoyito-v0": "hive_envs.hoyito_v0:env",
-    "hive_envs/hive-v0": "hive_envs.hive_v0:env",
-}
+from hive_envs.core.definition import GameDefinition
+from hive_envs.games import GAMES, add_game
 
 
-def register_all() -> None:
-    """Register every id once; calling it again is a no-op."""
-    for env_id, (entry_point, vector_entry_point, kwargs) in GYM_ENVS.items():
+def _register(definition: GameDefinition) -> None:
+    for env_id, kwargs in definition.gym_envs.items():
         if env_id in gymnasium.registry:
             continue
         gymnasium.register(
             id=env_id,
-            entry_point=entry_point,
-            vector_entry_point=vector_entry_point,
+            entry_point=definition.gym_entry_point,
+            vector_entry_point=definition.vector_entry_point,
             kwargs=dict(kwargs),
             disable_env_checker=False,
         )
-    for env_id, entry_point in AEC_ENVS.items():
-        if env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id, entry_point)
+    if definition.aec_id is not None and definition.aec_id not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", definition.aec_id, definition.aec_env)
+
+
+def register_game(definition: GameDefinition) -> None:
+    """Add ``definition`` to the games and register its env ids (again: no-op; a name already taken
+    by another definition: ValueError)."""
+    add_game(definition)
+    _register(definition)
+
+
+def register_all() -> None:
+    """Register every id once; calling it again is a no-op."""
+    for definition in list(GAMES.values()):
+        _register(definition)

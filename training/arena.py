@@ -127,11 +127,6 @@ class Settings:
             return self.repetition_draw
         return self.has_option("repetition_draw") and any(str(s).startswith("uhp:") for s in specs)
 
-    def queen_margins(self, records: list[GameRecord], repetition_draw: bool) -> list[int]:
-        """`queen_margins` of a match's records, replayed under this match's rules."""
-        opening = bool(self.game_options.get("tournament_opening", True))
-        return queen_margins(records, self.max_turns, repetition_draw, opening)
-
     def new_game(self, repetition_draw: bool = False) -> Game:
         """A game at the start under the match's options (``max_turns`` where the game has a cap)."""
         entry = game_entry(self.game)
@@ -170,29 +165,20 @@ class GameRecord:
     forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
 
 
-def queen_margins(
-    records: list[GameRecord],
-    max_turns: int | None = 300,
-    repetition_draw: bool = False,
-    tournament_opening: bool = True,
-) -> list[int]:
-    """Hive: for each game, the occupied cells around the opponent's Queen minus those around A's own Queen
-    in the final position (a finer measure than W/D/L when weak players draw at the turn limit).
-
-    Each record is replayed under the rules its match was refereed by (the repetition draw, the turn
-    cap, the tournament opening): a game the referee ended by repetition is no legal GameString
-    without the rule."""
-    from hive_envs.hive import HiveGame
-
-    return [
-        HiveGame.from_gamestring(
-            r.record,
-            tournament_opening=tournament_opening,
-            max_turns=max_turns,
-            repetition_draw=repetition_draw,
-        ).queen_margin(r.seat_of_a)
-        for r in records
-    ]
+def game_metrics(
+    records: list[GameRecord], settings: Settings, repetition_draw: bool = False
+) -> dict[str, list[float]]:
+    """Each match metric of the game's definition (Hive: the Queen margin) for every game, from A's
+    side: key -> one value per record, each game replayed under the match's options."""
+    definition = game_entry(settings.game)
+    if not definition.metrics:
+        return {}
+    options = settings.new_game(repetition_draw).options
+    finals = [definition.from_record(r.record, options) for r in records]
+    return {
+        metric.key: [metric.value(game, r.seat_of_a) for game, r in zip(finals, records)]
+        for metric in definition.metrics
+    }
 
 
 def mean_ci95(values: list[float]) -> tuple[float, float, float]:
@@ -281,9 +267,7 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
         a.close()
         raise
     log = (
-        functools.partial(_log_game, settings=settings, repetition_draw=repetition)
-        if settings.log_games
-        else None
+        functools.partial(_log_game, settings=settings, repetition=repetition) if settings.log_games else None
     )
     try:
         records = play_openings(
@@ -321,10 +305,9 @@ def play_openings(
     return records
 
 
-def _log_game(r: GameRecord, settings: Settings, repetition_draw: bool) -> None:
-    extra = ""
-    if settings.game == "hive":
-        extra = f" queen_margin_for_a={settings.queen_margins([r], repetition_draw)[0]:+d}"
+def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
+    metrics = game_metrics([r], settings, repetition)
+    extra = "".join(f" {key}={values[0]:+g}" for key, values in metrics.items())
     result = "forfeit " + r.forfeit if r.result_for_a is None else f"{int(r.result_for_a):+d}"
     print(
         f"game seat_of_a={r.seat_of_a} result_for_a={result} plies={r.plies}{extra} {r.reason}",
@@ -449,19 +432,18 @@ def run(
             "repetition_draw": settings.repetition_for((a, b)),
             "games_played": [r.__dict__ for r in records],
         }
-        if settings.game == "hive":
-            margins = settings.queen_margins(records, match["repetition_draw"])
-            for row, margin in zip(match["games_played"], margins):
-                row["queen_margin_for_a"] = margin
-            match["queen_margin_for_a"] = mean_ci95(margins)
+        for key, values in game_metrics(records, settings, match["repetition_draw"]).items():
+            for row, value in zip(match["games_played"], values):
+                row[key] = value
+            match[key] = mean_ci95(values)
         report["matches"].append(match)
     print(format_table([result for result, _ in played], forfeits=True))
     for match in report["matches"]:
-        if "queen_margin_for_a" in match:
-            mean, low, high = match["queen_margin_for_a"]
+        for metric in game_entry(settings.game).metrics:
+            mean, low, high = match[metric.key]
             print(
-                f"{match['player']} vs {match['opponent']}: final Queen margin (neighbours of the opponent's "
-                f"Queen - of the player's) {mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+                f"{match['player']} vs {match['opponent']}: {metric.description} "
+                f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
             )
     for match in report["matches"]:
         forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]

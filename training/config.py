@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hive_envs.games import GAMES
 from training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
     SEED,
     ConfigKeys,
+    Rule,
     above,
     at_least,
     between,
@@ -30,6 +32,7 @@ from training.config_keys import (
 )
 
 NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
+GAME = Rule("a game of hive_envs.games (hive, hoyito, or one added with register_game)", lambda v: v in GAMES)
 
 
 @dataclass
@@ -45,7 +48,7 @@ class TrainConfig:
     )
     num_threads: int = key(0, "torch CPU threads; 0 = leave torch's default", at_least(0))
     # --- game ---
-    game: str = key("hoyito", "'hoyito', 'hive', or 'module:Class' of any class with the batch API")
+    game: str = key("hoyito", "the game's name in hive_envs.games ('hoyito', 'hive', ...)", GAME)
     game_options: dict = key({}, "options of the game (e.g. holes_per_row: 6), as the env takes them")
     # --- network ---
     network: str = key(

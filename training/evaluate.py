@@ -40,7 +40,7 @@ from training.arena import distinct_openings
 from training.cli import check_writable, exit_code, write_report
 from training.elo import fit_elo
 from training.games import make_batch
-from training.ladder import LADDERS, ladder
+from training.ladder import ladder
 from training.match import MatchResult, format_table, play_match
 
 BUILTIN = ("random", "greedy")
@@ -107,7 +107,7 @@ def evaluate(
 
     Each pair of games (one per seat) starts from its own random opening of ``opening_plies`` plies
     (the arena's opening book; 0: every game from the start position), so that deterministic players
-    do not replay one game per seat. A game given as a `module:Class` batch starts from its reset.
+    do not replay one game per seat.
 
     The output paths, the anchor of an Elo table and every checkpoint are checked before the first
     game (ValueError)."""
@@ -147,7 +147,7 @@ def evaluate(
         player_a = match_player(a, greedy_play, match_seed + 1, setup.game)
         player_b = match_player(b, greedy_play, match_seed + 2, setup.game)
         openings = None
-        if opening_plies and setup.game in GAMES:  # a `module:Class` batch has no protocol game
+        if opening_plies:
             start = functools.partial(new_game, setup.game, setup.game_options)
             openings = distinct_openings(start, opening_plies, max(1, games // 2), match_seed)
         try:
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", help="PNG of Elo against training step (for a list), or of the ladder")
     parser.add_argument(
         "--ladder",
-        choices=sorted(LADDERS),
+        choices=sorted(GAMES),
         help="the Elo ladder of a game: its fixed players, the checkpoints / specs given, round robin",
     )
     parser.add_argument(

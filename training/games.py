@@ -1,44 +1,20 @@
-"""Which batch class plays which game, and the facts a checkpoint records about it.
+"""The batch of a game named in a config or checkpoint, and the facts a checkpoint records about it.
 
-A game is named in configs and checkpoints as 'hoyito', 'hive' (the games of `hive_envs.games`),
-or 'module:Class' for any class implementing the batched contract of `hive_envs.core.batch`
-(`Batch(num_games, **options)`, `reset`, `step`, in-place buffers). Tests use the last form for a
-toy game.
+A game is named by its name in `hive_envs.games` ('hoyito', 'hive', or one added with
+`hive_envs.register_game`); anything else is refused with a ValueError listing the games. A name is
+only looked up in that table, never imported, so a config or checkpoint cannot name code to run.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
-import inspect
 from typing import Any
 
-from hive_envs.games import GAMES, check_names, game_entry
-
-LOOKAHEAD_GAMES = {"hoyito_lookahead": "hoyito", "hive_lookahead": "hive"}
-"""The networks that simulate moves with a game's own kernels, and that game."""
-
-
-def batch_class(game: str) -> type:
-    target = GAMES[game].batch if game in GAMES else game
-    if ":" not in target:
-        raise ValueError(f"unknown game {game!r}; use one of {sorted(GAMES)} or 'module:Class'")
-    module_name, _, class_name = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-        return getattr(module, class_name)
-    except (ImportError, AttributeError) as error:
-        raise ValueError(f"game {game!r}: cannot import {target} ({error})") from None
+from hive_envs.games import game_entry, game_for_network
 
 
 def make_batch(game: str, num_games: int, options: dict[str, Any]):
-    """A batch of `num_games` games; an unknown option name raises ValueError naming it and the batch's
-    options (not a TypeError from the constructor), bad values the game's own ValueError."""
-    cls = batch_class(game)
-    parameters = list(inspect.signature(cls).parameters.values())[1:]  # the parameters after num_games
-    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):  # else the class checks them
-        check_names(f"game {game!r}", options, [p.name for p in parameters])
-    return cls(num_games, **options)
+    """A batch of `num_games` games of the game called `game` (`GameDefinition.make_batch`)."""
+    return game_entry(game).make_batch(num_games, options)
 
 
 def encoding_version(batch) -> str:
@@ -46,17 +22,20 @@ def encoding_version(batch) -> str:
     return str(getattr(batch, "encoding_version", "v0"))
 
 
-def lookahead_rules(network: str, game: str, options: Any) -> dict[str, Any]:
+def carries_rules(network: str) -> bool:
+    """Whether a network kind simulates moves with a game's kernels (its spec carries the rules)."""
+    definition = game_for_network(network)
+    return definition is not None and network in definition.rule_networks
+
+
+def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, Any]:
     """The rule options a lookahead network's spec carries (`rules`), from the game's parsed options
     object or a dict of its options; ValueError if the network is not for this game."""
-    if LOOKAHEAD_GAMES[network] != game:
-        raise ValueError(f"network {network!r} needs the {LOOKAHEAD_GAMES[network]} game")
+    definition = game_for_network(network)
+    if definition is None or definition.network_rules is None or network not in definition.rule_networks:
+        raise ValueError(f"network {network!r} simulates no game's moves")
+    if definition.name != game:
+        raise ValueError(f"network {network!r} needs the {definition.name} game")
     if isinstance(options, dict):
-        options = game_entry(game).parse_options({k: v for k, v in options.items() if k != "parallel"})
-    if network == "hoyito_lookahead":
-        return {f.name: int(getattr(options, f.name)) for f in dataclasses.fields(options)}
-    return {
-        "expansions": options.expansions,
-        "tournament_opening": options.tournament_opening,
-        "max_turns": options.max_turns,
-    }
+        options = definition.parse_options({k: v for k, v in options.items() if k != "parallel"})
+    return definition.network_rules(options)

@@ -10,8 +10,8 @@
     report = ladder(["runs/x/latest.pt"], game="hive", games=20, workers=2)
     report["elo"]  # [{"player", "elo", "stderr", "ci95"}], best first
 
-Players: `LADDERS[game]` (Hive: random, greedy, alphabeta:1, :2, :3; Hoyito: random, greedy,
-alphabeta:2, :4, :6) followed by the ``players`` given (checkpoints ``PATH[@N]`` of the same game and
+Players: the game definition's ``ladder`` (Hive: random, greedy, alphabeta:1, :2, :3; Hoyito:
+random, greedy, alphabeta:2, :4, :6) followed by the ``players`` given (checkpoints ``PATH[@N]`` of the same game and
 options, or any player spec). Every pair plays ``games`` games in the arena (`training.arena`, the one
 match runner): the same book of random openings of ``opening_plies`` plies for every pair, each opening
 played once with each player as White / South, the referee's rules (300-turn cap in Hive). Forfeits
@@ -46,6 +46,7 @@ from pathlib import Path
 
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.agents.views import view_for_checkpoint
+from hive_envs.games import GAMES, game_entry
 from hive_envs.players import checkpoint_path, split_checkpoint_spec
 from hive_envs.pretrained import model_card
 from training.arena import Settings, check_counts, play_matches
@@ -53,19 +54,16 @@ from training.cli import check_writable, write_report
 from training.elo import fit_elo
 from training.provenance import git_commit, machine, utc_text
 
-LADDERS = {
-    "hive": ["random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"],
-    "hoyito": ["random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"],
-}
 ANCHOR = "random"
 Z95 = 1.959964
 
 
 def ladder_players(game: str, extra: list[str]) -> list[str]:
-    """The ladder's fixed players of ``game`` followed by ``extra`` (duplicates dropped)."""
-    if game not in LADDERS:
-        raise ValueError(f"--ladder: no ladder for game {game!r} (ladders: {', '.join(LADDERS)})")
-    players = list(LADDERS[game])
+    """The ladder's fixed players of ``game`` (its definition's ``ladder``) followed by ``extra``
+    (duplicates dropped)."""
+    if game not in GAMES:
+        raise ValueError(f"--ladder: no ladder for game {game!r} (games: {', '.join(sorted(GAMES))})")
+    players = list(GAMES[game].ladder)
     for spec in extra:
         if spec not in players:
             players.append(spec)
@@ -239,13 +237,8 @@ def reused_pairs(
 
 
 def game_label(settings: Settings) -> str:
-    """ "Hive Base+MLP", "Hoyito II 2x6" (the game's name for other games)."""
-    options = settings.new_game().options
-    if settings.game == "hive":
-        return f"Hive {options.game_type}"
-    if settings.game == "hoyito":
-        return f"Hoyito II 2x{options.holes_per_row}"
-    return settings.game
+    """ "Hive Base+MLP", "Hoyito II 2x6": the definition's ``label`` of the match's options."""
+    return game_entry(settings.game).label(settings.new_game().options)
 
 
 def _pair_row(result, records, settings: Settings) -> dict:

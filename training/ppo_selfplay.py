@@ -38,7 +38,7 @@ from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_chec
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
 from hive_envs.agents.views import view_for
-from hive_envs.games import GAMES, new_game
+from hive_envs.games import new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
 from training.arena import distinct_openings, play_game
@@ -46,8 +46,8 @@ from training.budget import TimeBudget, expected_final_step
 from training.cli import config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
-from training.games import LOOKAHEAD_GAMES, encoding_version, lookahead_rules, make_batch
-from training.match import MatchResult, format_table, play_match
+from training.games import carries_rules, encoding_version, lookahead_rules, make_batch
+from training.match import MatchResult, format_table
 from training.ppo import ppo_update
 from training.provenance import git_commit, machine
 from training.run_dir import check_run_dir, prepare_run_dir
@@ -65,7 +65,7 @@ def pick_device(name: str) -> torch.device:
 def network_spec(config: TrainConfig, batch) -> dict:
     """The config's network spec, plus the game's rule options for the network that simulates moves."""
     spec = config.network_spec()
-    if spec["kind"] in LOOKAHEAD_GAMES:
+    if carries_rules(spec["kind"]):
         spec["rules"] = lookahead_rules(spec["kind"], getattr(batch, "game_name", None), batch.options)
     return spec
 
@@ -95,22 +95,18 @@ def evaluate_now(
 ) -> list:
     """Matches of the current network (argmax play, or sampled) vs each opponent spec.
 
-    A game of `hive_envs.games` is played game by game as the arena plays it (`arena.play_game`, the
-    players choosing on games that keep their history, which the network's player needs to avoid
-    repeating positions), each pair of games from the same random opening of `eval_opening_plies`
-    plies; a 'module:Class' game (no protocol class) as one batch from its start (`match.play_match`).
+    Played game by game as the arena plays it (`arena.play_game`, the players choosing on games that
+    keep their history, which the network's player needs to avoid repeating positions), each pair of
+    games from the same random opening of `eval_opening_plies` plies.
     """
     was_training = network.training
     network.eval()
-    view = view_for(config.game, game_options(config)) if config.game in GAMES else None
+    view = view_for(config.game, game_options(config))
     me = AgentPlayer(network, view, SearchConfig(simulations=0), sample, seed, "current", config.game)
     results = []
     for opponent in make_players(config, opponents, seed + 1):
         try:
-            if view is not None:
-                results.append(play_games(config, me, opponent, games, seed))
-            else:
-                results.append(play_match(config.game, config.game_options, me, opponent, games, seed))
+            results.append(play_games(config, me, opponent, games, seed))
         finally:
             opponent.close()
     network.train(was_training)

@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from hive_envs.games import game_entry
 from training.cli import config_parser, exit_code
 from training.config_keys import parse_overrides
 from training.rllib import RAY_HINT, require_ray
@@ -45,7 +46,7 @@ def build_algorithm(config: RLlibConfig):
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from training.rllib.envs import ENV_NAMES, make_aec, register_envs
+    from training.rllib.envs import env_name, make_aec, register_envs
     from training.rllib.league import MAIN, RANDOM, LeagueCallback
     from training.rllib.module import MaskedPolicyModule, MaskedRandomModule
 
@@ -60,7 +61,7 @@ def build_algorithm(config: RLlibConfig):
     )
     ppo = (
         PPOConfig()
-        .environment(env=ENV_NAMES[config.game], env_config=config.env_options())
+        .environment(env=env_name(config.game), env_config=config.env_options())
         .framework("torch")
         .env_runners(
             num_env_runners=config.num_env_runners,
@@ -179,7 +180,7 @@ def train(config: RLlibConfig, address: str | None = None, overwrite: bool = Fal
     if config.eval_games:
         from training.evaluate import evaluate
 
-        opponents = ["random", "greedy"] if config.game == "hoyito" else ["random"]
+        opponents = list(game_entry(config.game).eval_opponents)
         report = evaluate(
             [str(latest)],
             opponents,

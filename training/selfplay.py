@@ -134,11 +134,14 @@ class SelfPlayCollector:
     def __init__(
         self, batch, network: torch.nn.Module, device: torch.device, seed: int, potentials: bool = False
     ):
-        if potentials and not hasattr(batch, "potentials"):
-            raise ValueError(
-                f"reward shaping (shaping_coef > 0) needs a game whose batch reports potentials(); "
-                f"{type(batch).__name__} does not"
-            )
+        if potentials:
+            try:  # a BatchGame subclass has the method, and raises NotImplementedError without potentials
+                batch.potentials()
+            except (AttributeError, NotImplementedError):
+                raise ValueError(
+                    f"reward shaping (shaping_coef > 0) needs a game whose batch reports potentials(); "
+                    f"{type(batch).__name__} does not"
+                ) from None
         self.batch = batch
         self.record_potentials = potentials
         self.network = network

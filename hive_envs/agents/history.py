@@ -8,8 +8,9 @@ positions as draws inside their search; `AgentPlayer` uses `fresh_moves` to play
 that does not repeat a position (when one exists).
 
 `fresh_moves(game, moves)`: for a Hive game, a bool per move, True if the position after it (board
-and player to move, `repetition.position_key`) has not occurred in the game so far; None for a
-game without this notion (Hoyito: captures make most positions unrepeatable).
+and player to move, `repetition.position_key`) has not occurred in the game so far. It is Hive's
+`GameDefinition.fresh_moves`; a game without this notion has none (Hoyito: captures make most
+positions unrepeatable), and `GameDefinition.fresh` then gives None.
 """
 
 from __future__ import annotations
@@ -34,10 +35,8 @@ def _fresh(state, seen, moves, out):
         undo_move(state, rec)
 
 
-def fresh_moves(game, moves: np.ndarray) -> np.ndarray | None:
+def fresh_moves(game, moves: np.ndarray) -> np.ndarray:
     """See the module docstring; ``game`` is left unchanged."""
-    if getattr(game, "game_name", None) != "hive":
-        return None
     with np.errstate(over="ignore"):  # the keys' uint64 arithmetic wraps by design (engine.repetition)
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
         out = np.zeros(len(moves), dtype=np.bool_)

@@ -18,13 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from hive_envs.core.definition import GameDefinition
 from hive_envs.core.game import Game
-from hive_envs.games import GameEntry, game_entry
+from hive_envs.games import game_entry
 
 
 @dataclass(frozen=True)
 class GameView:
-    entry: GameEntry
+    entry: GameDefinition
     options: Any
     encoder: Any
 

@@ -1,5 +1,7 @@
 """Game-agnostic pieces shared by every game, from the bottom layer up (docs/architecture.md).
 
+- `definition.GameDefinition`: one game's record of everything game-specific, which every tool reads
+  (`hive_envs.games` collects them).
 - `game.Game`: the game protocol every tool talks to (implemented by HiveGame and HoyitoGame), and
   `game.as_integer` / `check_integer`: what counts as an integer action, move id or row (no bools,
   no floats).

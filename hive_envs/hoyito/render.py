@@ -37,6 +37,18 @@ def render_text(game: HoyitoGame) -> str:
     )
 
 
+def render_numbered(game: HoyitoGame) -> str:
+    """`render_text`'s two rows with the absolute hole numbers (the moves one types) around them."""
+    n = game.holes_per_row
+    lines = render_text(game).splitlines()
+    pad = " " * len("North captured   0 | ")
+    north = pad + " ".join(f"{h:>3d}" for h in range(2 * n - 1, n - 1, -1))
+    south = pad + " ".join(f"{h:>3d}" for h in range(n))
+    return "\n".join(
+        [north + "   <- North's hole numbers", *lines[:2], south + "   <- South's hole numbers", lines[2]]
+    )
+
+
 def render_rgb(game: HoyitoGame) -> np.ndarray:
     """A picture: two rows of pits with their counts, each side's captured pile, whose turn."""
     n, board = game.holes_per_row, game.board

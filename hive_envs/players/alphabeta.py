@@ -5,9 +5,9 @@
     make_player("alphabeta:6,T=1")        # both: whichever limit comes first
     AlphaBetaPlayer(depth=3, seed=0).choose(game, SearchLimits(time_s=1.0))
 
-`AlphaBetaPlayer` picks the searcher of the game it is given (`HiveAlphaBeta` for a `HiveGame`,
-`HoyitoAlphaBeta` for a `HoyitoGame`; `SEARCHERS` maps game names to them), makes it on first use
-and keeps it (and its transposition table) for later moves. Depth caps: Hive 12 plies, Hoyito 20
+`AlphaBetaPlayer` picks the searcher of the game it is given (its definition's ``searcher``:
+`HiveAlphaBeta` for a `HiveGame`, `HoyitoAlphaBeta` for a `HoyitoGame`), makes it on first use and
+keeps it (and its transposition table) for later moves. Depth caps: Hive 12 plies, Hoyito 20
 (`MAX_DEPTH` of each searcher); time in (0, 3600] s. Bad specs raise ValueError naming the spec.
 
 Limits: a caller's ``SearchLimits`` (UHP ``bestmove depth N`` / ``bestmove time hh:mm:ss``, the
@@ -26,12 +26,10 @@ import re
 
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher
 from hive_envs.core.game import Game
+from hive_envs.games import GAMES
 from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
-from hive_envs.hoyito.engine.alphabeta import HoyitoAlphaBeta
 from hive_envs.players.base import BasePlayer, SearchLimits
 
-SEARCHERS: dict[str, type[AlphaBetaSearcher]] = {"hive": HiveAlphaBeta, "hoyito": HoyitoAlphaBeta}
-MAX_DEPTH = max(searcher.max_depth for searcher in SEARCHERS.values())
 SYNTAX = "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS"
 TABLE_ENTRY_BYTES = 18  # key 8, move 4, score 4, depth and bound 2
 MAX_TABLE_MB = (TABLE_ENTRY_BYTES << 26) >> 20
@@ -40,6 +38,12 @@ _DEPTH = re.compile(r"[0-9]+")
 _TIME = re.compile(
     r"T=[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|T=[-+]?(?:nan|inf)", re.IGNORECASE
 )
+
+
+def searcher_classes() -> dict[str, type[AlphaBetaSearcher]]:
+    """The alpha-beta searcher of every game that has one (its definition's ``searcher``), by name."""
+    classes = {name: definition.searcher_class() for name, definition in GAMES.items()}
+    return {name: cls for name, cls in classes.items() if cls is not None}
 
 
 def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, float | None]:
@@ -55,11 +59,12 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
             time_s = float(part[2:])
         else:
             raise ValueError(f"player {spec!r}: use {SYNTAX}")
-    if game in SEARCHERS:
-        cap, caps = SEARCHERS[game].max_depth, f"the {game} cap"
+    searchers = searcher_classes()
+    if game in searchers:
+        cap, caps = searchers[game].max_depth, f"the {game} cap"
     else:
-        cap = MAX_DEPTH
-        caps = "caps: " + ", ".join(f"{name} {searcher.max_depth}" for name, searcher in SEARCHERS.items())
+        cap = max(searcher.max_depth for searcher in searchers.values())
+        caps = "caps: " + ", ".join(f"{name} {searcher.max_depth}" for name, searcher in searchers.items())
     if depth is not None and not 1 <= depth <= cap:
         raise ValueError(f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {depth}")
     if time_s is not None and not (math.isfinite(time_s) and 0 < time_s <= MAX_TIME_S):
@@ -68,7 +73,7 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
 
 
 class AlphaBetaPlayer(BasePlayer):
-    """A depth- and/or time-limited alpha-beta search on any game of `SEARCHERS` (see the module doc).
+    """A depth- and/or time-limited alpha-beta search on any game whose definition has a searcher (see the module doc).
 
     ``depth`` None and ``time_s`` None: each searcher's default depth (Hive 3, Hoyito 6).
     """
@@ -105,13 +110,14 @@ class AlphaBetaPlayer(BasePlayer):
     def searcher(self, game_name: str) -> AlphaBetaSearcher:
         """The searcher of ``game_name`` (made on first use with this player's limits, seed and table)."""
         if game_name not in self._searchers:
-            if game_name not in SEARCHERS:
+            searchers = searcher_classes()
+            if game_name not in searchers:
                 raise ValueError(
                     f"player {self.name!r}: no alpha-beta search for game {game_name!r} "
-                    f"(games: {', '.join(SEARCHERS)})"
+                    f"(games: {', '.join(searchers)})"
                 )
             try:
-                self._searchers[game_name] = SEARCHERS[game_name](
+                self._searchers[game_name] = searchers[game_name](
                     self.depth, self.time_s, self._seed, self.table_bits
                 )
             except ValueError as error:
@@ -137,7 +143,7 @@ class AlphaBetaPlayer(BasePlayer):
         """(name, type, value, default, min, max) of the settings the UHP ``options`` command shows:
         ``MaxDepth`` (plies of a plain ``bestmove``), ``MaxTime`` (its seconds, 0 = no limit) and
         ``TableSizeMB`` (the transposition table: the largest power-of-two entries that fit)."""
-        hive = SEARCHERS["hive"]
+        hive = HiveAlphaBeta  # the UHP engine's game
         return [
             ("MaxDepth", "int", self.depth or hive.default_depth, hive.default_depth, 1, hive.max_depth),
             ("MaxTime", "int", math.ceil(self.time_s or 0), 0, 0, int(MAX_TIME_S)),

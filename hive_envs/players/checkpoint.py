@@ -7,7 +7,7 @@ module only when a checkpoint spec is resolved.
 - ``choose(game, limits) -> move id`` on a protocol game of the checkpoint's game and options;
 - ``act(batch, rows)``: the raw policy is one batched forward pass over the rows' observations (the
   speed ``evaluate.py`` needs); with search, each row's game is searched in turn;
-- a checkpoint of a game without a view (a test's toy batch game) plays batched only.
+- an `AgentPlayer` made without a view (``view=None``) plays batched only.
 
 How limits are used when ``simulations > 0`` (search on): no limits run ``simulations`` simulations;
 ``depth N`` runs them with the tree cut at N plies (0 = raw policy); ``time_s`` searches until 90% of
@@ -30,13 +30,12 @@ import numpy as np
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, stored_search
-from hive_envs.agents.history import fresh_moves
 from hive_envs.agents.policy import policy_actions
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search
 from hive_envs.agents.views import GameView, view_for_checkpoint
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
-from hive_envs.games import GAMES
+from hive_envs.games import game_entry
 from hive_envs.players.base import BasePlayer, SearchLimits
 
 MAX_SIMULATIONS = 100_000
@@ -108,9 +107,7 @@ class AgentPlayer(BasePlayer):
         try:
             view = view_for_checkpoint(data)
         except ValueError as error:
-            if str(data["game"]) in GAMES:
-                raise ValueError(f"checkpoint {str(path)!r}: {error}") from None
-            view = None  # a game without a view (e.g. a test's toy batch): batched raw policy only
+            raise ValueError(f"checkpoint {str(path)!r}: {error}") from None
         name = os.path.basename(str(path))
         source = f"checkpoint {str(path)!r}"
         network = network_from_checkpoint(data)
@@ -155,7 +152,7 @@ class AgentPlayer(BasePlayer):
         else:
             moves, visits, priors = search(game.copy(), evaluator, config)
             weights = visits / visits.sum()
-        fresh = fresh_moves(game, moves) if self.avoid_repetition else None
+        fresh = game_entry(game.game_name).fresh(game, moves) if self.avoid_repetition else None
         if fresh is not None and fresh.any() and not fresh.all():
             moves, visits, priors, weights = moves[fresh], visits[fresh], priors[fresh], weights[fresh]
         if self.sample:

@@ -185,9 +185,11 @@ def _pretrained(argument: str, context: PlayerContext) -> Player:
 def _uhp_engine(command: str, context: PlayerContext) -> Player:
     if not command:
         raise ValueError('uhp: needs a command, e.g. uhp:"python -m hive_envs.uhp"')
-    if context.game not in (None, "hive"):
-        raise ValueError(f"UHP engines play Hive; this match is {context.game}")
+    from hive_envs.games import game_entry
     from hive_envs.players.uhp_engine import UHPEnginePlayer
+
+    if context.game is not None and not game_entry(context.game).uhp:
+        raise ValueError(f"UHP engines play Hive; this match is {context.game}")
 
     return UHPEnginePlayer(command, context.move_timeout_s)
 

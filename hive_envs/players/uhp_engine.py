@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from hive_envs.core.game import Game
+from hive_envs.games import game_entry
 from hive_envs.players.base import BasePlayer, PlayerFailure, SearchLimits
 from hive_envs.uhp_client import UHPClient, UHPEngineError
 
@@ -43,7 +44,7 @@ class UHPEnginePlayer(BasePlayer):
         return UHPClient(self.command, startup_timeout_s=self.timeout_s, timeout_s=self.timeout_s)
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
-        if game.game_name != "hive":
+        if not game_entry(game.game_name).uhp:
             raise ValueError(f"UHP engines play Hive; this game is {game.game_name}")
         game_type, _, _, *moves = game.record().split(";")
         if len(moves) != game.ply:

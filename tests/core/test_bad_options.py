@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import hive_envs  # noqa: F401  (registers the env ids)
+from benchmarks.aec_batch import AEC_LOOP_HIVE
 from hive_envs import hive_v0, hoyito_v0
 from hive_envs.games import new_game
 from hive_envs.hive import HiveBatch, HiveGame, HiveOptions
@@ -257,7 +258,7 @@ def test_int32_max_is_the_state_bound():
 
 
 def test_make_batch_leaves_the_option_names_of_a_keyword_taking_batch_class_to_that_class():
-    """A `module:Class` game whose constructor takes ``**options`` (the benchmarks' AEC-loop batch, which
-    the PPO rows of `python -m benchmarks` train on) gets the options as given, to check itself."""
-    batch = make_batch("benchmarks.aec_batch:AecLoopHiveBatch", 2, {"expansions": "M", "max_turns": 50})
+    """A batch whose constructor takes ``**options`` (the benchmarks' AEC-loop batch, which the PPO rows
+    of `python -m benchmarks` train on) gets the options as given, to check itself."""
+    batch = AEC_LOOP_HIVE.make_batch(2, {"expansions": "M", "max_turns": 50})
     assert batch.num_games == 2 and batch.envs[0].game.game_type == "Base+M"

@@ -1,7 +1,7 @@
-"""The shared env base on a third game (Nim), proving that a game is one protocol class plus an encoder.
+"""The shared env base on a third game (Nim, `tests.nim`), proving that a game is one protocol class plus an encoder.
 
-Nim here: a pile of stones, the mover takes 1..3 (move id k takes k stones), taking the last wins.
-Only `NimGame` (the game protocol of `hive_envs.core.game`) and `NimEncoder` are written; the AEC env,
+Nim: a pile of stones, the mover takes 1..3 (move id k takes k stones), taking the last wins.
+For the env only `NimGame` (the game protocol of `hive_envs.core.game`) and `NimEncoder` are written; the AEC env,
 spaces, masks, illegal actions, dead steps, rewards, the single-agent env, the opponents (random,
 greedy, callables, registered player kinds) and the PUCT search all come from the package.
 """
@@ -16,109 +16,20 @@ from pettingzoo.test import api_test, seed_test
 from hive_envs.agents.search import SearchConfig, choose, search
 from hive_envs.core.aec import wrap_aec
 from hive_envs.core.game import Game
-from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.single_agent import SingleAgentEnv
 from hive_envs.players import BasePlayer, make_player, player_kinds, register_player_kind
 from hive_envs.players import specs as player_specs
+from tests import nim
 
 PILE = 9
 
 
-class NimGame:
-    game_name = "nim"
-    options = PILE
-
-    def __init__(self):
-        self.stones, self.to_move, self.moves = PILE, 0, []
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.stones == 0
-
-    @property
-    def result(self) -> float | None:
-        return None if self.stones else (1.0 if self.to_move == 1 else -1.0)  # the last mover won
-
-    @property
-    def ply(self) -> int:
-        return len(self.moves)
-
-    def legal_move_ids(self) -> np.ndarray:
-        return np.arange(1, min(3, self.stones) + 1)
-
-    def play_id(self, move_id: int) -> None:
-        if move_id not in self.legal_move_ids():
-            raise ValueError(f"illegal move {move_id}")
-        self.stones -= move_id
-        self.to_move = 1 - self.to_move
-        self.moves.append(move_id)
-
-    def undo(self) -> None:
-        self.stones += self.moves.pop()
-        self.to_move = 1 - self.to_move
-
-    def copy(self) -> NimGame:
-        other = NimGame()
-        other.stones, other.to_move, other.moves = self.stones, self.to_move, list(self.moves)
-        return other
-
-    def move_name(self, move_id: int) -> str:
-        if move_id not in self.legal_move_ids():
-            raise ValueError(f"illegal move {move_id}")
-        return f"take {move_id}"
-
-    def move_id(self, name: str) -> int:
-        move = int(name.removeprefix("take "))
-        self.move_name(move)
-        return move
-
-    def record(self) -> str:
-        return ",".join(map(str, self.moves))
-
-    def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]:
-        ids = self.legal_move_ids()
-        return ids, (ids == self.stones).astype(np.int64)  # taking the last stones wins
-
-    def potential(self, seat: int) -> float:
-        return 0.0
+def NimAEC():
+    return nim.NimAEC(pile=PILE)
 
 
-class NimEncoder:
-    num_actions = 3
-    observation_shape = (PILE + 2,)
-    observation_dtype = np.dtype(np.uint8)
-
-    def observation_bounds(self):
-        return np.zeros(self.observation_shape, np.uint8), np.ones(self.observation_shape, np.uint8)
-
-    def observe(self, game, seat, out):
-        out[:] = 0
-        out[game.stones] = 1
-        out[-1] = seat == game.to_move
-
-    def write_mask(self, game, out):
-        out[:] = np.arange(1, 4) <= game.stones
-
-    def legal_actions(self, game):
-        moves = game.legal_move_ids()
-        return moves, moves - 1
-
-    def action_to_move(self, game, action):
-        return int(action) + 1
-
-    def move_to_action(self, game, move_id):
-        return int(move_id) - 1
-
-
-class NimAEC(GameAECEnv):
-    def __init__(self, render_mode=None):
-        super().__init__(NimEncoder(), render_mode)
-
-    def _make_game(self):
-        return NimGame()
-
-    def _render_text(self):
-        return f"{self.game.stones} stones"
+def NimGame():
+    return nim.NimGame(nim.NimOptions(pile=PILE))
 
 
 def test_the_toy_game_is_a_protocol_game():

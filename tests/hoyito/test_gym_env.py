@@ -11,12 +11,12 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import hive_envs  # noqa: F401
+from hive_envs.hoyito.definition import HOYITO
 from hive_envs.hoyito.gym_env import HoyitoEnv
 from hive_envs.players import BasePlayer, register_player_kind
 from hive_envs.players import specs as player_specs
-from hive_envs.registration import GYM_ENVS
 
-HOYITO_IDS = [i for i in GYM_ENVS if "Hoyito" in i]
+HOYITO_IDS = list(HOYITO.gym_envs)
 
 
 @pytest.mark.parametrize("env_id", HOYITO_IDS)

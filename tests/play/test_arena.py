@@ -137,17 +137,21 @@ def test_a_match_whose_games_end_by_repetition_is_reported_with_queen_margins(
     assert capsys.readouterr().err.count("queen_margin_for_a=") == 2  # the per-game log replays too
 
 
-def test_queen_margins_replay_a_record_under_its_match_rules():
+def test_game_metrics_replay_a_record_under_its_match_rules():
     record = (
         "Base;Draw;White[7];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-;"
         "wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-"
     )
     drawn = arena.GameRecord(0, 0.0, 12, "", record)
-    with pytest.raises(ValueError, match="Draw"):
-        arena.queen_margins([drawn])  # without the rule the record is not a legal GameString
-    assert arena.queen_margins([drawn], repetition_draw=True) == [0]
     settings = arena.Settings(game="hive")
-    assert settings.queen_margins([drawn], repetition_draw=True) == [0]
+    with pytest.raises(ValueError, match="Draw"):
+        arena.game_metrics([drawn], settings)  # without the rule the record is not a legal GameString
+    assert arena.game_metrics([drawn], settings, repetition_draw=True) == {"queen_margin_for_a": [0]}
+    no_opening_rule = arena.Settings(game="hive", game_options={"tournament_opening": False})
+    opening = "Base;InProgress;White[2];wQ;bQ wQ-"  # a Queen first: legal only without the rule
+    assert arena.game_metrics([arena.GameRecord(0, None, 2, "", opening)], no_opening_rule) == {
+        "queen_margin_for_a": [0]
+    }
 
 
 @pytest.mark.parametrize(
@@ -222,6 +226,7 @@ def test_queen_margin_counts_neighbours_of_each_queen_from_a_side():
     white, black = game.queen_neighbours(0), game.queen_neighbours(1)
     as_white = arena.GameRecord(0, 0.0, 8, "", record)  # (seat of A, result for A, plies, reason, record)
     as_black = arena.GameRecord(1, 0.0, 8, "", record)
-    assert arena.queen_margins([as_white, as_black]) == [black - white, white - black]
+    margins = arena.game_metrics([as_white, as_black], arena.Settings("hive"))["queen_margin_for_a"]
+    assert margins == [black - white, white - black]
     assert (white, black) == (3, 3)
     assert arena.mean_ci95([1, 1, 1]) == (1.0, 1.0, 1.0)

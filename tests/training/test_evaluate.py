@@ -7,11 +7,13 @@ import pytest
 
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
+from tests.nim import NIM
 from training import evaluate
 from training.elo import fit_elo
 from training.match import wilson_interval
 
-TOY = "tests.training.toy_game:NimBatch"
+TOY = NIM.name  # the toy game, added by its definition (the nim_registered fixture)
+pytestmark = pytest.mark.usefixtures("nim_registered")
 
 
 def toy_checkpoint(path, step, game=TOY, pile=10):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hive_envs.hoyito.definition import HOYITO
 from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
 from training import evaluate, ladder
 
@@ -23,7 +24,7 @@ def test_the_hoyito_ladder_command_writes_json_and_png(tmp_path, capsys):
     assert "Hoyito II 2x6, Elo (maximum likelihood, random = 0" in printed.out
     assert "game" in printed.err  # the progress bar (tqdm) on stderr
     report = json.loads(out.read_text())
-    assert report["players"] == ladder.LADDERS["hoyito"]
+    assert report["players"] == list(HOYITO.ladder)
     assert len(report["pairs"]) == 10
     for pair in report["pairs"]:
         assert (
@@ -43,7 +44,7 @@ def test_the_hoyito_ladder_command_writes_json_and_png(tmp_path, capsys):
 def test_the_function_api_with_extra_players_and_a_checkpoint(tmp_path):
     path = str(tiny_hoyito_checkpoint(tmp_path / "h.pt"))
     report = ladder.ladder([path, "alphabeta:1", "greedy"], game="hoyito", games=2, progress=False)
-    assert report["players"] == [*ladder.LADDERS["hoyito"], path, "alphabeta:1"]
+    assert report["players"] == [*HOYITO.ladder, path, "alphabeta:1"]
     assert len(report["pairs"]) == 21
     assert {row["player"] for row in report["elo"]} == set(report["players"])
 
@@ -115,7 +116,7 @@ def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, pl
     ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
     played.clear()
     report = ladder.ladder(["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
-    assert sorted(played) == sorted((name, "alphabeta:1") for name in ladder.LADDERS["hoyito"])
+    assert sorted(played) == sorted((name, "alphabeta:1") for name in HOYITO.ladder)
     earlier = {(p["player"], p["opponent"]): p for p in json.loads(first.read_text())["pairs"]}
     kept = [p for p in report["pairs"] if "from" in p]
     assert len(kept) == 10 and len(report["pairs"]) == 15
@@ -139,7 +140,7 @@ def test_a_second_extension_keeps_where_each_pair_was_played(tmp_path):
     sources = {
         frozenset((p["player"], p["opponent"])): p.get("from", {}).get("report") for p in report["pairs"]
     }
-    classical = ladder.LADDERS["hoyito"]
+    classical = list(HOYITO.ladder)
     assert all(sources[frozenset(pair)] == str(first) for pair in combinations(classical, 2))
     assert all(sources[frozenset((name, "alphabeta:1"))] == str(second) for name in classical)
     assert all(sources[frozenset((name, "alphabeta:3"))] is None for name in [*classical, "alphabeta:1"])
@@ -170,7 +171,7 @@ def test_extend_plays_again_the_pairs_of_a_checkpoint_changed_since(tmp_path, pl
     assert played == []  # the same file: every pair kept
     tiny_hoyito_checkpoint(agent)  # retrained under the same path
     report = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
-    assert sorted(played) == sorted((name, str(agent)) for name in ladder.LADDERS["hoyito"])
+    assert sorted(played) == sorted((name, str(agent)) for name in HOYITO.ladder)
     assert f"the pairs of {agent} in {first} are played again" in capsys.readouterr().err
     assert (
         report["checkpoints"][str(agent)]["sha256"]

@@ -14,6 +14,8 @@ from tests.agents.test_checkpoint import assert_same
 from tests.training.test_train_smoke import tiny_config
 from training import ppo_selfplay
 
+pytestmark = pytest.mark.usefixtures("nim_registered")
+
 
 def run_files(run):
     return sorted(str(p.relative_to(run)) for p in run.rglob("*") if p.is_file())
@@ -54,7 +56,7 @@ def test_resume_and_overwrite_together_are_refused(finished_run, tmp_path):
 
 
 def test_command_line_refuses_a_second_run_then_overwrites(tmp_path, capsys):
-    args = ["--game", "tests.training.toy_game:NimBatch", "--runs_dir", str(tmp_path), "--total_steps", "64"]
+    args = ["--game", "nim", "--runs_dir", str(tmp_path), "--total_steps", "64"]
     args += ["--num_games", "8", "--final_eval_games", "0", "--eval_every", "0", "--hidden_sizes", "[8]"]
     assert ppo_selfplay.main(args) == 0
     capsys.readouterr()

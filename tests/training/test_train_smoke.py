@@ -9,11 +9,13 @@ import pytest
 import torch
 
 from hive_envs.agents import load_checkpoint, load_policy
+from tests.nim import NIM
 from training import ppo_selfplay
 from training.config import config_from_dict
 from training.games import make_batch
 
-TOY = "tests.training.toy_game:NimBatch"
+TOY = NIM.name  # the toy game, added by its definition (the nim_registered fixture)
+pytestmark = pytest.mark.usefixtures("nim_registered")
 
 
 def tiny_config(tmp_path, **overrides):

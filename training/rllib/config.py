@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hive_envs.games import GAMES as ALL_GAMES
+from hive_envs.games import game_entry, game_for_network
 from training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
@@ -30,9 +32,10 @@ from training.config_keys import (
     reject,
     zero_or_at_least,
 )
-from training.games import LOOKAHEAD_GAMES, lookahead_rules
+from training.games import carries_rules, lookahead_rules
 
-GAMES = ("hoyito", "hive")
+GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.aec_env is not None)
+"""The games with a PettingZoo env (RLlib plays those), as registered when this module is imported."""
 
 
 @dataclass
@@ -42,7 +45,7 @@ class RLlibConfig:
     runs_dir: str = key("runs", "directory holding one folder per run", NOT_EMPTY)
     seed: int = key(1, "seed of RLlib (env runners, modules) and the league", SEED)
     # --- game ---
-    game: str = key("hoyito", "'hoyito' or 'hive'", one_of(*GAMES))
+    game: str = key("hoyito", "the game: " + ", ".join(repr(name) for name in GAMES), one_of(*GAMES))
     game_options: dict = key({}, "options of the game's env (e.g. holes_per_row: 6)")
     # --- network (the package's own classes; exported as a state-dict copy) ---
     network: str = key(
@@ -113,12 +116,13 @@ class RLlibConfig:
         10, "export main to our checkpoint format every this many iterations", at_least(1)
     )
     eval_games: int = key(
-        400, "final evaluate.py match per opponent (random, greedy); 0 = none", zero_or_at_least(2)
+        400, "final evaluate.py match per opponent (the game's eval_opponents); 0 = none", zero_or_at_least(2)
     )
 
     def __post_init__(self) -> None:
         check_fields(self)
-        needs = {"hexconv": "hive", **LOOKAHEAD_GAMES}.get(self.network, self.game)
+        network_game = game_for_network(self.network)
+        needs = self.game if network_game is None else network_game.name
         if needs != self.game:
             reject(
                 self,
@@ -156,11 +160,8 @@ class RLlibConfig:
         reward shaping (checkpoints keep only the game options)."""
         if not self.shaping_coef:
             return dict(self.game_options)
-        from hive_envs.hive.engine.heuristics import POTENTIAL_NAME as HIVE
-        from hive_envs.hoyito.engine.game import POTENTIAL_NAME as HOYITO
-
         shaping = {
-            "reward_shaping": {"hive": HIVE, "hoyito": HOYITO}[self.game],
+            "reward_shaping": game_entry(self.game).potential,
             "shaping_coef": self.shaping_coef,
         }
         return {**self.game_options, **shaping, "shaping_gamma": self.gamma}
@@ -172,7 +173,7 @@ class RLlibConfig:
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
         rules = (
             lookahead_rules(self.network, self.game, self.game_options)
-            if self.network in LOOKAHEAD_GAMES
+            if carries_rules(self.network)
             else None
         )
         if self.network == "hoyito_lookahead":

@@ -11,21 +11,19 @@ from __future__ import annotations
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
+from hive_envs.games import GAMES, game_entry
+
 ENCODING_VERSION = "v0"  # the envs used are hoyito_v0 / hive_v0
-ENV_NAMES = {"hoyito": "hive_envs_hoyito_v0", "hive": "hive_envs_hive_v0"}
+
+
+def env_name(game: str) -> str:
+    """The RLlib env id of a game: ``hive_envs_<game>_v0``."""
+    return f"hive_envs_{game}_{ENCODING_VERSION}"
 
 
 def make_aec(game: str, options: dict):
     """The wrapped AEC env (`env()`: illegal moves lose, call order enforced) of `game`."""
-    if game == "hoyito":
-        from hive_envs import hoyito_v0
-
-        return hoyito_v0.env(**options)
-    if game == "hive":
-        from hive_envs import hive_v0
-
-        return hive_v0.env(**options)
-    raise ValueError(f"unknown game {game!r}; RLlib self-play supports {sorted(ENV_NAMES)}")
+    return game_entry(game).make_aec(options)
 
 
 def _creator(game: str):
@@ -36,7 +34,8 @@ def _creator(game: str):
 
 
 def register_envs() -> None:
-    """Register every game under its `ENV_NAMES` id (env_config = the env's options: the game's, and
-    the opt-in reward shaping's when on)."""
-    for game, name in ENV_NAMES.items():
-        register_env(name, _creator(game))
+    """Register every game with a PettingZoo env under its `env_name` (env_config = the env's options:
+    the game's, and the opt-in reward shaping's when on)."""
+    for game, definition in GAMES.items():
+        if definition.aec_env is not None:
+            register_env(env_name(game), _creator(game))

@@ -8,12 +8,12 @@ import pytest
 
 import hive_envs  # noqa: F401
 from hive_envs.core.choice import random_legal_actions
+from hive_envs.hive.definition import HIVE
 from hive_envs.hive.gym_env import HiveEnv
 from hive_envs.hive.vector_env import HiveVectorEnv
-from hive_envs.registration import GYM_ENVS
 from tests.core.vector_lockstep import first_legal, play_in_lockstep
 
-HIVE_IDS = [env_id for env_id in GYM_ENVS if env_id.startswith("hive_envs/Hive")]
+HIVE_IDS = list(HIVE.gym_envs)
 
 
 @pytest.mark.parametrize("env_id", HIVE_IDS)

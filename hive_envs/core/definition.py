@@ -1,0 +1,173 @@
+"""`GameDefinition`: everything game-specific about one game, declared once in the game's folder.
+
+    HIVE = GameDefinition(name="hive", title="Hive", options=HiveOptions, new_game=..., ...)
+
+Every tool (registration, players, the terminal front end, the arena and ladder, RLlib, the
+benchmarks, `hive_envs.testing`) reads what it needs from the definition and never asks a game's
+name. `hive_envs.games` collects the package's definitions; `hive_envs.register_game(definition)`
+adds another (the tests' Nim is added so).
+
+Fields (those marked *ref* take the object itself or a ``"module:attribute"`` text imported on first
+use, so that a definition in a low layer can point at its envs, drawing or agents code without
+importing it, as Gymnasium's entry points do; they are written in code, never read from a file):
+
+- ``name``: the game's name in configs, checkpoints, reports and player contexts.
+- ``title``: the name shown to people ("Hive", "Hoyito II").
+- ``options``: the options dataclass; constructing it validates the values (ValueError).
+- ``new_game(options) -> Game``: a protocol game (`hive_envs.core.game`) at the start.
+- ``from_record(text, options) -> Game``: replay a `Game.record` text under ``options`` (the rules
+  the record's text does not carry, such as a turn cap or repetition draw); ValueError if bad.
+- ``encoder(options)``: the encoder of the game's envs (`hive_envs.core.game_env`).
+- ``label(options) -> str``: the game under these options for tables ("Hive Base+MLP").
+- ``seat_names``: the two seats as people call them (("White", "Black")).
+- ``batch`` *ref*: the batched stepper class (`hive_envs.core.batch`), ``Batch(num_games, **options)``;
+  None for a game without one (no PPO training, no ``make_vec``).
+- ``aec_env`` *ref*: ``env(**options)``, the wrapped PettingZoo AEC env; ``aec_id`` its PettingZoo id.
+- ``gym_envs``: Gymnasium id -> default keyword options; ``gym_entry_point`` and ``vector_entry_point``
+  the refs (as Gymnasium takes them) of the single-agent env and of its ``make_vec`` class.
+- ``searcher`` *ref*: the `hive_envs.core.alphabeta.AlphaBetaSearcher` subclass behind ``alphabeta:D``;
+  None: the game has no alpha-beta player.
+- ``draw_text`` *ref*: ``(game) -> str``, the board as the terminal front end prints it;
+  ``score_text(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing;
+  ``draw_picture`` *ref*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None.
+- ``ladder``: the fixed player specs of the game's strength ladder, weakest first.
+- ``eval_opponents``: the quick baselines a training run's final evaluation plays.
+- ``metrics``: `MatchMetric` values the arena reports per game and per match besides the result.
+- ``fresh_moves`` *ref*: ``(game, moves) -> bool array | None``: which moves lead to a position the
+  game has not been in (the network players avoid repeating); None for a game without repetitions.
+- ``uhp``: whether external Universal Hive Protocol engines play the game (``uhp:COMMAND`` players).
+- ``potential``: the name of the game's potential for the opt-in reward shaping, None for none.
+- ``networks``: network kinds (`hive_envs.agents.networks`) made for this game only; of them,
+  ``rule_networks`` simulate moves with the game's own kernels, and their spec carries the rule
+  options ``network_rules(options) -> dict``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hive_envs.core.game import Game
+
+
+def check_names(owner: str, options, known: Sequence[str]) -> None:
+    """ValueError unless ``options`` is a dict whose keys are all in ``known``, naming ``owner``, the
+    unknown keys and the known ones."""
+    if not isinstance(options, dict):
+        raise ValueError(f"{owner} options must be a dict, got {options!r}")
+    unknown = sorted(repr(key) for key in options if key not in known)
+    if unknown:
+        raise ValueError(f"{owner} has no option {', '.join(unknown)}; its options are {', '.join(known)}")
+
+
+def load(ref: Any) -> Any:
+    """The object a *ref* field names: itself, or the attribute of a ``"module:attribute"`` text."""
+    if not isinstance(ref, str):
+        return ref
+    module_name, _, attribute = ref.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+@dataclass(frozen=True)
+class MatchMetric:
+    """A number the arena reports for each finished game from player A's side, and its match mean.
+
+    ``key``: the report's key (``queen_margin_for_a``); ``description``: the printed line's words;
+    ``value(game, seat_of_a)``: the number in the game's final position.
+    """
+
+    key: str
+    description: str
+    value: Callable[[Any, int], float]  # (the game's own class, seat of A)
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """One game's record of everything game-specific (the fields: see the module docstring)."""
+
+    name: str
+    title: str
+    options: type
+    new_game: Callable[[Any], Game]
+    from_record: Callable[[str, Any], Game]
+    encoder: Callable[[Any], Any]
+    label: Callable[[Any], str]
+    seat_names: tuple[str, str]
+    batch: Any = None
+    aec_env: Any = None
+    aec_id: str | None = None
+    gym_envs: dict[str, dict] = field(default_factory=dict)
+    gym_entry_point: Any = None
+    vector_entry_point: Any = None
+    searcher: Any = None
+    draw_text: Any = None
+    draw_picture: Any = None
+    score_text: Callable[[Any], str] = lambda game: ""  # takes the game's own class
+    ladder: tuple[str, ...] = ("random", "greedy")
+    eval_opponents: tuple[str, ...] = ("random",)
+    metrics: tuple[MatchMetric, ...] = ()
+    fresh_moves: Any = None
+    uhp: bool = False
+    potential: str | None = None
+    networks: tuple[str, ...] = ()
+    rule_networks: tuple[str, ...] = ()
+    network_rules: Callable[[Any], dict] | None = None
+
+    # -- options ----------------------------------------------------------------------------------
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(self.options))
+
+    def has_option(self, name: str) -> bool:
+        return name in self.option_names
+
+    def check_option_names(self, options, extra: tuple[str, ...] = ()) -> None:
+        """ValueError naming the keys of ``options`` that are neither options of the game nor ``extra``
+        (the caller's own keywords, such as ``render_mode``)."""
+        check_names(self.name, options, self.option_names + tuple(extra))
+
+    def parse_options(self, options: dict | None = None) -> Any:
+        """The options object of a dict of keyword options; ValueError naming unknown keys."""
+        options = dict(options or {})
+        self.check_option_names(options)
+        return self.options(**options)
+
+    def game(self, options: dict | None = None) -> Game:
+        """A new game under keyword ``options`` (validated by the options object)."""
+        return self.new_game(self.parse_options(options))
+
+    # -- the parts a ref names --------------------------------------------------------------------
+    def batch_class(self) -> type:
+        if self.batch is None:
+            raise ValueError(f"game {self.name!r} has no batch (it cannot be trained or vectorised)")
+        return load(self.batch)
+
+    def make_batch(self, num_games: int, options: dict[str, Any]):
+        """A batch of ``num_games`` games; an unknown option name raises ValueError naming it and the
+        batch's options (not a TypeError from the constructor), bad values the game's own ValueError."""
+        cls = self.batch_class()
+        parameters = list(inspect.signature(cls).parameters.values())[1:]  # those after num_games
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):  # else the class checks
+            check_names(f"game {self.name!r}", options, [p.name for p in parameters])
+        return cls(num_games, **options)
+
+    def make_aec(self, options: dict | None = None):
+        """The wrapped PettingZoo AEC env (``env(**options)``: illegal moves lose, call order enforced)."""
+        if self.aec_env is None:
+            raise ValueError(f"game {self.name!r} has no PettingZoo env")
+        return load(self.aec_env)(**dict(options or {}))
+
+    def searcher_class(self) -> type | None:
+        return None if self.searcher is None else load(self.searcher)
+
+    def draw(self, game: Game) -> str:
+        """The board as text (the game's record when the definition has no drawing)."""
+        return game.record() if self.draw_text is None else load(self.draw_text)(game)
+
+    def fresh(self, game: Game, moves) -> Any:
+        """`fresh_moves` of the game, or None when the game has no repetitions."""
+        return None if self.fresh_moves is None else load(self.fresh_moves)(game, moves)
