@@ -90,7 +90,15 @@ LAYERS = [
     ),
     (
         "tools",
-        ["hive_envs.cli", "hive_envs.hive.uhp", "hive_envs.uhp", "hive_envs.play", "hive_envs.hive.perft"],
+        [
+            "hive_envs.cli",
+            "hive_envs.hive.uhp",
+            "hive_envs.uhp",
+            "hive_envs.play",
+            "hive_envs.hive.perft",
+            "hive_envs.web",
+            "hive_envs.web.*",
+        ],
         (),
     ),
     ("training", ["training", "training.*"], ("torch", "ray", "gymnasium", "pettingzoo")),
