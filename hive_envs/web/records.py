@@ -69,22 +69,25 @@ def frames(record: str, options: dict | None = None) -> list[dict]:
 def read_replay(text: str) -> dict:
     """A record or a report as ``{"source", "game", "options", "games": [...], "pairs": [...]}``.
 
-    ``games``: ``{"match", "players": [seat 0, seat 1], "result", "length", "reason", "record"}``
-    (``result`` from seat 0's side, None for a forfeit); ``pairs``: the tallies of a report's
+    ``games``: ``{"match", "players": [seat 0, seat 1], "result", "length", "reason", "record",
+    "options"}`` (``result`` from seat 0's side, None for a forfeit; ``options``: the rules to replay
+    it under, for `frames`); ``pairs``: the tallies of a report's
     matches (``player``, ``opponent``, ``wins``, ``draws``, ``losses``, ``mean_length``, ``games``).
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("nothing to replay: paste a GameString, a Hoyito record or a report's JSON")
     if len(text) > MAX_TEXT:
         raise ValueError(f"a replay text is at most {MAX_TEXT:,} characters, got {len(text):,}")
-    if not text.lstrip().startswith("{"):
+    if not text.lstrip().startswith(("{", "[")):
         game = game_of_record(text)
         return {
             "source": "record",
             "game": game.game_name,
             "options": {},
             "pairs": [],
-            "games": [_game_row(None, ["?", "?"], game.result, game.ply, "", game.record())],
+            "games": [
+                {**_game_row(None, ["?", "?"], game.result, game.ply, "", game.record()), "options": {}}
+            ],
         }
     try:
         report = json.loads(text)
@@ -102,6 +105,8 @@ def read_report(report) -> dict:
     options = dict(_field(report, "game_options", dict, "report"))
     if "matches" in report:
         source, rows = "arena / evaluate report", _field(report, "matches", list, "report")
+        if game == "hive":
+            options.setdefault("max_turns", 300)  # the arena's default cap, which its reports do not repeat
     elif "pairs" in report:
         source, rows = "ladder report", _field(report, "pairs", list, "report")
         if report.get("max_turns") is not None:
@@ -130,12 +135,13 @@ def read_report(report) -> dict:
             raise ValueError(f"{where}: 'games_played' must be a list, got {type(played).__name__}")
         if len(games) + len(played) > MAX_GAMES:
             raise ValueError(f"a report lists at most {MAX_GAMES:,} games for replay")
+        rules = dict(options)
+        if isinstance(row.get("repetition_draw"), bool):  # the arena's per-match Hive rule
+            rules["repetition_draw"] = row["repetition_draw"]
         for g, entry in enumerate(played):
-            games.append(_played_game(m, a, b, entry, f"{where} game {g + 1}"))
+            games.append({**_played_game(m, a, b, entry, f"{where} game {g + 1}"), "options": rules})
         pair["replayable"] = len(played)
         pairs.append(pair)
-    if report.get("max_turns") is None and "max_turns" not in options and "matches" in report:
-        options["max_turns"] = 300  # the arena's default cap, which its reports do not repeat
     return {"source": source, "game": game, "options": options, "pairs": pairs, "games": games}
 
 

@@ -42,6 +42,7 @@ from hive_envs.web.records import frames, read_replay
 from hive_envs.web.tables import HUMAN, Busy, NotFound, Tables
 
 MAX_BODY = 20 * 1024 * 1024  #: bytes of one request (a long arena report)
+MAX_MESSAGE = 600  #: characters of an error message sent back
 LOCAL = "127.0.0.1"
 
 
@@ -72,7 +73,10 @@ def create_app(tables: Tables | None = None) -> Flask:
     app.config["TABLES"] = tables
 
     def error(status: int, message: str):
-        return jsonify(error=" ".join(str(message).split())), status
+        text = " ".join(str(message).split())
+        if len(text) > MAX_MESSAGE:  # an error may quote the input, which can be megabytes
+            text = text[: MAX_MESSAGE - 1] + "…"
+        return jsonify(error=text), status
 
     @app.errorhandler(ValueError)
     def bad_input(e):

@@ -175,7 +175,7 @@ function draw(position, interactive) {
   svg.innerHTML = "";
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   if (!position) return;
-  el("text", { x: W / 2, y: H - 8, "text-anchor": "middle", "font-size": 14 }, svg, position.status);
+  el("text", { x: 10, y: BAND + 24, "font-size": 14, "font-weight": "bold" }, svg, position.status);
   if (position.kind === "hive") drawHive(svg, position, interactive);
   else drawHoyito(svg, position, interactive);
 }
@@ -192,7 +192,8 @@ function renderOptions() {
     if (typeof value === "boolean") { input.type = "checkbox"; input.checked = value; label.className = "inline"; }
     else { input.value = value === null ? "" : value; input.placeholder = value === null ? "default" : ""; }
     input.id = `option-${name}`;
-    label.append(input, document.createTextNode(" " + name));
+    if (input.type === "checkbox") label.append(input, document.createTextNode(" " + name));
+    else label.append(document.createTextNode(name), input);
     box.appendChild(label);
   }
 }
@@ -202,11 +203,12 @@ function readOptions() {
   for (const input of $("options").querySelectorAll("input")) {
     const name = input.dataset.option, base = defaults[name];
     if (typeof base === "boolean") options[name] = input.checked;
+    else if (typeof base === "string") options[name] = input.value.trim();
     else if (input.value.trim() === "") options[name] = null;
-    else if (typeof base === "number" || base === null) {
+    else {
       const value = Number(input.value);
       options[name] = Number.isInteger(value) ? value : input.value;  // the server names a bad value
-    } else options[name] = input.value;
+    }
   }
   return options;
 }
@@ -313,7 +315,7 @@ function openReplay() {
 async function loadGame(index, inside) {
   const run = async () => {
     const game = app.replay.list.games[index];
-    const data = await api("POST", "/api/replay/frames", { record: game.record, options: app.replay.list.options });
+    const data = await api("POST", "/api/replay/frames", { record: game.record, options: game.options });
     app.replay.frames = data.frames;
     app.replay.current = index;
     $("replay-games").querySelectorAll("tr.game").forEach((row) => row.classList.toggle("current", Number(row.dataset.index) === index));
