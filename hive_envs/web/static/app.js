@@ -6,7 +6,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const OWNER_FILL = { w: "rgb(245,240,225)", b: "rgb(40,40,40)" };  // hive_envs/hive/render.py
 const OWNER_INK = { w: "rgb(20,20,20)", b: "rgb(245,245,245)" };
 const LAST_MOVE = "rgb(255,0,200)";
-const W = 820, H = 640, BAND = 70;
+const W = 760, H = 580, BAND = 64;
 
 const app = {
   meta: null, state: null, selected: null, busy: false, view: "play",
@@ -130,9 +130,9 @@ function drawThoughts(svg, rows, centre, radius) {
     const [tx, ty] = centre(row.to);
     if (row.from) {
       const [fx, fy] = centre(row.from);
-      el("line", { x1: fx, y1: fy, x2: tx, y2: ty, stroke: "rgba(0,90,255,0.7)", "stroke-width": i === 0 ? 5 : 2 }, svg);
+      el("line", { class: "thought", x1: fx, y1: fy, x2: tx, y2: ty, stroke: "rgba(0,90,255,0.7)", "stroke-width": i === 0 ? 5 : 2 }, svg);
     }
-    el("circle", { cx: tx, cy: ty, r: radius * 0.42, fill: "rgba(0,90,255,0.85)" }, svg);
+    el("circle", { class: "thought", cx: tx, cy: ty, r: radius * 0.42, fill: "rgba(0,90,255,0.85)" }, svg);
     const label = row.visits ? `${row.visits}` : `${Math.round(100 * row.probability)}%`;
     el("text", { x: tx, y: ty + radius * 0.12, "text-anchor": "middle", "font-size": radius * 0.34, fill: "#fff" }, svg, label);
   });
