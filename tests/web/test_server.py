@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -352,3 +353,33 @@ def test_the_command_refuses_a_bad_port_or_timeout_before_serving(capsys):
             main(argv)
         assert stop.value.code == 2
     assert "--move-timeout" in capsys.readouterr().err
+
+
+class _StoppedServer:
+    """Stands in for Werkzeug's server: records where it was asked to listen, stops at once."""
+
+    calls: ClassVar[list] = []
+    port = 8123
+
+    def __init__(self, host, port, app, threaded):
+        _StoppedServer.calls.append((host, port, threaded))
+
+    def serve_forever(self):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    ("argv", "host", "warned"), [([], "127.0.0.1", False), (["--host", "0.0.0.0"], "0.0.0.0", True)]
+)
+def test_the_command_listens_on_this_machine_only_unless_told_and_then_warns(
+    monkeypatch, capsys, argv, host, warned
+):
+    import werkzeug.serving
+
+    _StoppedServer.calls = []
+    monkeypatch.setattr(werkzeug.serving, "make_server", _StoppedServer)
+    assert main([*argv, "--port", "0", "--no-browser"]) == 0
+    assert _StoppedServer.calls == [(host, 0, True)]
+    out = capsys.readouterr()
+    assert "http://127.0.0.1:8123/" in out.out
+    assert ("warning: listening on 0.0.0.0" in out.err) == warned
