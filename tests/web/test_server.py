@@ -100,6 +100,34 @@ def test_two_computers_play_a_hive_game_to_its_end_and_the_end_is_announced(clie
         assert state["winner"] + " wins" in state["status"] and "Queen surrounded" in state["reason"]
 
 
+REPEATED = ["wS1", "bS1 -wS1", "wQ wS1/", "bQ -bS1"] + ["wQ wS1-", "bQ \\bS1", "wQ wS1/", "bQ -bS1"] * 2
+ENDS = [
+    (
+        (
+            "Base;BlackWins;White[7];wS1;bS1 /wS1;wQ wS1/;bG1 bS1\\;wS2 wQ/;bG2 bG1-;wB1 wQ-;bQ /bG1;"
+            "wB2 /wB1;bA1 -bS1;wG1 -wQ;bA1 -wS2"
+        ),
+        {},
+        "Black wins: White's Queen surrounded after 12 plies",
+    ),
+    ("Base;Draw;White[7];" + ";".join(REPEATED), {"repetition_draw": True}, "draw: third repetition"),
+    ("Base;Draw;White[3];wS1;bS1 -wS1;wQ wS1/;bQ -bS1", {"max_turns": 4}, "turn cap (4 plies)"),
+    (
+        "HoyitoII;holes_per_row=6;seeds_per_hole=4;max_laps=1000;no_capture_limit=5;moves=0,6,3,10,6,4,9,4,10",
+        {},
+        "no capture for too long",
+    ),
+]
+
+
+@pytest.mark.parametrize(("record", "options", "words"), ENDS)
+def test_the_end_of_a_game_and_its_reason_are_announced(client, record, options, words):
+    frames = client.post("/api/replay/frames", json={"record": record, "options": options}).json["frames"]
+    last = frames[-1]
+    assert last["over"] and words in last["status"] and last["moves"] == []
+    assert not any(frame["over"] for frame in frames[:-1])
+
+
 def test_hoyito_is_played_by_hole_numbers_on_both_board_sizes(client):
     for holes in (6, 12):
         state = start(client, "hoyito", ("human", "greedy"), holes_per_row=holes)
