@@ -100,6 +100,8 @@ LAYERS = [
             "hive_envs.uhp",
             "hive_envs.play",
             "hive_envs.hive.perft",
+            "hive_envs.web",
+            "hive_envs.web.*",
         ],
         (),
     ),

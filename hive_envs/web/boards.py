@@ -1,0 +1,119 @@
+"""What the page draws of a position, as JSON-ready data: one function per game (`BOARDS`).
+
+The page holds no rules: it draws what `position` returns and offers only the moves listed in it.
+
+Hive (``kind: "hive"``): ``stacks`` as ``{"q", "r", "pieces": [bottom, ..., top]}`` in the axial
+coordinates of `HiveGame.stacks` (pointy-top hexes, ``x = q + r / 2``, ``y = r``: the geometry of
+`hive_envs.hive.render`), both ``reserves``, the ``last`` moved piece's cell, and each legal move as
+``{"name": UHP string, "piece", "from": [q, r] or None (a placement), "to": [q, r]}`` (a pass has
+only its name). Every destination touches a stack, so it is named in the stacks' coordinates by
+way of the stack it touches (the engine keeps cells on a torus).
+
+Hoyito (``kind: "hoyito"``): the ``holes`` counts (South's 0..n-1, North's n..2n-1), ``captured``,
+the ``last`` hole played, and each legal move as ``{"name": hole number, "hole"}``.
+
+Both: ``last_move`` (the name of the last move, None at the start), ``to_move``, ``ply``, ``over``, ``result`` (seat 0's side), ``winner`` (the side's name or
+None for a draw), ``reason`` (why the game ended), ``sides``, ``record`` and ``status`` (one line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hive_envs.core.game import Game
+from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, qr_to_cell
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.pieces import PIECE_NAMES
+from hive_envs.hive.render import BUG_COLOURS
+
+SIDES = {"hive": ("White", "Black"), "hoyito": ("South", "North")}
+
+
+def hive_end_reason(game) -> str:
+    """Why a finished Hive game ended, in the order the rules check (`hive.engine.rules`)."""
+    white, black = game.queen_neighbours(0) == 6, game.queen_neighbours(1) == 6
+    if white and black:
+        return "both Queens surrounded"
+    if white or black:
+        return f"{'White' if white else 'Black'}'s Queen surrounded"
+    if game.passes_in_a_row >= 2:
+        return "both players passed"
+    if game.max_turns and game.ply >= game.max_turns:
+        return f"turn cap ({game.max_turns} plies)"
+    return "third repetition of a position"
+
+
+def hive_position(game) -> dict:
+    stacks = game.stacks()
+    places = {qr_to_cell(q, r): (q, r) for q, r in stacks}
+    for q, r in stacks:  # the empty cells touching the hive, where every destination lies
+        for dq, dr in DIRECTIONS:
+            places.setdefault(qr_to_cell(q + dq, r + dr), (q + dq, r + dr))
+    where = {names[-1]: list(cell) for cell, names in stacks.items()}
+    moves = []
+    for move in game.legal_move_ids().tolist():
+        if move == PASS_MOVE:
+            moves.append({"name": game.move_name(move)})
+            continue
+        piece, cell = PIECE_NAMES[move_piece(move)], move_cell(move)
+        to = places.get(cell) or cell_to_qr(cell)  # only the first placement touches no stack
+        moves.append({"name": game.move_name(move), "piece": piece, "from": where.get(piece), "to": list(to)})
+    last = game.last_moved
+    played = game.record().split(";")[3:]
+    return {
+        "kind": "hive",
+        "stacks": [{"q": q, "r": r, "pieces": names} for (q, r), names in stacks.items()],
+        "reserves": [game.reserve(0), game.reserve(1)],
+        "last": where.get(last) if last is not None else None,
+        "last_move": played[-1] if played else None,
+        "moves": moves,
+        "reason": hive_end_reason(game) if game.is_terminal else None,
+        "colours": {bug: "#{:02x}{:02x}{:02x}".format(*rgb) for bug, rgb in BUG_COLOURS.items()},
+    }
+
+
+def hoyito_end_reason(game) -> str:
+    if game.plies_without_capture > 0:  # a capture resets the clock; only the stall guard ends with it up
+        return "no capture for too long: each side takes the counters on its own row"
+    return "four counters or fewer were left: the last capturer took them"
+
+
+def hoyito_position(game) -> dict:
+    played = game.record().rpartition("moves=")[2]
+    return {
+        "kind": "hoyito",
+        "holes_per_row": game.holes_per_row,
+        "holes": game.board,
+        "captured": list(game.captured),
+        "last": int(played.rsplit(",", 1)[-1]) if played else None,
+        "last_move": played.rsplit(",", 1)[-1] if played else None,
+        "moves": [{"name": game.move_name(m), "hole": m} for m in game.legal_move_ids().tolist()],
+        "reason": hoyito_end_reason(game) if game.is_terminal else None,
+    }
+
+
+BOARDS: dict[str, Callable[[Game], dict]] = {"hive": hive_position, "hoyito": hoyito_position}
+
+
+def position(game: Game) -> dict:
+    """Everything the page shows of ``game`` now (see the module docstring)."""
+    sides = SIDES[game.game_name]
+    data = BOARDS[game.game_name](game)
+    result = game.result
+    winner = None if result is None or result == 0 else sides[0 if result > 0 else 1]
+    if result is None:
+        status = f"{sides[game.to_move]} to move, ply {game.ply}"
+    else:
+        status = f"{'draw' if winner is None else winner + ' wins'}: {data['reason']} after {game.ply} plies"
+    data.update(
+        game=game.game_name,
+        sides=list(sides),
+        to_move=game.to_move,
+        ply=game.ply,
+        over=game.is_terminal,
+        result=result,
+        winner=winner,
+        record=game.record(),
+        status=status,
+    )
+    return data

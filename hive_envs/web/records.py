@@ -1,0 +1,194 @@
+"""Game records and match reports read for replay: what was played, parsed as data.
+
+Accepted texts (`read_replay`):
+
+- a game record, as `Game.record` writes it: a Hive UHP GameString (``Base;InProgress;White[2];wS1``)
+  or a Hoyito record (``HoyitoII;holes_per_row=6;...;moves=2,11``);
+- a JSON report of `training/arena.py --out`: ``{"game", "game_options", "matches": [{"player",
+  "opponent", "wins", "draws", "losses", "mean_length", "repetition_draw", "games_played": [{"seat_of_a",
+  "result_for_a", "plies", "reason", "record", "forfeit"}, ...]}, ...]}``;
+- a JSON report of `training/evaluate.py` (``"matches"`` without ``"games_played"``) or of its
+  ``--ladder`` (``"pairs"`` in place of ``"matches"``, with ``"max_turns"``): these hold each pair's
+  tally only, which is listed; a pair row that carries ``"games_played"`` lists its games as the arena's do.
+
+Each game is listed with its players by seat, result, length and record; `frames` turns a record into
+the positions after each ply. Anything else (not JSON, a missing or mistyped key, a record the rules
+refuse, more than `MAX_GAMES` games) is a ValueError naming what is wrong: a report is data, read
+by its keys, and nothing in it names code to run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from hive_envs.core.game import Game
+from hive_envs.games import game_entry
+from hive_envs.hive.engine.game import HiveGame
+from hive_envs.hoyito.engine.game import HoyitoGame
+from hive_envs.web.boards import position
+
+MAX_TEXT = 16_000_000  #: characters of a pasted or uploaded record or report
+MAX_GAMES = 20_000  #: games listed from one report
+MAX_PLIES = 5_000  #: plies of one replayed record (Hive's turn cap is 300)
+
+
+def game_of_record(record: str, options: dict | None = None) -> Game:
+    """The finished (or stopped) game a record describes; ``options``: the rules it was played under
+    (Hive: ``tournament_opening``, ``max_turns``, ``repetition_draw``). ValueError if it is no record."""
+    if not isinstance(record, str) or not record.strip():
+        raise ValueError("a game record must be a non-empty text (a UHP GameString or a Hoyito record)")
+    if len(record) > MAX_TEXT:
+        raise ValueError(f"a game record is at most {MAX_TEXT:,} characters, got {len(record):,}")
+    record = record.strip()
+    if record.startswith("HoyitoII;"):
+        game: Game = HoyitoGame.from_record(record)
+    else:
+        rules = {k: v for k, v in (options or {}).items() if k in HIVE_RECORD_OPTIONS}
+        game = HiveGame.from_gamestring(record, **rules)
+    if game.ply > MAX_PLIES:
+        raise ValueError(f"a replayed record has at most {MAX_PLIES} plies, this one {game.ply}")
+    return game
+
+
+HIVE_RECORD_OPTIONS = ("tournament_opening", "max_turns", "repetition_draw")
+
+
+def frames(record: str, options: dict | None = None) -> list[dict]:
+    """The position before the first ply and after each ply of ``record`` (`boards.position`)."""
+    game = game_of_record(record, options)
+    out = [position(game)]
+    for _ in range(game.ply):
+        game.undo()
+        out.append(position(game))
+    out.reverse()
+    return out
+
+
+def read_replay(text: str) -> dict:
+    """A record or a report as ``{"source", "game", "options", "games": [...], "pairs": [...]}``.
+
+    ``games``: ``{"match", "players": [seat 0, seat 1], "result", "length", "reason", "record",
+    "options"}`` (``result`` from seat 0's side, None for a forfeit; ``options``: the rules to replay
+    it under, for `frames`); ``pairs``: the tallies of a report's
+    matches (``player``, ``opponent``, ``wins``, ``draws``, ``losses``, ``mean_length``, ``games``).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("nothing to replay: paste a GameString, a Hoyito record or a report's JSON")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"a replay text is at most {MAX_TEXT:,} characters, got {len(text):,}")
+    if not text.lstrip().startswith(("{", "[")):
+        game = game_of_record(text)
+        return {
+            "source": "record",
+            "game": game.game_name,
+            "options": {},
+            "pairs": [],
+            "games": [
+                {**_game_row(None, ["?", "?"], game.result, game.ply, "", game.record()), "options": {}}
+            ],
+        }
+    try:
+        report = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the report is not valid JSON: {error}") from None
+    return read_report(report)
+
+
+def read_report(report) -> dict:
+    """`read_replay` of a parsed JSON report (see the module docstring)."""
+    if not isinstance(report, dict):
+        raise ValueError(f"a report is a JSON object, got {type(report).__name__}")
+    game = _field(report, "game", str, "report")
+    game_entry(game)  # ValueError naming the known games
+    options = dict(_field(report, "game_options", dict, "report"))
+    if "matches" in report:
+        source, rows = "arena / evaluate report", _field(report, "matches", list, "report")
+        if game == "hive":
+            options.setdefault("max_turns", 300)  # the arena's default cap, which its reports do not repeat
+    elif "pairs" in report:
+        source, rows = "ladder report", _field(report, "pairs", list, "report")
+        if report.get("max_turns") is not None:
+            options.setdefault("max_turns", _field(report, "max_turns", int, "report"))
+    else:
+        raise ValueError(
+            "not a report of training/arena.py or training/evaluate.py: it has neither 'matches' nor 'pairs'"
+        )
+    pairs: list[dict] = []
+    games: list[dict] = []
+    for m, row in enumerate(rows):
+        where = f"match {m + 1}"
+        if not isinstance(row, dict):
+            raise ValueError(f"{where} is not a JSON object")
+        a, b = _field(row, "player", str, where), _field(row, "opponent", str, where)
+        pair = {"player": a, "opponent": b}
+        for key in ("games", "wins", "draws", "losses"):
+            pair[key] = _field(row, key, int, where)
+        pair["mean_length"] = _field(row, "mean_length", float, where)
+        played = row.get("games_played")
+        if played is None:
+            pair["replayable"] = 0
+            pairs.append(pair)
+            continue
+        if not isinstance(played, list):
+            raise ValueError(f"{where}: 'games_played' must be a list, got {type(played).__name__}")
+        if len(games) + len(played) > MAX_GAMES:
+            raise ValueError(f"a report lists at most {MAX_GAMES:,} games for replay")
+        rules = dict(options)
+        if isinstance(row.get("repetition_draw"), bool):  # the arena's per-match Hive rule
+            rules["repetition_draw"] = row["repetition_draw"]
+        for g, entry in enumerate(played):
+            games.append({**_played_game(m, a, b, entry, f"{where} game {g + 1}"), "options": rules})
+        pair["replayable"] = len(played)
+        pairs.append(pair)
+    return {"source": source, "game": game, "options": options, "pairs": pairs, "games": games}
+
+
+def _played_game(match: int, a: str, b: str, entry, where: str) -> dict:
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where} is not a JSON object")
+    seat_of_a = _field(entry, "seat_of_a", int, where)
+    if seat_of_a not in (0, 1):
+        raise ValueError(f"{where}: 'seat_of_a' must be 0 or 1, got {seat_of_a}")
+    result_for_a = entry.get("result_for_a")
+    if result_for_a is not None and (
+        isinstance(result_for_a, bool) or not isinstance(result_for_a, (int, float))
+    ):
+        raise ValueError(f"{where}: 'result_for_a' must be a number or null, got {result_for_a!r}")
+    if result_for_a is not None and result_for_a not in (-1, 0, 1):
+        raise ValueError(f"{where}: 'result_for_a' must be -1, 0, 1 or null, got {result_for_a!r}")
+    players = [a, b] if seat_of_a == 0 else [b, a]
+    result = None if result_for_a is None else float(result_for_a if seat_of_a == 0 else -result_for_a) + 0.0
+    return _game_row(
+        match,
+        players,
+        result,
+        _field(entry, "plies", int, where),
+        _field(entry, "reason", str, where),
+        _field(entry, "record", str, where),
+    )
+
+
+def _game_row(match, players, result, length, reason, record) -> dict:
+    return {
+        "match": match,
+        "players": players,
+        "result": result,
+        "length": length,
+        "reason": reason,
+        "record": record,
+    }
+
+
+def _field(row: dict, key: str, kind: type, where: str) -> Any:
+    """``row[key]``, checked to be of ``kind`` (an int counts as a float; a bool as neither)."""
+    if key not in row:
+        raise ValueError(f"{where} lacks the key {key!r}")
+    value: Any = row[key]
+    kinds = (int, float) if kind is float else (kind,)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise ValueError(f"{where}: {key!r} must be {kind.__name__}, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        return math.nan
+    return value

@@ -1,0 +1,209 @@
+"""The web page's server: a Flask app over `Tables` (games by id) and `records` (replays).
+
+    hive-web                      # serves http://127.0.0.1:8000/ and opens it in the browser
+    hive-web --port 0 --no-browser
+    hive-web --host 0.0.0.0       # every interface: anyone who can reach the machine can play (warned)
+
+JSON API (every error is ``{"error": message}`` with a 4xx status; the game is unchanged):
+
+    GET  /api/meta                          games, their options and defaults, player spec forms
+    POST /api/games                         {"game", "options", "players": [spec|"human", ...]} -> state
+    GET  /api/games/<id>                    the state: position, legal moves, status, record
+    GET  /api/games/<id>/moves              the legal moves only
+    POST /api/games/<id>/play               {"move": "wS1"} a human's move -> state
+    POST /api/games/<id>/computer           {"think": bool} the computer's move (and thoughts) -> state
+    POST /api/games/<id>/undo               back to before the last human move -> state
+    POST /api/replay                        {"text": GameString | record | report JSON} -> games listed
+    POST /api/replay/frames                 {"record", "options"} -> the position after each ply
+
+Status codes: 400 a malformed request, an illegal move, a bad spec, option or report; 404 an unknown
+game id; 409 a game busy with another request or a move for the wrong side; 413 a body over
+`MAX_BODY`; 422 a computer player that failed (an engine that crashed, hung past ``--move-timeout``
+or answered an illegal move). Requests are served on threads, so a thinking computer holds only its
+own game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import threading
+import webbrowser
+from importlib import resources
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from hive_envs.games import GAMES
+from hive_envs.players.base import PlayerFailure
+from hive_envs.players.specs import describe_specs
+from hive_envs.web.records import frames, read_replay
+from hive_envs.web.tables import HUMAN, Busy, NotFound, Tables
+
+MAX_BODY = 20 * 1024 * 1024  #: bytes of one request (a long arena report)
+MAX_MESSAGE = 600  #: characters of an error message sent back
+LOCAL = "127.0.0.1"
+
+
+def _body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ValueError("the request body must be a JSON object")
+    return data
+
+
+def _meta() -> dict:
+    games = {}
+    for name, entry in GAMES.items():
+        games[name] = {
+            f.name: None if f.default is dataclasses.MISSING else f.default
+            for f in dataclasses.fields(entry.options)
+        }
+    return {"games": games, "specs": describe_specs(), "human": HUMAN}
+
+
+def create_app(tables: Tables | None = None) -> Flask:
+    """The app; ``tables``: the games it serves (a fresh `Tables` by default, reachable as
+    ``app.config["TABLES"]``)."""
+    app = Flask(__name__, static_folder=str(resources.files("hive_envs.web") / "static"), static_url_path="")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    tables = tables if tables is not None else Tables()
+    app.config["TABLES"] = tables
+
+    def error(status: int, message: str):
+        text = " ".join(str(message).split())
+        if len(text) > MAX_MESSAGE:  # an error may quote the input, which can be megabytes
+            text = text[: MAX_MESSAGE - 1] + "…"
+        return jsonify(error=text), status
+
+    @app.errorhandler(ValueError)
+    def bad_input(e):
+        return error(400, str(e))
+
+    @app.errorhandler(NotFound)
+    def not_found(e):
+        return error(404, e.args[0])
+
+    @app.errorhandler(Busy)
+    def busy(e):
+        return error(409, str(e))
+
+    @app.errorhandler(PlayerFailure)
+    def player_failed(e):
+        return error(422, str(e))
+
+    @app.errorhandler(HTTPException)
+    def http_error(e):
+        return error(e.code or 500, e.description or e.name)
+
+    @app.get("/")
+    def index():
+        return app.send_static_file("index.html")
+
+    @app.get("/api/meta")
+    def meta():
+        return jsonify(_meta())
+
+    @app.post("/api/games")
+    def new_game():
+        data = _body()
+        table = tables.create(data.get("game"), data.get("options"), data.get("players"))
+        with tables.use(table.id) as table:
+            return jsonify(table.state()), 201
+
+    @app.get("/api/games/<table_id>")
+    def state(table_id):
+        with tables.use(table_id) as table:
+            return jsonify(table.state())
+
+    @app.get("/api/games/<table_id>/moves")
+    def moves(table_id):
+        with tables.use(table_id) as table:
+            game = table.game
+            return jsonify(moves=[game.move_name(m) for m in game.legal_move_ids().tolist()])
+
+    @app.post("/api/games/<table_id>/play")
+    def play(table_id):
+        data = _body()
+        with tables.use(table_id) as table:
+            return jsonify(table.play(data.get("move")))
+
+    @app.post("/api/games/<table_id>/computer")
+    def computer(table_id):
+        think = _body().get("think", False)
+        if not isinstance(think, bool):
+            raise ValueError(f"'think' must be true or false, got {think!r}")
+        with tables.use(table_id) as table:
+            return jsonify(table.computer(think))
+
+    @app.post("/api/games/<table_id>/undo")
+    def undo(table_id):
+        with tables.use(table_id) as table:
+            return jsonify(table.undo())
+
+    @app.post("/api/replay")
+    def replay():
+        return jsonify(read_replay(_body().get("text")))
+
+    @app.post("/api/replay/frames")
+    def replay_frames():
+        data = _body()
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise ValueError(f"'options' must be a JSON object, got {options!r}")
+        return jsonify(frames=frames(data.get("record"), options))
+
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="hive-web",
+        description="Play, replay and watch Hive and Hoyito II games in the browser (a local web page).",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free port)")
+    parser.add_argument(
+        "--host",
+        default=LOCAL,
+        help=f"interface to listen on (default {LOCAL}, this machine only; another one lets anyone "
+        "who can reach it start games and engines here)",
+    )
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=60.0,
+        help="seconds an engine process (uhp:) may take to answer before it counts as failed",
+    )
+    parser.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port must be in 0..65535, got {args.port}")
+    if not args.move_timeout > 0:
+        parser.error(f"--move-timeout must be a positive number of seconds, got {args.move_timeout}")
+    if args.host != LOCAL:
+        print(
+            f"warning: listening on {args.host}, not {LOCAL}: anyone who can reach this machine can use "
+            "the page, start games and run the engines and checkpoints it names",
+            file=sys.stderr,
+        )
+    from werkzeug.serving import make_server
+
+    tables = Tables(move_timeout_s=args.move_timeout)
+    server = make_server(args.host, args.port, create_app(tables), threaded=True)
+    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{server.port}/"
+    print(f"serving the Hive / Hoyito page at {url} (Ctrl-C to stop)", flush=True)
+    if not args.no_browser:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        tables.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

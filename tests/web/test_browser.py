@@ -1,0 +1,189 @@
+"""The page in a real browser (headless Chromium through selenium): a whole Hive game by clicks against
+alphabeta:1, and replays of an arena report and a ladder report, with the screenshots checked for the
+pieces' colours. Skipped, saying why, when selenium, chromium or chromedriver is not installed (CI
+installs them: .ci/run). ``HIVE_WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("flask")
+webdriver = pytest.importorskip(
+    "selenium.webdriver", reason="selenium is not installed (pip install selenium)"
+)
+
+from PIL import Image
+from selenium.webdriver.common.by import By
+from werkzeug.serving import make_server
+
+from hive_envs.hive.render import BUG_COLOURS
+from hive_envs.web.server import create_app
+from hive_envs.web.tables import Tables
+
+ROOT = Path(__file__).resolve().parents[2]
+LADDER = ROOT / "docs" / "results" / "ladder_hive_base.json"
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+DRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    BROWSER is None or DRIVER is None,
+    reason="no chromium / chromedriver on PATH (apt-get install chromium chromium-driver)",
+)
+
+
+@pytest.fixture(scope="module")
+def server():
+    tables = Tables(move_timeout_s=30.0)
+    httpd = make_server("127.0.0.1", 0, create_app(tables), threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.port}/"
+    httpd.shutdown()
+    tables.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = BROWSER
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver.set_script_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, what: str, timeout_s: float = 60.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def screenshot(driver, name: str) -> np.ndarray:
+    png = driver.get_screenshot_as_png()
+    folder = os.environ.get("HIVE_WEB_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / name).write_bytes(png)
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def pixels_of(image: np.ndarray, rgb) -> int:
+    return int(np.all(np.abs(image.astype(int) - np.array(rgb)) <= 2, axis=-1).sum())
+
+
+def error_text(driver) -> str:
+    return driver.find_element(By.ID, "error").text
+
+
+def test_a_whole_hive_game_is_played_by_clicks_against_alphabeta_1(server, browser):
+    browser.get(server)
+    wait_for(lambda: browser.execute_script("return window.hiveApp.meta !== null"), "the page to load")
+    browser.find_element(By.ID, "player1").clear()
+    browser.find_element(By.ID, "player1").send_keys("alphabeta:1")
+    cap = browser.find_element(By.ID, "option-max_turns")
+    cap.clear()
+    cap.send_keys("24")  # a turn cap keeps the game short; it still ends by the rules
+    browser.find_element(By.ID, "new-game").click()
+
+    def settled(after_ply: int):
+        state = browser.execute_script("return window.hiveApp.busy ? null : window.hiveApp.state")
+        if state and state["ply"] > after_ply and (state["over"] or not state["computer_to_move"]):
+            return state
+        return None
+
+    state, clicks = wait_for(lambda: settled(-1), "the new game"), 0
+    while not state["over"]:
+        assert not error_text(browser), error_text(browser)
+        move = state["moves"][0]  # the first listed: the test is of the clicks, not of the play
+        if move.get("piece") is None:
+            browser.find_element(By.ID, "pass").click()
+        else:
+            browser.find_element(By.CSS_SELECTOR, f'[data-piece="{move["piece"]}"]').click()
+            browser.find_element(By.CSS_SELECTOR, f'[data-dest="{move["to"][0]},{move["to"][1]}"]').click()
+        clicks += 1
+        state = wait_for(lambda ply=state["ply"]: settled(ply), f"the reply to move {clicks}")
+    assert state["ply"] in (2 * clicks - 1, 2 * clicks) and state["ply"] <= 24
+    status = browser.find_element(By.ID, "status").text
+    assert status == state["status"] and state["reason"] in status
+    assert ("turn cap (24 plies)" in status) == (state["ply"] == 24 and state["winner"] is None)
+    record = browser.find_element(By.ID, "record").get_attribute("value")
+    assert record == state["record"]
+    assert record.split(";")[1] == {"White": "WhiteWins", "Black": "BlackWins", None: "Draw"}[state["winner"]]
+    image = screenshot(browser, "web_play.png")
+    assert pixels_of(image, BUG_COLOURS["Q"]) > 200  # both Queens (placed by move 4) are drawn
+    assert pixels_of(image, (245, 240, 225)) > 500 and pixels_of(image, (40, 40, 40)) > 500  # both colours
+
+
+def test_an_illegal_request_shows_its_message_on_the_page(server, browser):
+    browser.get(server)
+    wait_for(lambda: browser.execute_script("return window.hiveApp.meta !== null"), "the page to load")
+    browser.find_element(By.ID, "player1").clear()
+    browser.find_element(By.ID, "player1").send_keys("alphabeta:zero")
+    browser.find_element(By.ID, "new-game").click()
+    message = wait_for(lambda: error_text(browser), "the error message")
+    assert "alphabeta:zero" in message
+
+
+def test_an_arena_report_and_a_ladder_report_are_replayed(server, browser, tmp_path):
+    from training import arena
+
+    out = tmp_path / "arena.json"
+    arena.run(["greedy"], ["alphabeta:1"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))
+    games = json.loads(out.read_text())["matches"][0]["games_played"]
+    browser.get(server)
+    wait_for(lambda: browser.execute_script("return window.hiveApp.meta !== null"), "the page to load")
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.find_element(By.ID, "replay-file").send_keys(str(out))  # opened as soon as it is chosen
+    rows = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#games tr.game"), "the games table")
+    assert len(rows) == 2
+    wait_for(
+        lambda: browser.execute_script("return window.hiveApp.replay.current === 0 && !window.hiveApp.busy"),
+        "the first game to be shown",
+    )
+    rows[1].click()
+    frames = wait_for(
+        lambda: browser.execute_script(
+            "const r = window.hiveApp.replay; return r.current === 1 ? r.frames.length : 0"
+        ),
+        "the second game's frames",
+    )
+    assert frames == games[1]["plies"] + 1
+    label = browser.find_element(By.ID, "ply-label")
+    assert label.text.startswith(f"ply {frames - 1} / {frames - 1}")
+    browser.execute_script("document.activeElement.blur()")  # keys go to the page, not the file box
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("\ue011")  # Home
+    assert label.text == f"ply 0 / {frames - 1}"
+    body.send_keys("\ue014", "\ue014")  # two right arrows
+    assert label.text.startswith(f"ply 2 / {frames - 1}: ")
+    browser.find_element(By.ID, "prev").click()
+    assert label.text == f"ply 1 / {frames - 1}: {games[1]['record'].split(';')[3]}"
+    browser.find_element(By.ID, "last").click()
+    image = screenshot(browser, "web_replay.png")
+    assert pixels_of(image, BUG_COLOURS["Q"]) > 200
+    assert pixels_of(image, (245, 240, 225)) > 500 and pixels_of(image, (40, 40, 40)) > 500
+
+    browser.find_element(By.ID, "replay-file").send_keys(str(LADDER))
+    count = len(json.loads(LADDER.read_text())["pairs"])
+    wait_for(
+        lambda: len(browser.find_elements(By.CSS_SELECTOR, "#pairs tr")) == count + 1, "the ladder's pairs"
+    )
+    assert "ladder report" in browser.find_element(By.ID, "replay-source").text
