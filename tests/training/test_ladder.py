@@ -248,7 +248,10 @@ def test_extend_refuses_a_report_with_a_bad_row(tmp_path, no_games, hoyito_repor
         ladder.ladder(game="hoyito", games=2, seed=4, progress=False, extend=str(first))
 
 
-def test_a_forged_checkpoint_row_without_a_recorded_sha256_is_played_again(tmp_path, played, hoyito_report):
+@pytest.mark.parametrize("listed", [False, True])
+def test_a_forged_checkpoint_row_without_a_recorded_sha256_is_never_kept(
+    tmp_path, played, hoyito_report, listed
+):
     import copy
 
     agent, first = tmp_path / "agent.pt", tmp_path / "first.json"
@@ -258,7 +261,12 @@ def test_a_forged_checkpoint_row_without_a_recorded_sha256_is_played_again(tmp_p
     forged.update(wins=2, draws=0, losses=0, wins_by_seat=[1, 1], draws_by_seat=[0, 0], losses_by_seat=[0, 0])
     forged.update(forfeits=[0, 0], decided=2, points=2.0, score=1.0, turn_cap_draws=0)
     report["pairs"].append(forged)
-    report["players"].append(str(agent))  # listed, but with no sha256 recorded for it
+    if not listed:  # a row of a player the report never played: refused
+        first.write_text(json.dumps(report))
+        with pytest.raises(ValueError, match=f"a player the report does not list.*'player': '{agent}'"):
+            ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+        return
+    report["players"].append(str(agent))  # listed, but with no sha256 recorded for it: played again
     first.write_text(json.dumps(report))
     result = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
     assert sorted(played) == sorted((name, str(agent)) for name in ladder.LADDERS["hoyito"])
