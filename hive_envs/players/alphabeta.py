@@ -50,6 +50,10 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
     parts = [part.strip() for part in argument.split(",")]
     for part in parts:
         if _DEPTH.fullmatch(part) and depth is None:
+            if len(part) > len(str(MAX_DEPTH)):  # no int() of thousands of digits
+                raise ValueError(
+                    f"player {spec!r}: the depth must be at most {MAX_DEPTH} plies, got {part[:12]}..."
+                )
             depth = int(part)
         elif _TIME.fullmatch(part) and time_s is None:
             time_s = float(part[2:])
@@ -157,4 +161,5 @@ class AlphaBetaPlayer(BasePlayer):
         self._searchers.clear()  # made again with the new settings at the next move
 
     def table_megabytes(self, bits: int | None = None) -> int:
-        return max(1, (TABLE_ENTRY_BYTES << (self.table_bits if bits is None else bits)) >> 20)
+        """The table's size in MB, rounded up: setting ``TableSizeMB`` to it gives this table again."""
+        return max(1, -(-(TABLE_ENTRY_BYTES << (self.table_bits if bits is None else bits)) >> 20))

@@ -38,9 +38,7 @@ from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
 from hive_envs.players.base import BasePlayer, SearchLimits
-
-MAX_SIMULATIONS = 100_000
-
+from hive_envs.players.specs import MAX_SIMULATIONS
 
 TIME_SHARE, TIME_RESERVE_S = 0.9, 0.05
 
