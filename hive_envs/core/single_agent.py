@@ -129,7 +129,7 @@ class SingleAgentEnv(gym.Env):
         """Legal actions of the learner now (bool); all True once the episode is over (an illegal
         action's loss too) and before the first reset."""
         if self._done:
-            return np.ones(self.action_space.n, dtype=bool)
+            return np.ones(self.aec.num_actions, dtype=bool)
         return self.aec._mask.astype(bool)
 
     def render(self):

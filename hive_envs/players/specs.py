@@ -34,11 +34,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hive_envs.players.base import Player
+from hive_envs.players.base import MAX_SIMULATIONS, Player
 from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
 from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
-
-MAX_SIMULATIONS = 100_000  # of PATH@N, and of the UHP engine's Simulations option
 
 
 @dataclass(frozen=True)
