@@ -219,6 +219,9 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             table = Table(game_entry(args.game).game(parse_options(args.options, args.game)))
             context = PlayerContext(game=args.game, seed=args.seed)
             computer = None if spec == "human" else make_player(spec, context)
+            check_game = getattr(computer, "check_game", None)
+            if check_game is not None:  # an agent of other options is refused now, not at its first move
+                check_game(table.game)
             play_on_one_thread()  # one position at a time: extra threads only spin
         except ValueError as error:
             print(f"error: {' '.join(str(error).split())}", file=sys.stderr)

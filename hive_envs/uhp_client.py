@@ -11,6 +11,12 @@ its stdout is read by a thread into a queue so every wait has a deadline. Each c
 is the lines up to ``ok``; an ``err`` line raises `UHPEngineError`, an ``invalidmove`` line
 `UHPInvalidMove`, a missing answer `UHPTimeout`, a dead process `UHPEngineError`. `close()` closes
 stdin (end-of-file ends a well-behaved engine), then terminates and finally kills it.
+
+What the engine prints is bounded before it is kept: a line longer than `MAX_LINE_CHARS`, an
+answer longer than `MAX_ANSWER_CHARS` or bytes that are not text end the session with
+`UHPEngineError` (the client is then unusable; an arena scores it as a forfeit), and at most
+`MAX_QUEUED_LINES` lines wait unread (then the engine waits on its pipe). stderr keeps its last 20
+lines, each cut to `MAX_LINE_CHARS`.
 """
 
 from __future__ import annotations
@@ -37,6 +43,13 @@ class UHPTimeout(UHPEngineError):
 
 
 _EOF = object()
+MAX_LINE_CHARS = 65_536  # a Hive GameString or validmoves line is a few kilobytes
+MAX_ANSWER_CHARS = 1_048_576
+MAX_QUEUED_LINES = 10_000
+
+
+class _TooLong:
+    """What the stdout reader queues, and stops reading after, for a line over `MAX_LINE_CHARS`."""
 
 
 class UHPClient:
@@ -55,12 +68,14 @@ class UHPClient:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
+                errors="replace",
                 bufsize=1,
             )
         except OSError as error:
             raise UHPEngineError(f"cannot start UHP engine {self.command!r}: {error}") from None
         self._stdin = cast(IO[str], self._process.stdin)  # a pipe (stdin=PIPE above), never None
-        self._lines: queue.Queue = queue.Queue()
+        self._lines: queue.Queue = queue.Queue(MAX_QUEUED_LINES)
+        self._failure: str | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(
             target=self._pump, args=(self._process.stdout, self._lines.put, True), daemon=True
@@ -77,7 +92,20 @@ class UHPClient:
 
     @staticmethod
     def _pump(stream, put, mark_end: bool) -> None:
-        for line in stream:
+        """Queue the stream's lines, each read with a length cap; stdout (`mark_end`) stops at the
+        first line over the cap (queueing `_TooLong`), stderr keeps its first `MAX_LINE_CHARS`."""
+        while True:
+            line = stream.readline(MAX_LINE_CHARS + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+                if mark_end:
+                    put(_TooLong)
+                    return
+                put(line[:MAX_LINE_CHARS] + " [cut]")
+                while line and not line.endswith("\n"):  # skip the rest of this stderr line
+                    line = stream.readline(MAX_LINE_CHARS + 1)
+                continue
             put(line.rstrip("\r\n"))
         if mark_end:  # stdout: tell the reader that the stream ended
             put(_EOF)
@@ -87,6 +115,8 @@ class UHPClient:
         """Send one command line; return its answer lines (without the final ``ok``)."""
         if "\n" in command or "\r" in command:
             raise ValueError(f"a UHP command is one line, got {command!r}")
+        if self._failure is not None:
+            raise UHPEngineError(self._failure)
         if self._process.poll() is not None:
             raise UHPEngineError(f"UHP engine {self.command!r} has exited{self._stderr_tail()}")
         try:
@@ -107,6 +137,7 @@ class UHPClient:
     def _answer(self, what: str, timeout_s: float) -> list[str]:
         deadline = time.monotonic() + timeout_s
         lines: list[str] = []
+        size = 0
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -118,8 +149,21 @@ class UHPClient:
                 raise UHPEngineError(
                     f"UHP engine {self.command!r} exited while answering {what!r}{self._stderr_tail()}"
                 )
+            if line is _TooLong:
+                self._failure = (
+                    f"UHP engine {self.command!r} printed a line longer than {MAX_LINE_CHARS} characters "
+                    f"while answering {what!r}; its output is no longer read"
+                )
+                raise UHPEngineError(self._failure)
             if line == "ok":
                 return lines
+            size += len(line)
+            if size > MAX_ANSWER_CHARS:
+                self._failure = (
+                    f"UHP engine {self.command!r} answered {what!r} with more than {MAX_ANSWER_CHARS} "
+                    f"characters and no 'ok'"
+                )
+                raise UHPEngineError(self._failure)
             lines.append(line)
 
     def _stderr_tail(self) -> str:

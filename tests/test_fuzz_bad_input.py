@@ -11,9 +11,14 @@ shape) into:
   `game`, `move_to_action`;
 - `HiveGame` / `HoyitoGame`: `play_id`, `play`, `move_name`, `move_id`, `undo`, and
   `from_gamestring` / `from_record` on mutated records;
-- the training config loader (`training.config.load_config`) on junk YAML.
+- the training config loader (`training.config.load_config`) on junk YAML;
+- the checkpoint reader (`load_policy`): a valid file whose spaces, network spec or weights are junk
+  (with a valid digest), or whose archive is re-packed compressed;
+- the ladder report reader (`training.ladder.check_report_rows`, what ``--extend`` reads): rows with
+  a junk value or a key missing;
+- the UHP engine client (`UHPClient`): an engine that prints junk bytes at start-up.
 
-The checkpoint loader's fuzz test (random byte damage) is
+The checkpoint loader's byte-damage fuzz test is
 `tests/agents/test_checkpoint.py::test_random_byte_damage_is_refused_or_changes_nothing`; the UHP
 loop's is `tests/hive/test_uhp_fuzz.py`.
 
@@ -442,3 +447,137 @@ def _config(data):
 
 
 test_config_loader_accepts_or_raises_value_error, test_config_loader_soak = _config
+
+
+# --------------------------------------------------------------------------- checkpoints
+@fuzz(40, soak=500)
+def _checkpoint(data):
+    import zipfile
+
+    import torch
+
+    from hive_envs.agents import load_policy, save_checkpoint
+    from hive_envs.agents.networks import build_network
+
+    spec = {"kind": "mlp", "hidden_sizes": [4]}
+    payload = {
+        "game": "toy",
+        "game_options": {},
+        "encoding_version": "v0",
+        "observation_shape": (5,),
+        "num_actions": 3,
+        "network": spec,
+        "model": build_network(spec, (5,), 3).state_dict(),
+        "global_step": 1,
+        "update": 1,
+    }
+    key = data.draw(st.sampled_from(["observation_shape", "num_actions", "network", "model", "zip"]))
+    if key == "network":
+        payload["network"] = {
+            "kind": data.draw(st.sampled_from(["mlp", "hexconv", "x"])),
+            **data.draw(
+                st.dictionaries(
+                    st.sampled_from(["hidden_sizes", "channels", "blocks", "rules"]), YAML_VALUES, max_size=3
+                )
+            ),
+        }
+    elif key == "model":
+        name = data.draw(st.sampled_from(sorted(payload["model"])))
+        shape = data.draw(st.lists(st.integers(0, 6), max_size=3))
+        payload["model"] = {**payload["model"], name: torch.zeros(shape)}
+    elif key != "zip":
+        payload[key] = data.draw(YAML_VALUES | st.lists(st.integers(-(2**40), 2**40), max_size=3))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "c.pt"
+        try:
+            save_checkpoint(path, payload)
+        except ValueError:
+            return
+        if key == "zip":  # re-packed compressed: refused before torch reads it
+            packed = Path(folder) / "z.pt"
+            with zipfile.ZipFile(path) as old, zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as new:
+                for record in old.infolist():
+                    new.writestr(record.filename, old.read(record.filename))
+            path = packed
+        try:
+            policy = load_policy(path, seed=0)
+        except ValueError:
+            return
+    assert key != "zip"
+    assert callable(policy)
+
+
+test_checkpoint_reader_accepts_or_raises_value_error, test_checkpoint_reader_soak = _checkpoint
+
+
+# --------------------------------------------------------------------------- ladder reports
+REPORT_ROW = {
+    "player": "random",
+    "opponent": "greedy",
+    "games": 4,
+    "wins": 1,
+    "draws": 1,
+    "losses": 1,
+    "wins_by_seat": [1, 0],
+    "draws_by_seat": [0, 1],
+    "losses_by_seat": [1, 0],
+    "forfeits": [1, 0],
+    "turn_cap_draws": 1,
+    "decided": 3,
+    "points": 1.5,
+    "score": 0.5,
+    "score_ci95": [0.1, 0.9],
+    "mean_length": 40.0,
+}
+
+
+@fuzz(60, soak=1500)
+def _report_rows(data):
+    from training.ladder import check_report_rows
+
+    rows = [dict(REPORT_ROW)]
+    for _ in range(data.draw(st.integers(1, 3))):
+        row = data.draw(st.sampled_from(rows))
+        key = data.draw(st.sampled_from(sorted(REPORT_ROW)))
+        if data.draw(st.booleans()):
+            row[key] = data.draw(JUNK | YAML_VALUES)
+        else:
+            row.pop(key, None)
+        if data.draw(st.booleans()):
+            rows.append(dict(REPORT_ROW))
+    try:
+        check_report_rows(rows, ["random", "greedy", "alphabeta:1"], 4, "r.json")
+    except ValueError:
+        return
+    for row in rows:  # accepted: every count adds up
+        assert row["wins"] + row["draws"] + row["losses"] + sum(row["forfeits"]) == 4
+        assert row["points"] == row["wins"] + 0.5 * row["draws"]
+
+
+test_report_reader_accepts_or_raises_value_error, test_report_reader_soak = _report_rows
+
+
+# --------------------------------------------------------------------------- UHP engine client
+@fuzz(25, soak=300)
+def _engine_output(data):
+    from hive_envs.uhp_client import UHPClient, UHPEngineError
+
+    printed = data.draw(
+        st.binary(max_size=200)
+        | st.lists(
+            st.sampled_from([b"id x", b"ok", b"err", b"\xff\xfe", b"\x00" * 70_000, b"y" * 70_000]),
+            max_size=4,
+        ).map(lambda parts: b"\n".join(parts) + b"\n")
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "said"
+        path.write_bytes(printed)
+        try:
+            client = UHPClient(["cat", str(path)], startup_timeout_s=20)
+        except UHPEngineError:
+            return
+        client.close(grace_s=1)
+    assert b"ok\n" in printed and isinstance(client.id, str)
+
+
+test_engine_client_accepts_or_raises_engine_error, test_engine_client_soak = _engine_output

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,9 +33,21 @@ def exit_code(action: Callable[[], object]) -> int:
 
 
 def write_report(path: str | Path, report: dict) -> None:
-    """Write `report` as indented JSON (making the folder) and say where."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(report, indent=2))
+    """Write `report` as indented JSON (making the folder again if it vanished) and say where. If
+    `path` cannot be written any more (checked at the start, but the folder may have become a file
+    or read-only since), the report is saved to a new file in the temporary folder instead and a
+    ValueError names both, so that a long run's results are never lost."""
+    text = json.dumps(report, indent=2)
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(text)
+    except OSError as error:
+        handle, saved = tempfile.mkstemp(prefix=f"{Path(path).stem}.", suffix=".json", text=True)
+        with os.fdopen(handle, "w") as rescue:
+            rescue.write(text)
+        raise ValueError(
+            f"cannot write the report to {str(path)!r} ({error.strerror or error}); it was saved to {saved!r}"
+        ) from None
     print(f"\nwrote {path}")
 
 

@@ -96,7 +96,7 @@ class TrainConfig:
         at_least(0),
     )
     # --- rollouts ---
-    num_games: int = key(128, "games played at once in the batch", at_least(1))
+    num_games: int = key(128, "games played at once in the batch", between(1, 65_536))
     rollout_steps: int = key(64, "batch steps per rollout (one ply in every game each)", at_least(1))
     # --- PPO ---
     learning_rate: float = key(3e-4, "Adam learning rate", above(0))

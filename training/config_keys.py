@@ -160,7 +160,11 @@ class ConfigKeys:
             if not path.is_file():
                 raise ValueError(f"config file {str(path)!r} does not exist")
             try:
-                loaded = yaml.safe_load(path.read_text())
+                loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+            except UnicodeDecodeError as error:
+                raise ValueError(
+                    f"config file {str(path)!r} is not UTF-8 text (a YAML file): {error}"
+                ) from None
             except yaml.YAMLError as error:
                 raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
             if loaded is not None and not isinstance(loaded, dict):

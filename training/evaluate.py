@@ -122,6 +122,8 @@ def evaluate(
     )
     check_writable(out_path, "--out")
     if plot:
+        if len(checkpoints) < 2:
+            raise ValueError("--plot draws Elo against training step: give two or more checkpoints")
         check_writable(plot, "--plot")
     if len(checkpoints) > 1 and "random" not in opponents:
         raise ValueError("an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)")
@@ -284,10 +286,20 @@ def main(argv: list[str] | None = None) -> int:
                 extend=args.extend,
             )
             return
+        ladder_only = {"--options": args.options, "--extend": args.extend, "--workers": args.workers != 1}
+        given = [flag for flag, value in ladder_only.items() if value]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} apply to --ladder only; give --ladder GAME or leave them out"
+            )
         if not args.checkpoints:
             raise ValueError("give at least one checkpoint (or --ladder GAME)")
         games = 400 if args.games is None else args.games
         if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
+            if args.plot:
+                raise ValueError(
+                    "--plot draws an Elo table of checkpoints or a ladder; a match with uhp: has none"
+                )
             from training import arena  # UHP engine processes play game by game, our engine refereeing
 
             settings = arena.settings_for(

@@ -37,6 +37,7 @@ machine, load average before and after, and the wall time; the PNG draws each pl
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import sys
 import time
@@ -216,12 +217,11 @@ def reused_pairs(
     ]
     if differ:
         raise ValueError(f"--extend: {path!r} was played with other settings: {'; '.join(differ)}")
-    changed = [
-        spec for spec in identities if spec in players_then and identities_then.get(spec) != identities[spec]
-    ]
-    if changed:
+    check_report_rows(rows, players_then, games, path)
+    changed = [spec for spec in identities if identities_then.get(spec) != identities[spec]]
+    if any(spec in players_then for spec in changed):
         print(
-            f"--extend: the pairs of {', '.join(changed)} in {path} are played again: "
+            f"--extend: the pairs of {', '.join(c for c in changed if c in players_then)} in {path} are played again: "
             "a checkpoint or search changed since (or that report did not record it)",
             file=sys.stderr,
         )
@@ -234,6 +234,69 @@ def reused_pairs(
         and row["player"] not in changed
         and row["opponent"] not in changed
     }
+
+
+def check_report_rows(rows, players: list, games: int, path: str) -> None:
+    """ValueError naming ``path`` and the row unless every row of a ladder report is well formed and
+    possible: two different players of the report's ``players``, each pair once, ``games`` games
+    split into wins, draws, losses (by seat too) and forfeits of non-negative integers, and
+    ``decided``, ``points``, ``score`` and ``mean_length`` agreeing with them (finite)."""
+
+    def count(value) -> bool:
+        return type(value) is int and value >= 0
+
+    def pair_of_counts(value) -> bool:
+        return isinstance(value, list) and len(value) == 2 and all(count(v) for v in value)
+
+    if not isinstance(rows, list) or not isinstance(players, list):
+        raise ValueError(f"--extend: {path!r} is not a ladder report: 'pairs' and 'players' must be lists")
+    seen: set[frozenset] = set()
+    for k, row in enumerate(rows):
+        problem = _row_problem(row, players, games, count, pair_of_counts)
+        if problem is None:
+            pair = frozenset((row["player"], row["opponent"]))
+            problem = "a second row of this pair" if pair in seen else None
+            seen.add(pair)
+        if problem is not None:
+            shown = repr(row)[:200]
+            raise ValueError(f"--extend: {path!r} holds a bad row (pairs[{k}]: {problem}): {shown}")
+
+
+def _row_problem(row, players: list, games: int, count, pair_of_counts) -> str | None:
+    """What is wrong with one report row, or None (`check_report_rows`)."""
+    if not isinstance(row, dict):
+        return "not a mapping"
+    player, opponent = row.get("player"), row.get("opponent")
+    if not isinstance(player, str) or not isinstance(opponent, str) or player == opponent:
+        return "player and opponent must be two different names"
+    if player not in players or opponent not in players:
+        return "a player the report does not list"
+    if row.get("games") != games or type(row.get("games")) is not int:
+        return f"games must be {games}, the report's games per pair"
+    keys = ("wins", "draws", "losses", "decided", "turn_cap_draws")
+    if not all(count(row.get(key)) for key in keys):
+        return f"{', '.join(keys)} must be integers >= 0"
+    seats = ("wins_by_seat", "draws_by_seat", "losses_by_seat", "forfeits")
+    if not all(pair_of_counts(row.get(key)) for key in seats):
+        return f"{', '.join(seats)} must be two integers >= 0 each"
+    wins, draws, losses = row["wins"], row["draws"], row["losses"]
+    if any(sum(row[f"{key}_by_seat"]) != row[key] for key in ("wins", "draws", "losses")):
+        return "the counts by seat do not add up to the totals"
+    if wins + draws + losses + sum(row["forfeits"]) != games or row["decided"] != wins + draws + losses:
+        return "wins, draws, losses and forfeits do not add up to the games"
+    if row["turn_cap_draws"] > draws:
+        return "more turn-cap draws than draws"
+    points, score, length = row.get("points"), row.get("score"), row.get("mean_length")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (points, score, length)):
+        return "points, score and mean_length must be numbers"
+    if not (math.isfinite(points) and math.isfinite(length) and length >= 0):
+        return "points and mean_length must be finite (mean_length >= 0)"
+    expected_score = points / row["decided"] if row["decided"] else math.nan  # no game decided: NaN
+    if points != wins + 0.5 * draws or not (
+        math.isclose(score, expected_score) or math.isnan(score) and math.isnan(expected_score)
+    ):
+        return "points or score do not agree with the wins and draws"
+    return None
 
 
 def game_label(settings: Settings) -> str:

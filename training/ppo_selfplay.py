@@ -20,6 +20,7 @@ Read top to bottom:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -50,8 +51,9 @@ from training.games import carries_rules, encoding_version, lookahead_rules, mak
 from training.match import MatchResult, format_table
 from training.ppo import ppo_update
 from training.provenance import git_commit, machine
-from training.run_dir import check_run_dir, prepare_run_dir
+from training.run_dir import check_run_dir, prepare_run_dir, run_lock
 from training.selfplay import SelfPlayCollector, compute_gae
+from training.trust import TRUST_FLAG, check_commands
 
 
 def pick_device(name: str) -> torch.device:
@@ -204,8 +206,14 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     """Run (or resume) training; returns a summary with the final evaluation.
 
     A run folder that already holds a run is refused unless `resume` (continue it) or
-    `overwrite` (delete its checkpoints and logs first) is given; every check runs before
-    anything is written or deleted."""
+    `overwrite` (delete its checkpoints and logs first) is given; every check (the run folder,
+    the game, every player spec) runs before anything is written or deleted, and the folder is
+    locked from then until the run ends (`run_dir.run_lock`: a second run of it is refused)."""
+    with contextlib.ExitStack() as cleanup:
+        return _train(config, resume, overwrite, cleanup)
+
+
+def _train(config: TrainConfig, resume: bool, overwrite: bool, cleanup: contextlib.ExitStack) -> dict:
     run_dir = run_dir_of(config)
     checkpoint_dir = run_dir / "checkpoints"
     check_run_dir(run_dir, resume=resume, overwrite=overwrite)
@@ -227,6 +235,8 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
     pool_players = make_players(config, config.pool_players, config.seed + 31)
     teacher = make_players(config, [config.teacher], config.seed + 37)[0] if config.teacher else None
     eval_opponents = evaluation_opponents(config, batch)
+    for player in make_players(config, eval_opponents, config.seed + 1):  # a bad spec fails now
+        player.close()
 
     if resume:
         latest = checkpoint_dir / "latest.pt"
@@ -256,6 +266,8 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         batch, network, device, seed=config.seed + 7919 * update, potentials=config.shaping_coef > 0
     )
     shuffle_rng = np.random.default_rng(config.seed + 104729 * update)
+    cleanup.enter_context(run_lock(run_dir))
+    check_run_dir(run_dir, resume=resume, overwrite=overwrite)  # again, now that no twin can write
     prepare_run_dir(run_dir, overwrite=overwrite)
     writer = SummaryWriter(str(run_dir))
     steps_per_update = config.num_games * config.rollout_steps
@@ -376,12 +388,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
     )
-    args, rest = parser.parse_known_args(argv)
-    return exit_code(
-        lambda: train(
-            load_config(args.config, parse_overrides(rest)), resume=args.resume, overwrite=args.overwrite
-        )
+    parser.add_argument(
+        TRUST_FLAG,
+        action="store_true",
+        help="let the config file name player specs that run a command (uhp:COMMAND); specs given "
+        "as --key value are trusted without it",
     )
+    args, rest = parser.parse_known_args(argv)
+
+    def run() -> None:
+        overrides = parse_overrides(rest)
+        config = load_config(args.config, overrides)
+        check_commands(config, overrides, args.trust_commands)
+        train(config, resume=args.resume, overwrite=args.overwrite)
+
+    return exit_code(run)
 
 
 if __name__ == "__main__":

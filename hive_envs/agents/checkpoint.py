@@ -47,6 +47,7 @@ import pickle
 import re
 import secrets
 import warnings
+import zipfile
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -265,8 +266,39 @@ def load_checkpoint(
     return data
 
 
+def _check_records(path: Path, name: str) -> None:
+    """Bound what `torch.load` will allocate by the file's own size, before it reads anything.
+
+    `torch.save` writes a zip archive of *stored* (uncompressed) records, so no record can unpack
+    to more bytes than the file holds. A record that is compressed (a small file unpacking to
+    gigabytes), declares sizes that disagree, or is larger than the file is refused, and so is a
+    file that is not such an archive (torch's legacy format, which torch has not written since 1.6).
+    """
+    size = path.stat().st_size
+    try:
+        with zipfile.ZipFile(path) as archive:
+            records = archive.infolist()
+    except Exception as error:  # noqa: BLE001 (zipfile raises many types for a damaged archive)
+        raise ValueError(
+            f"checkpoint {name} is corrupt or not a torch file: not a zip archive ({error})"
+        ) from None
+    for record in records:
+        if record.compress_type != zipfile.ZIP_STORED:
+            raise ValueError(
+                f"checkpoint {name} is refused: its record {record.filename!r} is compressed, which torch "
+                f"never writes (a compressed record can unpack to far more memory than the file's size)"
+            )
+        if record.file_size != record.compress_size or record.file_size > size:
+            raise ValueError(
+                f"checkpoint {name} is corrupt: its record {record.filename!r} declares {record.file_size} "
+                f"bytes ({record.compress_size} stored) in a file of {size} bytes"
+            )
+
+
 def _safe_torch_load(path: Path, name: str) -> Any:
-    """`torch.load(weights_only=True)`, every failure a ValueError naming the file."""
+    """`torch.load(weights_only=True)`, every failure a ValueError naming the file; the archive's
+    record sizes are checked against the file first (`_check_records`)."""
+    _check_records(path, name)
     try:
         with warnings.catch_warnings():  # torch's notes on unusual pickle protocols: our error says enough
             warnings.simplefilter("ignore", UserWarning)
@@ -330,7 +362,11 @@ def stored_search(
 
 
 def network_from_checkpoint(data: dict[str, Any]) -> torch.nn.Module:
-    """Rebuild the checkpoint's network with its weights, in eval mode, on the CPU."""
+    """Rebuild the checkpoint's network with its weights, in eval mode, on the CPU.
+
+    The network spec is first checked against the stored weights (`check_network_fits`), so a
+    spec asking for a network far larger than its weights allocates nothing."""
+    check_network_fits(data)
     network = build_network(data["network"], tuple(data["observation_shape"]), int(data["num_actions"]))
     load_weights(network, data)
     return network.eval()
@@ -342,3 +378,53 @@ def load_weights(network: torch.nn.Module, data: dict[str, Any]) -> None:
         network.load_state_dict(data["model"])
     except RuntimeError as error:
         raise ValueError(f"checkpoint weights do not fit network {data['network']}: {error}") from None
+
+
+def check_network_fits(data: dict[str, Any]) -> None:
+    """ValueError unless the network the checkpoint's spec describes has exactly the stored weights'
+    names and shapes. Every number and list in the spec is first bounded by the stored weights (no
+    width above their total size, no list longer than their count), then the network is built on
+    torch's ``meta`` device, which allocates no memory, and its shapes compared."""
+    spec, model = data["network"], data["model"]
+    total, count = sum(tensor.numel() for tensor in model.values()), len(model)
+    for where, value in _spec_values(spec, "network"):
+        if isinstance(value, list) and len(value) > count:
+            raise ValueError(
+                f"checkpoint network spec {where} has {len(value)} items for {count} stored weights"
+            )
+        if type(value) is int and not 0 <= value <= total:
+            raise ValueError(
+                f"checkpoint network spec {where} = {value} cannot fit {total} stored weight values"
+            )
+    try:
+        with torch.device("meta"):
+            shapes = {
+                key: tuple(tensor.shape)
+                for key, tensor in build_network(
+                    spec, tuple(data["observation_shape"]), int(data["num_actions"])
+                )
+                .state_dict()
+                .items()
+            }
+    except Exception as error:  # noqa: BLE001 (a bad spec fails in many ways inside torch)
+        raise ValueError(f"checkpoint network spec {spec} cannot be built: {error!r}") from None
+    stored = {key: tuple(tensor.shape) for key, tensor in model.items()}
+    if shapes != stored:
+        differ = sorted(key for key in shapes.keys() | stored.keys() if shapes.get(key) != stored.get(key))
+        raise ValueError(
+            f"checkpoint weights do not fit network {spec}: {len(differ)} weights differ, e.g. {differ[0]!r} "
+            f"is {stored.get(differ[0])} stored, {shapes.get(differ[0])} in the network"
+        )
+
+
+def _spec_values(value: Any, where: str):
+    """(place, value) of every list and number in a network spec, its game ``rules`` left out
+    (the game checks its own options)."""
+    yield where, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key != "rules":
+                yield from _spec_values(item, f"{where}[{key!r}]")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _spec_values(item, f"{where}[{i}]")

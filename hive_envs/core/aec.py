@@ -16,7 +16,9 @@ Conventions (docs/design.md):
   (None, a bool, a float, a string) and the legal count, with the state unchanged; numpy
   integers are integers. `wrap_aec` (used by `env()`) turns every such action of the agent
   to move into a loss (-1) for the offender through PettingZoo's TerminateIllegalWrapper;
-- `reset(options=...)` takes the keys of `RESET_OPTIONS` (`hive_envs.core.env_input`).
+- `reset(options=...)` takes the keys of `RESET_OPTIONS` (`hive_envs.core.env_input`);
+  `raw_env.step` / `observe` before the first reset raise RuntimeError saying so, and a `step`
+  after every agent has left only warns (as PettingZoo's order wrapper does for `env()`).
 
 Hooks a game implements: `_new_game`, `_apply`, `_seat_to_move`, `_is_over`, `_write_mask`,
 `_write_observation`, `_outcome`, `_final_info`, `_render_text`, `_render_rgb`, and
@@ -149,7 +151,12 @@ class MaskedAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _require_reset(self, call: str) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise RuntimeError(f"reset() needs to be called before {call}()")
+
     def observe(self, agent):
+        self._require_reset("observe")
         seat = self.possible_agents.index(agent)
         obs = np.empty(self._obs_shape, dtype=self._obs_dtype)
         self._write_observation(seat, obs)
@@ -160,6 +167,10 @@ class MaskedAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
+        self._require_reset("step")
+        if not self.agents:  # every agent has left (dead steps done): as PettingZoo's order wrapper
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -126,7 +126,10 @@ class SingleAgentEnv(gym.Env):
         return self._observation(), reward, self._done, False, {**info, "raw_reward": raw}
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner now (bool); all True once the episode is over."""
+        """Legal actions of the learner now (bool); all True once the episode is over (an illegal
+        action's loss too) and before the first reset."""
+        if self._done:
+            return np.ones(self.aec.num_actions, dtype=bool)
         return self.aec._mask.astype(bool)
 
     def render(self):

@@ -271,10 +271,10 @@ class UHPEngine:
             if verb in ("get", "set"):
                 return [option.line(value)]  # as the player now has it (it may round the value)
         if verb == "get" and len(args) == 2:
-            option = self._option(args[1])
+            option = self._option(args[1], own)
             return [option.line(self.options[option.name])]
         if verb == "set" and len(args) == 3:
-            option = self._option(args[1])
+            option = self._option(args[1], own)
             self.options[option.name] = option.parse(args[2])
             return [option.line(self.options[option.name])]
         raise UHPError("usage: options | options get Name | options set Name Value")
@@ -295,9 +295,11 @@ class UHPEngine:
         return self.game
 
     @staticmethod
-    def _option(name: str) -> _Option:
+    def _option(name: str, player_options=()) -> _Option:
+        """The rule option ``name``; UHPError listing every option (the player's too) for another name."""
         if name not in _OPTIONS:
-            raise UHPError(f"unknown option {_quote(name)}; options are {', '.join(_OPTIONS)}")
+            known = ", ".join([*_OPTIONS, *player_options])
+            raise UHPError(f"unknown option {_quote(name)}; options are {known}")
         return _OPTIONS[name]
 
 

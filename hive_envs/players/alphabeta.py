@@ -50,21 +50,25 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
     """(depth, seconds) of the text after ``alphabeta:``; ValueError naming the spec when malformed,
     zero or negative, not finite, or over the depth cap of ``game`` (of every game when None)."""
     spec = f"alphabeta:{argument}"
-    depth = time_s = None
-    parts = [part.strip() for part in argument.split(",")]
-    for part in parts:
-        if _DEPTH.fullmatch(part) and depth is None:
-            depth = int(part)
-        elif _TIME.fullmatch(part) and time_s is None:
-            time_s = float(part[2:])
-        else:
-            raise ValueError(f"player {spec!r}: use {SYNTAX}")
     searchers = searcher_classes()
     if game in searchers:
         cap, caps = searchers[game].max_depth, f"the {game} cap"
     else:
         cap = max(searcher.max_depth for searcher in searchers.values())
         caps = "caps: " + ", ".join(f"{name} {searcher.max_depth}" for name, searcher in searchers.items())
+    depth = time_s = None
+    parts = [part.strip() for part in argument.split(",")]
+    for part in parts:
+        if _DEPTH.fullmatch(part) and depth is None:
+            if len(part) > len(str(cap)):  # no int() of thousands of digits
+                raise ValueError(
+                    f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {part[:12]}..."
+                )
+            depth = int(part)
+        elif _TIME.fullmatch(part) and time_s is None:
+            time_s = float(part[2:])
+        else:
+            raise ValueError(f"player {spec!r}: use {SYNTAX}")
     if depth is not None and not 1 <= depth <= cap:
         raise ValueError(f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {depth}")
     if time_s is not None and not (math.isfinite(time_s) and 0 < time_s <= MAX_TIME_S):
@@ -163,4 +167,5 @@ class AlphaBetaPlayer(BasePlayer):
         self._searchers.clear()  # made again with the new settings at the next move
 
     def table_megabytes(self, bits: int | None = None) -> int:
-        return max(1, (TABLE_ENTRY_BYTES << (self.table_bits if bits is None else bits)) >> 20)
+        """The table's size in MB, rounded up: setting ``TableSizeMB`` to it gives this table again."""
+        return max(1, -(-(TABLE_ENTRY_BYTES << (self.table_bits if bits is None else bits)) >> 20))

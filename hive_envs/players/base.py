@@ -24,6 +24,8 @@ import numpy as np
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
 
+MAX_SIMULATIONS = 100_000  #: of a checkpoint's PATH@N, and of the UHP engine's Simulations option
+
 
 def play_on_one_thread() -> None:
     """Run numba, and torch when a player has loaded it, on one thread in a process that answers one

@@ -36,10 +36,7 @@ from hive_envs.agents.views import GameView, view_for_checkpoint
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
-from hive_envs.players.base import BasePlayer, SearchLimits
-
-MAX_SIMULATIONS = 100_000
-
+from hive_envs.players.base import MAX_SIMULATIONS, BasePlayer, SearchLimits
 
 TIME_SHARE, TIME_RESERVE_S = 0.9, 0.05
 

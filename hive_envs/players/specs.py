@@ -34,7 +34,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hive_envs.players.base import Player
+from hive_envs.players.base import MAX_SIMULATIONS, Player
 from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
 from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
 
@@ -137,8 +137,10 @@ def split_checkpoint_spec(spec: str) -> tuple[str, int]:
     path, at, count = spec.rpartition("@")
     if not at:
         return spec, 0
-    if not count.isdigit():
+    if not (count.isascii() and count.isdigit()):
         raise ValueError(f"player {spec!r}: the number of simulations after '@' must be an integer >= 0")
+    if len(count) > len(str(MAX_SIMULATIONS)) or int(count) > MAX_SIMULATIONS:
+        raise ValueError(f"player {spec!r}: at most {MAX_SIMULATIONS} simulations after '@'")
     return path, int(count)
 
 

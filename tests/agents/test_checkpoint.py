@@ -329,3 +329,82 @@ def test_a_checkpoints_bad_search_settings_are_refused_naming_it(tmp_path, searc
     save_checkpoint(path, {**load_checkpoint(path), "search": search})
     with pytest.raises(ValueError, match=re.escape(f"checkpoint {str(path)!r}: {message}")):
         AgentPlayer.load(path, simulations=4)
+
+
+# -- sizes bounded by the file before anything is allocated ----------------------------------------
+
+
+def rezip(source, target, compression):
+    """`source`'s archive written again with every record compressed by `compression`."""
+    import zipfile
+
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w", compression) as new:
+        for record in old.infolist():
+            new.writestr(record.filename, old.read(record.filename))
+    return target
+
+
+def test_a_compressed_record_is_refused_before_torch_reads_it(tmp_path):
+    import zipfile
+
+    path = save_checkpoint(tmp_path / "c.pt", payload())
+    bomb = rezip(path, tmp_path / "bomb.pt", zipfile.ZIP_DEFLATED)  # torch itself would read this
+    with pytest.raises(ValueError, match=r"record '.*' is compressed, which torch never writes"):
+        load_checkpoint(bomb)
+
+
+def test_a_record_declaring_more_bytes_than_the_file_is_refused(tmp_path):
+    import struct
+
+    path = save_checkpoint(tmp_path / "c.pt", payload())
+    raw = bytearray(path.read_bytes())
+    central = raw.rfind(b"PK\x01\x02")  # the last record's central directory entry
+    raw[central + 20 : central + 28] = struct.pack("<II", 2**31, 2**31)  # compressed, uncompressed size
+    path.write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match=r"declares 2147483648 bytes \(2147483648 stored\) in a file of"):
+        load_checkpoint(path)
+
+
+def test_a_file_in_torchs_legacy_format_is_refused(tmp_path):
+    torch.save(payload(), tmp_path / "c.pt", _use_new_zipfile_serialization=False)
+    with pytest.raises(ValueError, match="not a zip archive"):
+        load_checkpoint(tmp_path / "c.pt")
+
+
+@pytest.mark.parametrize(
+    ("network", "message"),
+    [
+        (
+            {"kind": "mlp", "hidden_sizes": [4000, 4000]},
+            r"\['hidden_sizes'\]\[0\] = 4000 cannot fit 84 stored",
+        ),
+        (
+            {"kind": "mlp", "hidden_sizes": [8] * 1000},
+            r"\['hidden_sizes'\] has 1000 items for 6 stored weights",
+        ),
+        ({"kind": "mlp", "hidden_sizes": [-8]}, r"\['hidden_sizes'\]\[0\] = -8 cannot fit"),
+        ({"kind": "mlp"}, r"spec \{'kind': 'mlp'\} cannot be built: KeyError\('hidden_sizes'\)"),
+        ({"kind": "mlp", "hidden_sizes": ["8"]}, r"cannot be built"),
+        (
+            {"kind": "mlp", "hidden_sizes": [9]},
+            r"weights do not fit network .*'policy_head.weight' is \(3, 8\) stored",
+        ),
+    ],
+)
+def test_a_network_spec_is_checked_against_the_stored_weights_before_building(
+    tmp_path, monkeypatch, network, message
+):
+    import hive_envs.agents.checkpoint as checkpoint_module
+
+    built = []
+    real_build = checkpoint_module.build_network
+
+    def spy(*args):
+        built.append(torch.get_default_device().type)
+        return real_build(*args)
+
+    monkeypatch.setattr(checkpoint_module, "build_network", spy)
+    path = save_checkpoint(tmp_path / "c.pt", {**payload(), "network": network})
+    with pytest.raises(ValueError, match=message):
+        load_policy(path)
+    assert set(built) <= {"meta"}  # nothing was allocated for the refused network

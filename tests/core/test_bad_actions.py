@@ -310,3 +310,44 @@ def test_good_rows_still_work_in_any_integer_dtype():
     for rows in ([0, 3], np.array([1, 2], np.int32), np.array([3], np.uint8), []):
         assert batch.greedy_actions(rows, rng).shape == (len(rows),)
         assert RandomPlayer(seed=0).act(batch, rows).shape == (len(rows),)
+
+
+# -- calls out of order on the raw env, and the Gym mask after an illegal action ---------------------
+
+
+@pytest.mark.parametrize("game", sorted(AEC))
+def test_raw_env_step_or_observe_before_reset_says_reset_first(game):
+    env = AEC[game]()
+    with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before step\(\)"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called before observe\(\)"):
+        env.observe("player_0")
+
+
+@pytest.mark.parametrize("game", sorted(AEC))
+def test_raw_env_step_after_every_agent_left_only_warns(game, caplog):
+    env = AEC[game]()
+    env.reset(seed=0)
+    while env.agents:
+        observation, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+    record = env.game.record()
+    env.step(None)
+    assert "step() called after all agents are terminated or truncated" in caplog.text
+    assert env.agents == [] and env.game.record() == record
+
+
+@pytest.mark.parametrize("env_id", ["hive_envs/Hive-v0", "hive_envs/Hoyito-v0"])
+def test_action_masks_are_all_true_after_an_illegal_action_lost_the_episode(env_id):
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    legal = env.unwrapped.action_masks()
+    illegal = int(np.flatnonzero(~legal)[0]) if (~legal).any() else None
+    if illegal is None:  # every action legal at the start (Hoyito): play until one is not
+        while legal.all():
+            env.step(int(np.flatnonzero(legal)[0]))
+            legal = env.unwrapped.action_masks()
+        illegal = int(np.flatnonzero(~legal)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+    assert env.unwrapped.action_masks().all()

@@ -184,7 +184,7 @@ def test_options_list_get_set(engine):
         "RepetitionDraw;bool;False;False",
         "MaxDepth;int;3;3;1;12",
         "MaxTime;int;0;0;0;3600",
-        "TableSizeMB;int;4;4;1;1152",
+        "TableSizeMB;int;5;5;1;1152",
     ]
     assert answer(engine, "options get MaxTurns") == ["MaxTurns;int;300;300;0;100000"]
     assert answer(engine, "options set MaxTurns 4") == ["MaxTurns;int;4;300;0;100000"]
@@ -302,3 +302,11 @@ def test_repetition_draw_option_ends_the_game_at_the_third_occurrence(engine):
         last = answer(engine, f"play {move}")[0]
     assert last.startswith("Base;Draw;")  # the start of the shuffle occurred a third time
     assert answer(engine, "bestmove")[0].startswith("err ")
+
+
+def test_an_unknown_option_error_lists_the_players_options_too(engine):
+    (line,) = answer(engine, "options set Nope 1")
+    assert line == (
+        "err unknown option 'Nope'; options are TournamentOpening, MaxTurns, RepetitionDraw, MaxDepth, "
+        "MaxTime, TableSizeMB"
+    )

@@ -167,11 +167,19 @@ def test_bestmove_depth_and_time_per_protocol():
     assert code == 0 and "Traceback" not in err
 
 
+# Runs ``python -m MODULE ARGS`` with Python's own Ctrl-C handler (KeyboardInterrupt): a SIGINT that the
+# test runner ignores (a suite started as a background job) would otherwise stay ignored in the child.
+WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = sys.argv.pop(1); runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)"
+)
+
+
 @pytest.mark.parametrize("module", ["hive_envs.uhp", "hive_envs.play"])
 def test_ctrl_c_ends_quietly_with_code_130(module):
     args = [] if module == "hive_envs.uhp" else ["hive", "--opponent", "greedy"]
     process = subprocess.Popen(
-        [sys.executable, "-m", module, *args],
+        [sys.executable, "-c", WITH_CTRL_C, module, *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

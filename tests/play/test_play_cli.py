@@ -79,3 +79,20 @@ def test_module_entry_point_runs():
         check=False,
     )
     assert run.returncode == 0 and "North to move> 7" in run.stdout
+
+
+def test_an_agent_for_other_options_is_refused_at_start(tmp_path, capsys):
+    from tests.play.helpers import tiny_hive_checkpoint
+
+    path = tiny_hoyito_checkpoint(tmp_path / "h.pt")  # a 2x6 agent
+    code, out = run_cli(
+        ["hoyito", "--agent", str(path), "--options", "holes_per_row=12", "--seat", "1"], "quit\n"
+    )
+    assert code == 2 and out == ""
+    assert "the agent plays Hoyito with HoyitoOptions(holes_per_row=6" in capsys.readouterr().err
+    base = tiny_hive_checkpoint(tmp_path / "b.pt")  # a Base agent on Base+MLP
+    code, out = run_cli(
+        ["hive", "--agent", str(base), "--options", "expansions=MLP", "--seat", "1"], "quit\n"
+    )
+    assert code == 2 and out == ""
+    assert "the agent plays Base" in capsys.readouterr().err

@@ -191,3 +191,13 @@ def test_time_spec_respects_its_limit_on_a_busy_position():
     move = player.choose(game)
     assert time.process_time() - started < 0.2 + 0.3 and move in game.legal_move_ids()
     assert not math.isnan(player.time_s)
+
+
+def test_every_listed_table_size_can_be_set_back():
+    player = AlphaBetaPlayer(seed=0)
+    for bits in range(15, 27):
+        player.set_uhp_option("TableSizeMB", player.table_megabytes(bits))
+        assert player.table_bits == bits
+    default = {row[0]: row for row in AlphaBetaPlayer(seed=0).uhp_options()}["TableSizeMB"][3]
+    player.set_uhp_option("TableSizeMB", default)
+    assert player.table_bits == AlphaBetaPlayer(seed=0).table_bits

@@ -159,3 +159,30 @@ def test_evaluate_accepts_search_specs_and_registered_kinds(first_kind, tmp_path
     report = evaluate.evaluate([str(path)], ["first:0", f"{path}@2"], games=4, out=str(tmp_path / "e.json"))
     assert [m["opponent"] for m in report["matches"]] == ["first:0", "run/step_1@2"]
     assert json.loads((tmp_path / "e.json").read_text())["matches"][0]["games"] == 4
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("x.pt@²", r"the number of simulations after '@' must be an integer >= 0"),
+        ("x.pt@٣", r"the number of simulations after '@' must be an integer >= 0"),
+        ("x.pt@" + "9" * 5000, r"at most 100000 simulations after '@'"),
+        ("x.pt@100001", r"at most 100000 simulations after '@'"),
+        ("pretrained:hive_base@99999999999", r"at most 100000 simulations"),
+        ("alphabeta:" + "9" * 5000, r"the depth must be in 1\.\.\d+ plies \(caps: [^)]*\), got 999999999999\.\.\."),
+        ("alphabeta:²", r"use alphabeta:DEPTH"),
+    ],
+    ids=[
+        "superscript",
+        "arabic-indic",
+        "5000-digits",
+        "over-cap",
+        "pretrained-over-cap",
+        "depth-5000",
+        "depth-²",
+    ],
+)
+def test_numbers_in_specs_are_ascii_digits_under_a_cap(spec, message):
+    with pytest.raises(ValueError, match=rf"player '.*': {message}"):
+        make_player(spec)
+    assert split_checkpoint_spec("x.pt@100000") == ("x.pt", 100000)  # the UHP Simulations cap

@@ -89,7 +89,7 @@ RANGE_TABLE = [  # (key, bad value, the allowed range the message must state)
     ("update_epochs", 0, ">= 1"),
     ("num_minibatches", 0, ">= 1"),
     ("total_steps", 0, ">= 1"),
-    ("num_games", 0, ">= 1"),
+    ("num_games", 0, "1 <= value <= 65536"),
     ("rollout_steps", -5, ">= 1"),
     ("time_limit_minutes", -1, ">= 0"),
     ("pool_size", -1, ">= 0"),
@@ -283,3 +283,16 @@ def test_missing_file_is_refused():
 def test_dangling_override_is_refused():
     with pytest.raises(ValueError, match="expected '--key value' pairs"):
         parse_overrides(["--num_games"])
+
+
+def test_a_binary_file_is_refused(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_bytes(b"num_games: 8\n\xd0\xff\x00\x01binary")
+    with pytest.raises(ValueError, match=r"config file '.*c.yaml' is not UTF-8 text"):
+        load_config(path)
+
+
+@pytest.mark.parametrize("value", [100_000_000_000, "1e11", 0])
+def test_num_games_is_bounded_before_anything_is_allocated(value):
+    with pytest.raises(ValueError, match="config key 'num_games'"):
+        config_from_dict({"num_games": value})

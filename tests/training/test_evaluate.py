@@ -1,6 +1,7 @@
 """evaluate.py: tables, JSON, Elo fit and plot on tiny matches of the toy game."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -155,3 +156,38 @@ def test_each_pair_of_games_starts_from_its_own_random_opening(tmp_path, monkeyp
     assert json.loads((tmp_path / "a.json").read_text())["opening_plies"] == 3
     with pytest.raises(ValueError, match="opening-plies"):
         evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "c.json"), opening_plies=-1)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--extend", "earlier.json"], "--extend apply to --ladder only"),
+        (["--options", "holes_per_row=12"], "--options apply to --ladder only"),
+        (["--workers", "2"], "--workers apply to --ladder only"),
+        (["--plot", "elo.png"], "--plot draws Elo against training step: give two or more checkpoints"),
+    ],
+)
+def test_flags_that_would_be_ignored_are_refused(tmp_path, capsys, no_games, flags, message):
+    path = str(toy_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt", 1))
+    assert evaluate.main([path, "--games", "4", *flags]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "elo.png").exists()
+
+
+def test_a_report_whose_folder_became_unwritable_is_saved_elsewhere_and_said_so(tmp_path, capsys):
+    import shutil
+
+    from training.cli import write_report
+
+    out = tmp_path / "results" / "r.json"
+    write_report(out, {"a": 1})
+    shutil.rmtree(tmp_path / "results")  # the folder vanished mid-run: made again
+    write_report(out, {"a": 2})
+    assert json.loads(out.read_text()) == {"a": 2}
+    shutil.rmtree(tmp_path / "results")
+    (tmp_path / "results").write_text("")  # now a file is in the way
+    with pytest.raises(ValueError, match=r"cannot write the report to .*; it was saved to '(.*)'") as error:
+        write_report(out, {"a": 3})
+    saved = str(error.value).rsplit("saved to ", 1)[1].strip("'")
+    assert json.loads(Path(saved).read_text()) == {"a": 3}
+    Path(saved).unlink()

@@ -200,3 +200,69 @@ def test_a_shipped_agent_is_identified_by_its_file_and_when_searching_by_its_car
         "pretrained:hive_base": {"sha256": card["file_sha256"]},
         "pretrained:hive_base@128": {"sha256": card["file_sha256"], "search": card["search"]},
     }
+
+
+# -- an earlier report is data: every row checked, checkpoint rows only with a recorded sha256 ------
+
+
+@pytest.fixture(scope="module")
+def hoyito_report(tmp_path_factory):
+    """A real 2-game Hoyito ladder report (its rows as the ladder writes them)."""
+    path = tmp_path_factory.mktemp("ladder") / "first.json"
+    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(path))
+    return json.loads(path.read_text())
+
+
+def first_row_changed(row):
+    return lambda report: report["pairs"][0].update(row)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (first_row_changed({"points": float("nan")}), "points and mean_length must be finite"),
+        (first_row_changed({"points": 7.5}), "points or score do not agree"),
+        (first_row_changed({"wins": 3, "wins_by_seat": [3, 0]}), "do not add up to the games"),
+        (first_row_changed({"losses": -1}), "must be integers >= 0"),
+        (first_row_changed({"draws_by_seat": [1, 1, 0]}), "must be two integers >= 0 each"),
+        (first_row_changed({"opponent": "runs/forged.pt"}), "a player the report does not list"),
+        (first_row_changed({"opponent": "random", "player": "random"}), "two different names"),
+        (first_row_changed({"games": 4}), "games must be 2"),
+        (lambda report: report["pairs"].append(dict(report["pairs"][0])), "a second row of this pair"),
+        (lambda report: report["pairs"].append("row"), "not a mapping"),
+    ],
+)
+def test_extend_refuses_a_report_with_a_bad_row(tmp_path, no_games, hoyito_report, change, problem):
+    import copy
+
+    report = copy.deepcopy(hoyito_report)
+    change(report)
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps(report))
+    with pytest.raises(ValueError, match=rf"--extend: '{first}' holds a bad row \(pairs\[\d+\]: .*{problem}"):
+        ladder.ladder(game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+
+
+@pytest.mark.parametrize("listed", [False, True])
+def test_a_forged_checkpoint_row_without_a_recorded_sha256_is_never_kept(
+    tmp_path, played, hoyito_report, listed
+):
+    import copy
+
+    agent, first = tmp_path / "agent.pt", tmp_path / "first.json"
+    tiny_hoyito_checkpoint(agent)
+    report = copy.deepcopy(hoyito_report)
+    forged = {**report["pairs"][0], "player": str(agent), "opponent": "random"}
+    forged.update(wins=2, draws=0, losses=0, wins_by_seat=[1, 1], draws_by_seat=[0, 0], losses_by_seat=[0, 0])
+    forged.update(forfeits=[0, 0], decided=2, points=2.0, score=1.0, turn_cap_draws=0)
+    report["pairs"].append(forged)
+    if not listed:  # a row of a player the report never played: refused
+        first.write_text(json.dumps(report))
+        with pytest.raises(ValueError, match=f"a player the report does not list.*'player': '{agent}'"):
+            ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+        return
+    report["players"].append(str(agent))  # listed, but with no sha256 recorded for it: played again
+    first.write_text(json.dumps(report))
+    result = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+    assert sorted(played) == sorted((name, str(agent)) for name in ladder.ladder_players("hoyito", []))
+    assert not any("from" in row for row in result["pairs"] if str(agent) in (row["player"], row["opponent"]))

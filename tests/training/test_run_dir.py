@@ -157,3 +157,101 @@ def test_rllib_run_refuses_an_existing_run_before_starting_ray(tmp_path):
         rllib_selfplay.train(config)
     assert not ray.is_initialized()
     assert (tmp_path / "r" / "checkpoints" / "latest.pt").read_bytes() == b"earlier run"
+
+
+# -- every setting checked before the first write; one process per run folder ----------------------
+
+
+def test_a_bad_eval_opponent_with_overwrite_is_refused_before_anything_is_deleted(finished_run, tmp_path):
+    before = {name: (finished_run / name).read_bytes() for name in run_files(finished_run)}
+    with pytest.raises(ValueError, match="nonsense"):
+        ppo_selfplay.train(tiny_config(tmp_path, eval_opponents=["[nonsense]"]), overwrite=True)
+    assert {name: (finished_run / name).read_bytes() for name in run_files(finished_run)} == before
+
+
+def test_a_bad_eval_opponent_of_a_new_run_writes_nothing(tmp_path):
+    with pytest.raises(ValueError, match="nonsense"):
+        ppo_selfplay.train(tiny_config(tmp_path, eval_opponents=["random", "nonsense"]))
+    assert not (tmp_path / "tiny").exists()
+
+
+def test_a_run_folder_in_use_by_a_live_process_is_refused_and_left_alone(tmp_path):
+    import subprocess
+    import sys
+
+    from training.run_dir import LOCK
+
+    run = tmp_path / "tiny"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from pathlib import Path; from training.run_dir import run_lock\n"
+            + f"with run_lock(Path({str(run)!r})):\n    print('held', flush=True); input()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(ValueError, match=rf"is in use by process {holder.pid} \(lock file"):
+            ppo_selfplay.train(tiny_config(tmp_path))
+        assert run_files(run) == [LOCK]  # the twin wrote nothing
+    finally:
+        holder.communicate("\n", timeout=30)
+    assert run_files(run) == []  # released at the end of the holder's block
+    ppo_selfplay.train(tiny_config(tmp_path, total_steps=16 * 8))
+
+
+def test_a_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
+    run = tmp_path / "tiny"
+    run.mkdir()
+    (run / ".lock").write_text(f"{dead.stdout.strip()} {socket.gethostname()}\n")
+    ppo_selfplay.train(tiny_config(tmp_path, total_steps=16 * 8))
+    assert not (run / ".lock").exists()
+    assert load_checkpoint(run / "checkpoints" / "latest.pt")["global_step"] == 128
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("1 another-host\n", r"process 1 on host 'another-host'"), ("", "an unreadable lock")],
+)
+def test_a_lock_that_cannot_be_checked_is_refused(tmp_path, content, message):
+    run = tmp_path / "tiny"
+    run.mkdir()
+    (run / ".lock").write_text(content)
+    with pytest.raises(ValueError, match=f"is in use by {message}"):
+        ppo_selfplay.train(tiny_config(tmp_path))
+    assert run_files(run) == [".lock"]
+
+
+# -- a config file runs no command unless the user says so -----------------------------------------
+
+
+@pytest.mark.parametrize("key", ["teacher", "pool_players", "eval_opponents"])
+def test_a_config_file_naming_a_command_is_refused_unless_trusted(tmp_path, capsys, key):
+    config = tmp_path / "c.yaml"
+    value = "'uhp:touch MARKER'" if key == "teacher" else "['random', 'uhp:touch MARKER']"
+    config.write_text(f"game: tests.training.toy_game:NimBatch\nruns_dir: {tmp_path}\n{key}: {value}\n")
+    assert ppo_selfplay.main(["--config", str(config)]) == 2
+    assert (
+        f"config key {key!r} names the player 'uhp:touch MARKER', which runs a command"
+        in capsys.readouterr().err
+    )
+    assert not (tmp_path / "run").exists()
+    for trusted in (
+        ["--trust-commands"],
+        [f"--{key}", "uhp:touch MARKER" if key == "teacher" else "[uhp:touch MARKER]"],
+    ):
+        assert ppo_selfplay.main(["--config", str(config), *trusted]) == 2
+        err = capsys.readouterr().err
+        assert "UHP engines play Hive" in err and "runs a command" not in err  # past the trust check
