@@ -95,6 +95,10 @@ def test_markdown_of_a_tiny_ladder(tmp_path):
     text = ladder.markdown(report, "x.png")
     assert "**Hoyito II 2x6**" in text and "![Hoyito II 2x6 Elo ladder](x.png)" in text
     assert text.count("\n| `") == len(report["elo"]) + len(report["pairs"])
+    for pair in report["pairs"]:  # every game's record, for replay (hive-web)
+        games = pair["games_played"]
+        assert len(games) == pair["games"] and sorted(g["seat_of_a"] for g in games) == [0, 1]
+        assert all(isinstance(g["record"], str) and g["record"] for g in games)
 
 
 @pytest.fixture
