@@ -6,7 +6,8 @@
     encoder = entry.encoder(options)                    # its encoder (`hive_envs.core.game_env`)
     new_game("hive", {"expansions": "MLP"})            # the same from a name and an options dict
 
-Configs and checkpoints name a game ("hive", "hoyito") and give its options as a dict; the tools
+Configs and checkpoints name a game ("hive", "hoyito", or "aec": any PettingZoo AEC env through
+`hive_envs.core.aec_batch`, its options the env's name and keyword options) and give its options as a dict; the tools
 that need a game, an encoder or a batch from those (the arena, the checkpoint players, the terminal
 front end, training) look them up here. A third game adds one entry.
 
@@ -22,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hive_envs.core.aec_game import AecEncoder, AecGame
+from hive_envs.core.aec_source import AecOptions
 from hive_envs.core.game import Game
 from hive_envs.hive.encoding import make_encoding
 from hive_envs.hive.engine.game import HiveGame
@@ -78,6 +81,10 @@ GAMES = {
     ),
     "hoyito": GameEntry(
         "hoyito", HoyitoOptions, HoyitoGame.from_options, HoyitoEncoding, "hive_envs.hoyito:HoyitoBatch"
+    ),
+    # any PettingZoo AEC env, options {"env": NAME, "env_options": {...}} (hive_envs.core.aec_source)
+    "aec": GameEntry(
+        "aec", AecOptions, AecGame.from_options, AecEncoder, "hive_envs.core.aec_batch:AecBatch"
     ),
 }
 
