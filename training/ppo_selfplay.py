@@ -1,6 +1,7 @@
 """Self-play PPO for the games of hive_envs.
 
     python training/ppo_selfplay.py --config configs/hoyito_2x6.yaml [--key value ...] [--resume | --overwrite]
+    python training/ppo_selfplay.py --config configs/connect_four.yaml   # a PettingZoo AEC env (key env)
 
 Read top to bottom:
   1. options: a YAML config (training/config.py lists every key), `--key value` overrides;
@@ -43,7 +44,7 @@ from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
 from training.arena import distinct_openings, play_game
 from training.budget import TimeBudget
-from training.cli import config_parser, exit_code
+from training.cli import add_trust_env_module, config_parser, exit_code, trust_env_modules
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
 from training.games import LOOKAHEAD_GAMES, encoding_version, lookahead_rules, make_batch
@@ -379,12 +380,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
     )
+    add_trust_env_module(parser)
     args, rest = parser.parse_known_args(argv)
-    return exit_code(
-        lambda: train(
-            load_config(args.config, parse_overrides(rest)), resume=args.resume, overwrite=args.overwrite
-        )
-    )
+
+    def run() -> None:
+        trust_env_modules(args.trust_env_module)
+        config = load_config(args.config, parse_overrides(rest))
+        train(config, resume=args.resume, overwrite=args.overwrite)
+
+    return exit_code(run)
 
 
 if __name__ == "__main__":

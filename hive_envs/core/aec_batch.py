@@ -36,10 +36,10 @@ import numpy as np
 from hive_envs.core.aec_game import (
     AecGame,
     EnvSpaces,
+    copy_env,
     is_over,
     mover,
     read_mask,
-    replay,
     step_checked,
     step_rewards,
 )
@@ -116,9 +116,10 @@ class AecBatch(BatchGame):
 
     # ------------------------------------------------------------------ players
     def game(self, row) -> AecGame:
-        """A protocol game in row ``row``'s position (a new env replaying the row's game)."""
+        """A protocol game in row ``row``'s position (an independent copy of its env, `copy_env`)."""
         g = self._row(row)
-        return replay(self.options, self._seeds[g], self._moves[g])
+        env = copy_env(self.envs[g])
+        return AecGame(self.options, self._seeds[g], env, self._moves[g], self._totals[g])
 
     def move_to_action(self, row, move_id) -> int:
         g = self._row(row)
@@ -134,13 +135,15 @@ class AecBatch(BatchGame):
 
     def _publish(self, g: int) -> None:
         env = self.envs[g]
-        self.observation[g] = env.observe(env.agent_selection)["observation"]
-        self.action_mask[g] = read_mask(env, self.spaces, self.label)
-        self.to_move[g] = mover(env, self.spaces)
+        agent = env.agent_selection
+        observation = env.observe(agent)
+        self.observation[g] = observation["observation"]
+        self.action_mask[g] = read_mask(env, self.spaces, self.label, observation)
+        self.to_move[g] = self.spaces.agents.index(agent)
 
     def _probe(self) -> None:
         """Step every masked-legal action of the first `PROBE_PLIES` positions of a random game, each
-        in a replay of the game (`aec_game.step_checked` raises for one the env refuses or penalises)."""
+        in a copy of the game (`aec_game.step_checked` raises for one the env refuses or penalises)."""
         game = AecGame(self.options, 0, env=self.envs[0])
         game.env.reset(seed=0)
         rng = np.random.default_rng(0)

@@ -16,17 +16,18 @@ Reading an env (`EnvSpaces`, `is_over`, `mover`, `step_checked`, shared with `hi
   or that PettingZoo's ``EnvLogger`` reports as an illegal move (the env penalised it), is a
   ValueError saying that the env's mask disagrees with its rules.
 
-`AecGame`: move ids are action indices. ``copy()`` and ``undo()`` replay the moves (all, or all but the
-last) on a new env reset with the game's seed (`replay`), so the env must be deterministic given its
-seed, as board games are. Why not ``copy.deepcopy``: PettingZoo's classic envs pickle through
-gymnasium's ``EzPickle``, whose copy is a NEW env built from the constructor's arguments, not the
-position. ``result`` is the sign of seat 0's summed rewards minus seat 1's. It has no greedy
+`AecGame`: move ids are action indices. ``copy()`` copies the env's state (`copy_env`); ``undo()``
+replays all moves but the last on a new env reset with the game's seed (`replay`), so the env must be
+deterministic given its seed, as board games are. Why `copy_env` and not ``copy.deepcopy``:
+PettingZoo's classic envs pickle through gymnasium's ``EzPickle``, whose copy is a NEW env built from
+the constructor's arguments, not the position. ``result`` is the sign of seat 0's summed rewards minus seat 1's. It has no greedy
 heuristic and no progress measure: `greedy_move_scores` and `potential` raise ValueError.
 `AecEncoder` is the encoder a checkpoint's `GameView` uses: the env's own observation and mask.
 """
 
 from __future__ import annotations
 
+import copy
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -88,9 +89,11 @@ def mover(env, spaces: EnvSpaces) -> int:
     return spaces.agents.index(env.agent_selection)
 
 
-def read_mask(env, spaces: EnvSpaces, label: str) -> np.ndarray:
-    """The mask of the agent to move (int8); ValueError for one with no legal action while the game runs."""
-    mask = np.asarray(env.observe(env.agent_selection)["action_mask"], dtype=np.int8)
+def read_mask(env, spaces: EnvSpaces, label: str, observation=None) -> np.ndarray:
+    """The mask of the agent to move (int8), from its ``observation`` when given; ValueError for one
+    with no legal action while the game runs."""
+    observation = env.observe(env.agent_selection) if observation is None else observation
+    mask = np.asarray(observation["action_mask"], dtype=np.int8)
     if not mask.any() and not is_over(env):
         raise ValueError(f"env {label}: the action_mask of {env.agent_selection} has no legal action")
     return mask
@@ -193,7 +196,7 @@ class AecGame:
         self.env, self._moves, self._totals = played.env, played._moves, played._totals
 
     def copy(self) -> AecGame:
-        return replay(self._options, self._seed, self._moves)
+        return AecGame(self._options, self._seed, copy_env(self.env), self._moves, self._totals)
 
     def move_name(self, move_id) -> str:
         move = check_integer(move_id, "move id")
@@ -216,6 +219,20 @@ class AecGame:
 
     def potential(self, seat: int) -> float:
         raise ValueError(f"{self.label} has no progress measure for reward shaping")
+
+
+def copy_env(env):
+    """An independent env in ``env``'s state: each layer of the wrapper chain (``.env`` down to the
+    raw env) is rebuilt empty and given a deep copy of its attributes, the copies of the layers standing
+    in for the layers wherever an attribute refers to one (so no layer goes through ``__reduce__``)."""
+    layers, layer = [], env
+    while layer is not None and not any(layer is seen for seen in layers):
+        layers.append(layer)
+        layer = layer.__dict__.get("env")
+    memo = {id(old): object.__new__(type(old)) for old in layers}
+    for old in layers:
+        memo[id(old)].__dict__.update(copy.deepcopy(old.__dict__, memo))
+    return memo[id(env)]
 
 
 def replay(options: AecOptions, seed: int | None, moves) -> AecGame:

@@ -8,7 +8,7 @@ import pytest
 
 from hive_envs.core import aec_source
 from hive_envs.core.aec_batch import AecBatch
-from hive_envs.core.aec_game import AecGame
+from hive_envs.core.aec_game import AecGame, replay
 from hive_envs.core.aec_source import AecOptions
 from hive_envs.hive import HiveBatch
 from hive_envs.hoyito import HoyitoBatch
@@ -81,6 +81,31 @@ def test_game_of_a_row_is_an_independent_replay():
     game.play_id(4)
     game.undo()
     assert game.ply == 1 and batch.game(1).record() == game.record()
+
+
+@pytest.mark.parametrize("env", ["pettingzoo.classic.connect_four_v3", "pettingzoo:hive_envs/hive-v0"])
+def test_a_copied_game_plays_on_as_a_replay_and_leaves_the_original(env):
+    """`copy_env` copies the position (``copy.deepcopy`` of a classic env would build a new env)."""
+    rng = np.random.default_rng(1)
+    game = AecGame(AecOptions(env), seed=4)
+    for _ in range(5):
+        game.play_id(int(rng.choice(game.legal_move_ids())))
+    before = game.record(), game.env.observe(game.env.agent_selection)["observation"].copy()
+    copied, replayed = (
+        game.copy(),
+        replay(AecOptions(env), 4, [int(m) for m in game.record().split("=")[-1].split()]),
+    )
+    for _ in range(6):
+        move = int(rng.choice(copied.legal_move_ids()))
+        copied.play_id(move)
+        replayed.play_id(move)
+        agent = copied.env.agent_selection
+        np.testing.assert_array_equal(
+            copied.env.observe(agent)["observation"], replayed.env.observe(agent)["observation"]
+        )
+    assert copied.record() == replayed.record() != before[0]
+    assert game.record() == before[0]
+    np.testing.assert_array_equal(game.env.observe(game.env.agent_selection)["observation"], before[1])
 
 
 @pytest.fixture(autouse=True)
