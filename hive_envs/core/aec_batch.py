@@ -27,6 +27,9 @@ which some masked-legal action is refused or penalised by the env (`PROBE_PLIES`
 
 ``game(row)`` is a protocol game of row ``row`` (an independent copy) and ``move_to_action`` the
 identity on legal actions, so players of `hive_envs.players` that choose on games play here too.
+Over an env of this package the batch also has ``greedy_actions(rows, rng)`` (its game's greedy
+heuristic, `aec_game.AecGame.greedy_move_scores`), so the tools offer the greedy player there.
+``options`` and ``aec_options``: the env's name and options (`AecOptions`).
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ from hive_envs.core.aec_game import (
     step_rewards,
 )
 from hive_envs.core.aec_source import AecOptions, make_env
-from hive_envs.core.batch import BatchGame, check_num_games
+from hive_envs.core.batch import BatchGame, check_num_games, check_rows
+from hive_envs.core.choice import best_index
 
 PROBE_PLIES = 8
 """Plies of one random game whose every masked-legal action is stepped, each in a copy, at construction."""
@@ -57,9 +61,9 @@ class AecBatch(BatchGame):
 
     def __init__(self, num_games: int, env: str, env_options: dict | None = None):
         num_games = check_num_games(num_games)
-        self.options = AecOptions(env, dict(env_options or {}))
-        self.label = self.options.label
-        self.envs = [make_env(self.options) for _ in range(num_games)]
+        self.options = self.aec_options = AecOptions(env, dict(env_options or {}))
+        self.label = self.aec_options.label
+        self.envs = [make_env(self.aec_options) for _ in range(num_games)]
         self.spaces = EnvSpaces.of(self.envs[0], self.label)
         self.num_actions = self.spaces.num_actions
         self.observation_shape = self.spaces.observation_shape
@@ -70,6 +74,17 @@ class AecBatch(BatchGame):
         self._totals = np.zeros((num_games, 2))
         self._probe()
         self.reset()
+        if AecGame(self.aec_options, env=self.envs[0]).has_greedy:
+            self.greedy_actions = self._greedy_actions
+
+    def _greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
+        """The greedy heuristic's action in each row (ties at random), as the compiled batches give it."""
+        rows = check_rows(rows, self.num_games)
+        out = np.empty(rows.size, dtype=np.int64)
+        for i, g in enumerate(rows.tolist()):
+            actions, scores = AecGame(self.aec_options, env=self.envs[g]).greedy_move_scores()
+            out[i] = actions[best_index(np.asarray(scores), rng)]
+        return out
 
     # ------------------------------------------------------------------ hooks
     def _reset_games(self) -> None:
@@ -119,7 +134,7 @@ class AecBatch(BatchGame):
         """A protocol game in row ``row``'s position (an independent copy of its env, `copy_env`)."""
         g = self._row(row)
         env = copy_env(self.envs[g])
-        return AecGame(self.options, self._seeds[g], env, self._moves[g], self._totals[g])
+        return AecGame(self.aec_options, self._seeds[g], env, self._moves[g], self._totals[g])
 
     def move_to_action(self, row, move_id) -> int:
         g = self._row(row)
@@ -144,7 +159,7 @@ class AecBatch(BatchGame):
     def _probe(self) -> None:
         """Step every masked-legal action of the first `PROBE_PLIES` positions of a random game, each
         in a copy of the game (`aec_game.step_checked` raises for one the env refuses or penalises)."""
-        game = AecGame(self.options, 0, env=self.envs[0])
+        game = AecGame(self.aec_options, 0, env=self.envs[0])
         game.env.reset(seed=0)
         rng = np.random.default_rng(0)
         for _ in range(PROBE_PLIES):

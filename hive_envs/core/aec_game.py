@@ -20,8 +20,11 @@ Reading an env (`EnvSpaces`, `is_over`, `mover`, `step_checked`, shared with `hi
 replays all moves but the last on a new env reset with the game's seed (`replay`), so the env must be
 deterministic given its seed, as board games are. Why `copy_env` and not ``copy.deepcopy``:
 PettingZoo's classic envs pickle through gymnasium's ``EzPickle``, whose copy is a NEW env built from
-the constructor's arguments, not the position. ``result`` is the sign of seat 0's summed rewards minus seat 1's. It has no greedy
-heuristic and no progress measure: `greedy_move_scores` and `potential` raise ValueError.
+the constructor's arguments, not the position. ``result`` is the sign of seat 0's summed rewards minus
+seat 1's. An env of this package (``env.unwrapped`` holds its protocol ``game`` and ``encoder``,
+`hive_envs.core.game_env`) lends its game's greedy heuristic (`greedy_move_scores`, moves turned into
+actions); any other env has none, and no env has a progress measure: `greedy_move_scores` then and
+`potential` always raise ValueError.
 `AecEncoder` is the encoder a checkpoint's `GameView` uses: the env's own observation and mask.
 """
 
@@ -214,11 +217,32 @@ class AecGame:
         """The env, its reset seed and the actions played (replayable with `AecGame` and `play_id`)."""
         return f"{self.label} seed={self._seed} actions={' '.join(map(str, self._moves))}"
 
+    @property
+    def has_greedy(self) -> bool:
+        return inner_game(self.env) is not None
+
     def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]:
-        raise ValueError(f"{self.label} has no greedy heuristic (an AEC env brings no game knowledge)")
+        inner = inner_game(self.env)
+        if inner is None:
+            raise ValueError(f"{self.label} has no greedy heuristic (an AEC env brings no game knowledge)")
+        game, encoder = inner
+        moves, scores = game.greedy_move_scores()
+        actions = np.array([encoder.move_to_action(game, int(m)) for m in moves], dtype=np.int64)
+        return actions, scores
 
     def potential(self, seat: int) -> float:
         raise ValueError(f"{self.label} has no progress measure for reward shaping")
+
+
+def inner_game(env):
+    """(protocol game, encoder) behind an env of this package (`GameAECEnv`), else None."""
+    raw = getattr(env, "unwrapped", env)
+    game, encoder = getattr(raw, "game", None), getattr(raw, "encoder", None)
+    if callable(getattr(game, "greedy_move_scores", None)) and callable(
+        getattr(encoder, "move_to_action", None)
+    ):
+        return game, encoder
+    return None
 
 
 def copy_env(env):

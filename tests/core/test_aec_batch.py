@@ -108,6 +108,29 @@ def test_a_copied_game_plays_on_as_a_replay_and_leaves_the_original(env):
     np.testing.assert_array_equal(game.env.observe(game.env.agent_selection)["observation"], before[1])
 
 
+@pytest.mark.parametrize(
+    "env, compiled", [("pettingzoo:hive_envs/hoyito-v0", HoyitoBatch), ("hive_envs.hive_v0", HiveBatch)]
+)
+def test_the_greedy_heuristic_of_our_envs_is_their_games_in_actions(env, compiled):
+    adapter, compiled = AecBatch(3, env), compiled(3)
+    assert lock_step(adapter, compiled, steps=9, seed=2) == 0
+    assert hasattr(adapter, "greedy_actions")
+    for row in range(3):
+        actions, scores = adapter.game(row).greedy_move_scores()
+        moves, expected = compiled.game(row).greedy_move_scores()
+        np.testing.assert_array_equal(actions, [compiled.move_to_action(row, m) for m in moves])
+        np.testing.assert_array_equal(scores, expected)
+        best = actions[scores == scores.max()]
+        assert adapter.greedy_actions(np.array([row]), np.random.default_rng(row))[0] in best
+
+
+def test_an_env_without_a_game_of_ours_has_no_greedy_player():
+    batch = AecBatch(1, "pettingzoo.classic.connect_four_v3")
+    assert not hasattr(batch, "greedy_actions")
+    with pytest.raises(ValueError, match="has no greedy heuristic"):
+        batch.game(0).greedy_move_scores()
+
+
 @pytest.fixture(autouse=True)
 def trust_toy_envs():
     for name in ("honest", "no_mask", "lying_mask", "penalising_lying_mask"):
