@@ -198,6 +198,8 @@ class TrainConfig:
         check_fields(self)
         if self.env:
             self._use_env()
+        elif self.env_options:
+            reject(self, "env_options", self.env_options, "{} without env")
         rule_networks = {"hive_lookahead": self.hive_features, "hoyito_lookahead": self.hoyito_features}
         if self.init_from_rule and rule_networks.get(self.network) != 2:
             reject(

@@ -99,7 +99,9 @@ def evaluate_now(
     A game of `hive_envs.games` is played game by game as the arena plays it (`arena.play_game`, the
     players choosing on games that keep their history, which the network's player needs to avoid
     repeating positions), each pair of games from the same random opening of `eval_opening_plies`
-    plies; a 'module:Class' game (no protocol class) as one batch from its start (`match.play_match`).
+    plies; an AEC env (game 'aec', whose games copy a whole env per move) as one batch from the same
+    openings, one forward pass a ply for all games (`match.play_match`); a 'module:Class' game (no
+    protocol class) as one batch from its start.
     """
     was_training = network.training
     network.eval()
@@ -108,7 +110,15 @@ def evaluate_now(
     results = []
     for opponent in make_players(config, opponents, seed + 1):
         try:
-            if view is not None:
+            if config.game == "aec":
+                openings = distinct_openings(
+                    lambda: new_game("aec", game_options(config)),
+                    config.eval_opening_plies,
+                    max(games // 2, 1),
+                    seed,
+                )
+                results.append(play_match("aec", config.game_options, me, opponent, games, seed, openings))
+            elif view is not None:
                 results.append(play_games(config, me, opponent, games, seed))
             else:
                 results.append(play_match(config.game, config.game_options, me, opponent, games, seed))

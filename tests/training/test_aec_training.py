@@ -89,6 +89,10 @@ def test_a_module_named_in_a_config_is_imported_only_when_the_command_line_trust
     assert data["game_options"] == {"env": TOY, "env_options": {"counters": 7}}
 
 
-def test_env_with_game_options_is_refused(tmp_path):
+def test_env_with_game_options_or_env_options_without_env_is_refused(tmp_path):
     with pytest.raises(ValueError, match="config key 'game_options'"):
         one_update_config(tmp_path, "x", env="hive_envs.hoyito_v0", game_options={"holes_per_row": 6})
+    with pytest.raises(ValueError, match="config key 'env_options'"):
+        one_update_config(tmp_path, "x", env_options={"holes_per_row": 6})
+    with pytest.raises(ValueError, match="config key 'env': env 'os:system'"):
+        one_update_config(tmp_path, "x", env="os:system")
