@@ -9,7 +9,8 @@
 Configs and checkpoints name a game and give its options as a dict; every tool that needs a game,
 an encoder, a batch, a searcher, a drawing or a ladder looks up the game's definition here and loops
 over `GAMES`, never asking for a game by name. Each definition is declared in its game's folder
-(`hive_envs/hive/definition.py`, `hive_envs/hoyito/definition.py`); a further game is added with
+(`hive_envs/hive/definition.py`, `hive_envs/hoyito/definition.py`); ``aec`` stands for any PettingZoo
+AEC env, named by its options (`hive_envs/core/aec_definition.py`); a further game is added with
 `add_game` (`hive_envs.register_game` also registers its env ids). A name is only ever looked up in
 this table, so a config or checkpoint naming anything else is refused: it never names code to run.
 
@@ -20,12 +21,13 @@ the game's options, instead of a TypeError from deep inside a constructor.
 
 from __future__ import annotations
 
+from hive_envs.core.aec_definition import AEC
 from hive_envs.core.definition import GameDefinition
 from hive_envs.core.game import Game
 from hive_envs.hive.definition import HIVE
 from hive_envs.hoyito.definition import HOYITO
 
-GAMES: dict[str, GameDefinition] = {definition.name: definition for definition in (HIVE, HOYITO)}
+GAMES: dict[str, GameDefinition] = {definition.name: definition for definition in (HIVE, HOYITO, AEC)}
 """Every game by name: the package's own, then those added with `add_game`."""
 
 

@@ -55,6 +55,10 @@ LAYERS = [
         "batches",
         [
             "hive_envs.core.batch",
+            "hive_envs.core.aec_source",
+            "hive_envs.core.aec_game",
+            "hive_envs.core.aec_batch",
+            "hive_envs.core.aec_definition",
             "hive_envs.hive.batch",
             "hive_envs.hoyito.batch",
             "hive_envs.hive.definition",

@@ -59,7 +59,7 @@ from hive_envs.players import (
     checkpoint_path,
     make_player,
 )
-from training.cli import check_writable, exit_code, write_report
+from training.cli import add_trust_env_module, check_writable, exit_code, trust_env_modules, write_report
 from training.match import MatchResult, format_table
 
 CHUNK_PAIRS = 5
@@ -497,9 +497,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="JSON output path (every game with its final position)")
     parser.add_argument("--log-games", action="store_true", help="a line on stderr as each game ends")
     parser.add_argument("--progress", action="store_true", help="a progress bar on stderr")
+    add_trust_env_module(parser)  # for checkpoints of such an env; with --workers 1 (workers start afresh)
     args = parser.parse_args(argv)
 
     def play() -> None:
+        trust_env_modules(args.trust_env_module)
         settings = settings_for(
             [args.player, *args.opponents],
             opening_plies=args.opening_plies,

@@ -66,3 +66,23 @@ def check_writable(path: str | Path, flag: str) -> None:
             path.unlink()
     except OSError as error:
         raise ValueError(f"{flag} {str(path)!r} cannot be written: {error.strerror or error}") from None
+
+
+def add_trust_env_module(parser: argparse.ArgumentParser) -> None:
+    """The ``--trust-env-module MODULE:FACTORY`` flag: the one way to let an AEC env outside
+    pettingzoo.classic and hive_envs be imported (`hive_envs.core.aec_source`); see `trust_env_modules`."""
+    parser.add_argument(
+        "--trust-env-module",
+        action="append",
+        default=[],
+        metavar="MODULE:FACTORY",
+        help="allow the AEC env MODULE:FACTORY (a config, checkpoint or --env naming it) to be imported",
+    )
+
+
+def trust_env_modules(specs: list[str]) -> None:
+    """Trust the ``--trust-env-module`` values given (ValueError for one that is not MODULE:FACTORY)."""
+    from hive_envs.core.aec_source import trust_env_module
+
+    for spec in specs:
+        trust_env_module(spec)

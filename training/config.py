@@ -50,6 +50,13 @@ class TrainConfig:
     # --- game ---
     game: str = key("hoyito", "the game's name in hive_envs.games ('hoyito', 'hive', ...)", GAME)
     game_options: dict = key({}, "options of the game (e.g. holes_per_row: 6), as the env takes them")
+    env: str = key(
+        "",
+        "train on a PettingZoo AEC env instead (through hive_envs.core.aec_batch; sets game 'aec'): "
+        "'pettingzoo:ID' of hive_envs' registry, 'pettingzoo.classic.NAME', 'hive_envs.NAME', or "
+        "'MODULE:FACTORY' only with --trust-env-module MODULE:FACTORY on the command line; '' = none",
+    )
+    env_options: dict = key({}, "env: keyword options of its factory (e.g. holes_per_row: 12)")
     # --- network ---
     network: str = key(
         "mlp",
@@ -192,6 +199,10 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.env:
+            self._use_env()
+        elif self.env_options:
+            reject(self, "env_options", self.env_options, "{} without env")
         rule_networks = {"hive_lookahead": self.hive_features, "hoyito_lookahead": self.hoyito_features}
         if self.init_from_rule and rule_networks.get(self.network) != 2:
             reject(
@@ -218,6 +229,19 @@ class TrainConfig:
                 f"<= {self.min_trained_decisions}, the fewest decisions an update trains on: "
                 f"{self.num_games - self.pool_games} self-play games x rollout_steps {self.rollout_steps}",
             )
+
+    def _use_env(self) -> None:
+        """``env`` names the game: game 'aec' with options {env, env_options} (as checkpoints record it)."""
+        from hive_envs.core.aec_source import AecOptions
+
+        try:
+            AecOptions(self.env, self.env_options)
+        except ValueError as error:
+            raise ValueError(f"config key 'env': {error}") from None
+        options = {"env": self.env, "env_options": dict(self.env_options)}
+        if self.game_options and (self.game != "aec" or self.game_options != options):
+            reject(self, "game_options", self.game_options, "{} with env (the env's options are env_options)")
+        self.game, self.game_options = "aec", options
 
     @property
     def pool_games(self) -> int:

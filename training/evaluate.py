@@ -37,7 +37,7 @@ from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.games import GAMES, new_game
 from hive_envs.players import PlayerContext, checkpoint_path, make_player
 from training.arena import distinct_openings
-from training.cli import check_writable, exit_code, write_report
+from training.cli import add_trust_env_module, check_writable, exit_code, trust_env_modules, write_report
 from training.elo import fit_elo
 from training.games import make_batch
 from training.ladder import ladder
@@ -262,9 +262,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="REPORT",
         help="with --ladder: keep the pairs of this earlier ladder report (same settings), play only the new ones",
     )
+    add_trust_env_module(parser)
     args = parser.parse_args(argv)
 
     def play() -> None:
+        trust_env_modules(args.trust_env_module)
         if args.threads < 0:
             raise ValueError(f"--threads must be >= 0 (0: torch's default), got {args.threads}")
         if args.threads:

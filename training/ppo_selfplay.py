@@ -1,6 +1,7 @@
 """Self-play PPO for the games of hive_envs.
 
     python training/ppo_selfplay.py --config configs/hoyito_2x6.yaml [--key value ...] [--resume | --overwrite]
+    python training/ppo_selfplay.py --config configs/connect_four.yaml   # a PettingZoo AEC env (key env)
 
 Read top to bottom:
   1. options: a YAML config (training/config.py lists every key), `--key value` overrides;
@@ -39,16 +40,16 @@ from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_chec
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig
 from hive_envs.agents.views import view_for
-from hive_envs.games import new_game
+from hive_envs.games import game_entry, new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
 from training.arena import distinct_openings, play_game
 from training.budget import TimeBudget, expected_final_step
-from training.cli import config_parser, exit_code
+from training.cli import add_trust_env_module, config_parser, exit_code, trust_env_modules
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
 from training.games import carries_rules, encoding_version, lookahead_rules, make_batch
-from training.match import MatchResult, format_table
+from training.match import MatchResult, format_table, play_match
 from training.ppo import ppo_update
 from training.provenance import git_commit, machine
 from training.run_dir import check_run_dir, prepare_run_dir, run_lock
@@ -99,7 +100,9 @@ def evaluate_now(
 
     Played game by game as the arena plays it (`arena.play_game`, the players choosing on games that
     keep their history, which the network's player needs to avoid repeating positions), each pair of
-    games from the same random opening of `eval_opening_plies` plies.
+    games from the same random opening of `eval_opening_plies` plies; a game whose definition says
+    ``evaluate_in_batch`` (an AEC env, whose games copy a whole env per move) as one batch from the
+    same openings, one forward pass a ply for all games (`match.play_match`).
     """
     was_training = network.training
     network.eval()
@@ -108,7 +111,18 @@ def evaluate_now(
     results = []
     for opponent in make_players(config, opponents, seed + 1):
         try:
-            results.append(play_games(config, me, opponent, games, seed))
+            if game_entry(config.game).evaluate_in_batch:
+                openings = distinct_openings(
+                    lambda: new_game(config.game, game_options(config)),
+                    config.eval_opening_plies,
+                    max(games // 2, 1),
+                    seed,
+                )
+                results.append(
+                    play_match(config.game, config.game_options, me, opponent, games, seed, openings)
+                )
+            else:
+                results.append(play_games(config, me, opponent, games, seed))
         finally:
             opponent.close()
     network.train(was_training)
@@ -394,9 +408,11 @@ def main(argv: list[str] | None = None) -> int:
         help="let the config file name player specs that run a command (uhp:COMMAND); specs given "
         "as --key value are trusted without it",
     )
+    add_trust_env_module(parser)
     args, rest = parser.parse_known_args(argv)
 
     def run() -> None:
+        trust_env_modules(args.trust_env_module)
         overrides = parse_overrides(rest)
         config = load_config(args.config, overrides)
         check_commands(config, overrides, args.trust_commands)

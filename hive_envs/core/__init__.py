@@ -7,6 +7,8 @@
   no floats).
 - `choice`: a random legal action per mask row (compiled), a best score with random ties.
 - `batch.BatchGame`: base of HiveBatch / HoyitoBatch (buffers, input checks, reset/step plumbing).
+- `aec_batch.AecBatch`: the batched contract over N copies of any PettingZoo AEC env (`aec_game`: an
+  AEC env as a protocol game; `aec_source`: which env a name stands for, and the import rule).
 - `aec.MaskedAECEnv`: PettingZoo AEC base (spaces, masks, illegal actions, dead steps, rewards,
   render plumbing) and `aec.wrap_aec` for `env()`.
 - `game_env.GameAECEnv`: the AEC env of any protocol game plus its encoder.

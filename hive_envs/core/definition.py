@@ -29,7 +29,9 @@ importing it, as Gymnasium's entry points do; they are written in code, never re
   None: the game has no alpha-beta player.
 - ``draw_text`` *ref*: ``(game) -> str``, the board as the terminal front end prints it;
   ``score_text(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing;
-  ``draw_picture`` *ref*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None.
+  ``draw_picture`` *ref*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None;
+  ``web_board`` *ref*: ``(game) -> dict``, what the browser page (`hive_envs.web`) draws of the
+  position, or None (the page then cannot show the game).
 - ``ladder``: the fixed player specs of the game's strength ladder, weakest first.
 - ``eval_opponents``: the quick baselines a training run's final evaluation plays.
 - ``metrics``: `MatchMetric` values the arena reports per game and per match besides the result.
@@ -37,6 +39,8 @@ importing it, as Gymnasium's entry points do; they are written in code, never re
   game has not been in (the network players avoid repeating); None for a game without repetitions.
 - ``uhp``: whether external Universal Hive Protocol engines play the game (``uhp:COMMAND`` players).
 - ``potential``: the name of the game's potential for the opt-in reward shaping, None for none.
+- ``evaluate_in_batch``: a training run's evaluation plays the games in one batch (`training.match`)
+  instead of game by game: for games whose protocol copy is slow (an AEC env copied every move).
 - ``networks``: network kinds (`hive_envs.agents.networks`) made for this game only; of them,
   ``rule_networks`` simulate moves with the game's own kernels, and their spec carries the rule
   options ``network_rules(options) -> dict``.
@@ -106,6 +110,7 @@ class GameDefinition:
     searcher: Any = None
     draw_text: Any = None
     draw_picture: Any = None
+    web_board: Any = None
     score_text: Callable[[Any], str] = lambda game: ""  # takes the game's own class
     ladder: tuple[str, ...] = ("random", "greedy")
     eval_opponents: tuple[str, ...] = ("random",)
@@ -113,6 +118,7 @@ class GameDefinition:
     fresh_moves: Any = None
     uhp: bool = False
     potential: str | None = None
+    evaluate_in_batch: bool = False
     networks: tuple[str, ...] = ()
     rule_networks: tuple[str, ...] = ()
     network_rules: Callable[[Any], dict] | None = None

@@ -58,6 +58,7 @@ HIVE = GameDefinition(
     searcher=HiveAlphaBeta,
     draw_text="hive_envs.hive.render:render_ansi",
     draw_picture="hive_envs.hive.render:render_rgb",
+    web_board="hive_envs.web.boards:hive_position",
     ladder=("random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"),
     eval_opponents=("random",),
     metrics=(QUEEN_MARGIN,),

@@ -38,6 +38,7 @@ HOYITO = GameDefinition(
     searcher=HoyitoAlphaBeta,
     draw_text="hive_envs.hoyito.render:render_numbered",
     draw_picture="hive_envs.hoyito.render:render_rgb",
+    web_board="hive_envs.web.boards:hoyito_position",
     score_text=lambda game: " ({}-{})".format(*game.captured),
     ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
     eval_opponents=("random", "greedy"),

@@ -1,4 +1,5 @@
-"""What the page draws of a position, as JSON-ready data: one function per game (`BOARDS`).
+"""What the page draws of a position, as JSON-ready data: one function per game (its definition's
+``web_board`` names it).
 
 The page holds no rules: it draws what `position` returns and offers only the moves listed in it.
 
@@ -18,15 +19,13 @@ None for a draw), ``reason`` (why the game ended), ``sides``, ``record`` and ``s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from hive_envs.core.definition import load
 from hive_envs.core.game import Game
+from hive_envs.games import game_entry
 from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, qr_to_cell
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import PIECE_NAMES
 from hive_envs.hive.render import BUG_COLOURS
-
-SIDES = {"hive": ("White", "Black"), "hoyito": ("South", "North")}
 
 
 def hive_end_reason(game) -> str:
@@ -92,13 +91,15 @@ def hoyito_position(game) -> dict:
     }
 
 
-BOARDS: dict[str, Callable[[Game], dict]] = {"hive": hive_position, "hoyito": hoyito_position}
-
-
 def position(game: Game) -> dict:
     """Everything the page shows of ``game`` now (see the module docstring)."""
-    sides = SIDES[game.game_name]
-    data = BOARDS[game.game_name](game)
+    definition = game_entry(game.game_name)
+    if definition.web_board is None:
+        raise ValueError(
+            f"the page cannot draw a game of {definition.title} (its definition has no web_board)"
+        )
+    sides = definition.seat_names
+    data = load(definition.web_board)(game)
     result = game.result
     winner = None if result is None or result == 0 else sides[0 if result > 0 else 1]
     if result is None:

@@ -105,7 +105,7 @@ def read_report(report) -> dict:
     options = dict(_field(report, "game_options", dict, "report"))
     if "matches" in report:
         source, rows = "arena / evaluate report", _field(report, "matches", list, "report")
-        if game == "hive":
+        if game_entry(game).has_option("max_turns"):
             options.setdefault("max_turns", 300)  # the arena's default cap, which its reports do not repeat
     elif "pairs" in report:
         source, rows = "ladder report", _field(report, "pairs", list, "report")

@@ -169,7 +169,10 @@ def test_evaluate_accepts_search_specs_and_registered_kinds(first_kind, tmp_path
         ("x.pt@" + "9" * 5000, r"at most 100000 simulations after '@'"),
         ("x.pt@100001", r"at most 100000 simulations after '@'"),
         ("pretrained:hive_base@99999999999", r"at most 100000 simulations"),
-        ("alphabeta:" + "9" * 5000, r"the depth must be in 1\.\.\d+ plies \(caps: [^)]*\), got 999999999999\.\.\."),
+        (
+            "alphabeta:" + "9" * 5000,
+            r"the depth must be in 1\.\.\d+ plies \(caps: [^)]*\), got 999999999999\.\.\.",
+        ),
         ("alphabeta:²", r"use alphabeta:DEPTH"),
     ],
     ids=[
