@@ -15,7 +15,8 @@ moves of a game in proportion to the visits (`training/expert_iteration.py`).
 
 Tree bookkeeping stays in the nodes' numpy arrays (a node's children are scored by one vectorised
 expression); the engine work per leaf (moves, rule features, observation) is the compiled kernel's.
-The time limit (``config.time_s``) is checked between simulation steps.
+The time limit (``config.time_s``) is checked between simulation steps as the one-game search checks
+it between simulations (`search.Deadline`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hive_envs.agents.batch_evaluators import LeafBatch
-from hive_envs.agents.search import Node, SearchConfig, tempered
+from hive_envs.agents.search import Deadline, Node, SearchConfig, tempered
 from hive_envs.core.game import Game
 
 
@@ -79,9 +80,10 @@ def batched_search(
         raise ValueError("batched_search: a game is over; there is no move to choose")
     if noise is not None and rng is None:
         raise ValueError("batched_search: root noise needs an rng")
-    start = clock()
+    deadline = Deadline(config.time_s, clock)
     if roots is None:
         roots = evaluator(games)
+    deadline.lap()
     trees = []
     for i, game in enumerate(games):
         root = _node(game.to_move, roots.moves[i], roots.priors[i], float(roots.values[i]), config)
@@ -92,9 +94,10 @@ def batched_search(
         trees.append(root)
     done = 0
     for done in range(config.simulations):
-        if done and config.time_s is not None and clock() - start >= config.time_s:
+        if done and deadline.next_would_pass():
             break
         _step(trees, games, evaluator, config)
+        deadline.lap()
     else:
         done = config.simulations
     return [SearchResult(root.moves, root.n.copy(), root.priors, done) for root in trees]

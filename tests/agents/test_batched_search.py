@@ -72,16 +72,21 @@ def test_hive_leaves_are_read_from_the_state_with_the_observation_paths_features
     np.testing.assert_allclose(from_states.values, from_view.values, atol=1e-5)
 
 
-def test_a_spent_time_limit_stops_after_one_simulation_step():
+def test_a_time_limit_starts_no_step_that_would_end_after_it():
     network, view = pretrained("hoyito_2x6")
     games = random_positions(view, 2, seed=3)
-    ticks = iter(range(100))
-    results = batched_search(
-        games, make_batch_evaluator(network, view), SearchConfig(simulations=50, time_s=1.5),
-        clock=lambda: float(next(ticks)),
-    )  # fmt: skip
-    assert [r.simulations for r in results] == [2, 2]  # steps start at t=1 and t=2; t=3 is past 1.5 s
-    assert [int(r.visits.sum()) for r in results] == [2, 2]
+    evaluator = make_batch_evaluator(network, view)
+    now = [0.0]
+
+    def one_second_per_call(leaves):  # a fake clock: each network call takes 1 s
+        now[0] += 1.0
+        return evaluator(leaves)
+
+    config = SearchConfig(simulations=50, time_s=4.5)
+    results = batched_search(games, one_second_per_call, config, clock=lambda: now[0])
+    assert now[0] == 4.0  # the roots, then steps ending at 2, 3 and 4 s; one more would end at 5 s
+    assert [r.simulations for r in results] == [3, 3]
+    assert [int(r.visits.sum()) for r in results] == [3, 3]
 
 
 def test_root_noise_changes_the_root_priors_and_keeps_them_a_distribution():
