@@ -119,12 +119,10 @@ class ViewEvaluator:
             logits, value = self.network(obs)
         value = _mixed_value(self.network, value, rule_features, self.rule_value_share)
         logits = logits.double().cpu()
-        priors, moves = [], []
-        for i, (_, row_moves, row_actions) in enumerate(encoded):
-            legal = logits[i, torch.as_tensor(row_actions)]
-            check_finite_outputs(self.source, legal, value=value)
-            priors.append(torch.softmax(legal, dim=0).numpy())
-            moves.append(row_moves)
+        legal = [logits[i, torch.as_tensor(row_actions)] for i, (_, _, row_actions) in enumerate(encoded)]
+        check_finite_outputs(self.source, torch.cat(legal), value=value)
+        priors = [torch.softmax(row, dim=0).numpy() for row in legal]
+        moves = [row_moves for _, row_moves, _ in encoded]
         values = value.clamp(-1.0, 1.0).double().cpu().numpy()
         return LeafBatch(
             moves, [row_actions for _, _, row_actions in encoded], priors, values, obs, rule_features
