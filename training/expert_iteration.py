@@ -12,11 +12,12 @@ Read top to bottom:
      move;
   3. each position searched is a training example: the network's inputs at the root (kept from the
      search's own root evaluation), the visit distribution, and, once its game ends, the outcome for
-     the player who moved; finished positions join a buffer of the last ``exit_buffer_size``;
+     the player who moved; it joins a buffer of the last ``exit_buffer_size`` at once (the policy
+     learns from it at once; the value once the outcome is known: a Hive game lasts ~60-300 plies);
   4. each iteration (``rollout_steps`` plies in every game), ``update_epochs`` x (new positions /
      ``exit_batch_size``) gradient steps on minibatches drawn from the buffer: the cross-entropy of
      the visit distribution under the policy plus ``vf_coef`` x the squared error of the value against
-     the outcome;
+     the outcome (over the examples whose game has ended);
   5. what PPO's trainer does around it, reused from training/ppo_selfplay.py: the run folder
      (refused without --resume / --overwrite when it holds a run), TensorBoard scalars, a progress
      bar, periodic and final evaluations of the raw policy (argmax) vs ``eval_opponents``, and
@@ -75,8 +76,8 @@ from training.run_dir import check_run_dir, prepare_run_dir
 @dataclass
 class Example:
     """One searched position: the network's inputs at the root (one row of `LeafBatch`), the visit
-    distribution over its entries, the mover, and the outcome for the
-    mover once the game ends."""
+    distribution over its entries, the mover, and the outcome for the mover once the game ends (None
+    before)."""
 
     observation: np.ndarray
     actions: np.ndarray
@@ -84,7 +85,7 @@ class Example:
     position: np.ndarray
     target: np.ndarray
     mover: int
-    outcome: float = 0.0
+    outcome: float | None = None
 
 
 def examples_of(roots: LeafBatch, results: list[SearchResult], movers: list[int]) -> list[Example]:
@@ -123,19 +124,22 @@ def stack(examples: list[Example], padding_action: int, device: torch.device) ->
         "features": features,
         "position": np.stack([e.position for e in examples]),
         "target": target,
-        "outcome": np.array([e.outcome for e in examples], dtype=np.float32),
+        "outcome": np.array([e.outcome or 0.0 for e in examples], dtype=np.float32),
+        "known": np.array([e.outcome is not None for e in examples], dtype=np.float32),
     }
     return {key: torch.as_tensor(value, device=device) for key, value in tensors.items()}
 
 
 def train_step(network, optimizer, batch: dict, config: TrainConfig) -> dict[str, float]:
-    """One gradient step: visit cross-entropy + vf_coef x value squared error."""
+    """One gradient step: visit cross-entropy + vf_coef x value squared error (known outcomes only)."""
     rule_features = (batch["actions"], batch["features"], batch["position"])
     logits, value = network.legal_policy(batch["obs"], rule_features)
     legal = network.legal_mask(rule_features)
     log_probs = torch.log_softmax(mask_logits(logits, legal), dim=1)
     policy_loss = -(batch["target"] * log_probs).sum(dim=1).mean()
-    value_loss = ((value - batch["outcome"]) ** 2).mean()
+    value_loss = (batch["known"] * (value - batch["outcome"]) ** 2).sum() / batch["known"].sum().clamp(
+        min=1.0
+    )
     loss = policy_loss + config.vf_coef * value_loss
     optimizer.zero_grad()
     loss.backward()
@@ -151,7 +155,7 @@ def train_step(network, optimizer, batch: dict, config: TrainConfig) -> dict[str
 
 
 class SelfPlay:
-    """``num_games`` games played by the batched search; finished positions come out as examples."""
+    """``num_games`` games played by the batched search, each searched position an example."""
 
     def __init__(self, config: TrainConfig, network, rng: np.random.Generator):
         self.view = view_for(config.game, game_options(config))
@@ -170,8 +174,9 @@ class SelfPlay:
         self.simulations = 0
 
     def play(self, plies: int) -> list[Example]:
-        """One move in every game, ``plies`` times; returns the examples of the games that ended."""
-        finished: list[Example] = []
+        """One move in every game, ``plies`` times; returns the new examples (their outcomes are filled
+        in when their games end)."""
+        new: list[Example] = []
         for _ in range(plies):
             roots = self.evaluator(self.games)
             results = batched_search(self.games, self.evaluator, self.search, roots, self.noise, self.rng)
@@ -181,10 +186,11 @@ class SelfPlay:
                 zip(self.games, results, examples_of(roots, results, movers))
             ):
                 self.pending[g].append(example)
+                new.append(example)
                 game.play_id(self.move(game, result))
                 if game.is_terminal:
-                    finished.extend(self.finish(g))
-        return finished
+                    self.finish(g)
+        return new
 
     def move(self, game, result: SearchResult) -> int:
         if game.ply < self.sample_plies:
@@ -193,7 +199,7 @@ class SelfPlay:
             )
         return choose(result.moves, result.visits, result.priors)
 
-    def finish(self, g: int) -> list[Example]:
+    def finish(self, g: int) -> None:
         game = self.games[g]
         result0 = float(game.result)  # type: ignore[arg-type]  # the game is over
         examples = self.pending[g]
@@ -201,7 +207,6 @@ class SelfPlay:
             example.outcome = result0 if example.mover == 0 else -result0
         self.lengths.append(game.ply)
         self.games[g], self.pending[g] = self.view.new_game(), []
-        return examples
 
     def pop_stats(self) -> dict[str, float]:
         stats = {}

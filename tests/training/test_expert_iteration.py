@@ -4,6 +4,8 @@ search's visit distributions, and a network without a legal-action form is refus
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -84,3 +86,21 @@ def test_a_network_without_a_legal_action_form_is_refused(tmp_path):
     with pytest.raises(ValueError, match="legal-action form"):
         expert_iteration.train(config)
     assert not (tmp_path / "hoyito_2x6_exit").exists()
+
+
+def test_examples_learn_the_policy_at_once_and_the_outcome_when_the_game_ends():
+    config = load_config("configs/hoyito_2x6_exit.yaml", {"num_games": 2, "exit_simulations": 2})
+    spaces = make_batch(config.game, 1, config.game_options)
+    network = build_network(network_spec(config, spaces), spaces.observation_shape, spaces.num_actions)
+    play = expert_iteration.SelfPlay(config, network, np.random.default_rng(1))
+    examples = []
+    while not play.lengths:
+        new = play.play(1)
+        assert len(new) == 2
+        examples.extend(new)
+        if not play.lengths:  # no game has ended: no outcome yet
+            assert all(example.outcome is None for example in examples)
+    ended = [e for e in examples if e.outcome is not None]
+    assert len(ended) == play.lengths[0]  # every position of the finished game, no other
+    assert {e.outcome for e in ended} <= {-1.0, 0.0, 1.0}
+    assert all(e.outcome == -f.outcome for e, f in itertools.pairwise(ended) if e.mover != f.mover)
