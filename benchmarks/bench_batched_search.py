@@ -7,8 +7,9 @@ Positions: seeded random openings of 6 to 24 uniformly random plies (finished ga
 round searches every position once one game at a time (`search.search` with
 `search.NetworkEvaluator`, the searched players' path) and once all together (`batched_search` with
 `batch_evaluators.make_batch_evaluator`), with the agent's model-card search settings; CPU time is
-the process's (all threads). torch runs on one thread, as the searched players do in a match. The
-ratio is batched over one-game simulations per CPU-second; the load average is printed beside it.
+the process's (all threads: the one-game search's rule-feature kernel is numba-parallel). torch runs
+on one thread, as the searched players do in a match. The ratio is batched over one-game simulations
+per CPU-second (the wall-clock rates are printed beside); the load average is printed too.
 """
 
 from __future__ import annotations
@@ -66,20 +67,26 @@ def main() -> None:
     search(games[0].copy(), one, SearchConfig(simulations=4))  # compile / load the kernels
     batched_search([g.copy() for g in games[:2]], many, SearchConfig(simulations=4))
     cpu = {"one game at a time": 0.0, "batched": 0.0}
+    wall = dict(cpu)
     sims = dict.fromkeys(cpu, 0)
     for _ in range(args.rounds):
-        start = time.process_time()
+        start, start_wall = time.process_time(), time.perf_counter()
         for game in games:
             sims["one game at a time"] += int(search(game.copy(), one, config)[1].sum())
         cpu["one game at a time"] += time.process_time() - start
-        start = time.process_time()
+        wall["one game at a time"] += time.perf_counter() - start_wall
+        start, start_wall = time.process_time(), time.perf_counter()
         results = batched_search([game.copy() for game in games], many, config)
         sims["batched"] += sum(int(r.visits.sum()) for r in results)
         cpu["batched"] += time.process_time() - start
+        wall["batched"] += time.perf_counter() - start_wall
     rates = {label: sims[label] / max(cpu[label], 1e-9) for label in cpu}
     print(f"{args.agent}: {args.games} positions x {args.simulations} simulations x {args.rounds} rounds")
     for label, rate in rates.items():
-        print(f"  {label:<20} {rate:8.1f} simulations / CPU-s  ({sims[label]} in {cpu[label]:.1f} CPU-s)")
+        print(
+            f"  {label:<20} {rate:8.1f} simulations / CPU-s  ({sims[label]} in {cpu[label]:.1f} CPU-s, "
+            f"{sims[label] / max(wall[label], 1e-9):.1f} / wall-s)"
+        )
     print(f"  ratio batched / one game: {rates['batched'] / rates['one game at a time']:.2f}x")
     print(f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
