@@ -167,6 +167,28 @@ class TrainConfig:
         "hive_lookahead with hive_features 2 or hoyito_lookahead with hoyito_features 2)",
         between(0, 1),
     )
+    # --- expert iteration (training/expert_iteration.py; PPO ignores these) ---
+    exit_simulations: int = key(
+        32, "expert iteration: PUCT simulations per self-play move (the batched search)", at_least(1)
+    )
+    exit_sample_plies: int = key(
+        8,
+        "expert iteration: the first this many plies of each self-play game are sampled in proportion "
+        "to the visits (the rest: the most visited move)",
+        at_least(0),
+    )
+    exit_noise_alpha: float = key(
+        0.3, "expert iteration: Dirichlet noise on the root priors, its alpha", above(0)
+    )
+    exit_noise_fraction: float = key(
+        0.25, "expert iteration: the noise's weight in the root priors (0 = none)", between(0, 1)
+    )
+    exit_buffer_size: int = key(
+        20000,
+        "expert iteration: finished self-play positions kept for training (oldest dropped)",
+        at_least(1),
+    )
+    exit_batch_size: int = key(256, "expert iteration: positions per gradient step", at_least(1))
     # --- outputs ---
     checkpoint_every: int = key(
         50, "write a checkpoint every this many updates (and at the end)", at_least(1)

@@ -48,7 +48,8 @@ from pathlib import Path
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.agents.views import view_for_checkpoint
 from hive_envs.games import GAMES, game_entry
-from hive_envs.players import checkpoint_path, split_checkpoint_spec
+from hive_envs.players import checkpoint_path
+from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import model_card
 from training.arena import Settings, check_counts, play_matches
 from training.cli import check_writable, write_report
@@ -177,8 +178,8 @@ def checkpoint_identities(players: list[str]) -> dict[str, dict]:
         identity = {"sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
         kind, _, argument = spec.partition(":")
         if kind == "pretrained":
-            name, simulations = split_checkpoint_spec(argument)
-            if simulations:
+            name, simulations, move_time_s = split_agent_spec(argument)
+            if simulations or move_time_s:
                 identity["search"] = model_card(name).get("search")
         identities[spec] = identity
     return identities

@@ -6,6 +6,10 @@ engine's own kernels; its module docstring has the feature tables, feature set 2
 runs on it.
 The Gymnasium envs' ``rule_features=True`` observation runs the same kernel on the env's own state,
 so a framework's network sees exactly these features.
+
+`HiveRuleFeatures.from_states` is the search's path (`hive_envs.agents.batch_evaluators`): the leaves
+of a search are engine states already, so it runs the kernel on them and writes their observations
+beside (no state -> planes -> state round trip), and returns the legal moves in the features' order.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from numba import njit, prange
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.options import HiveOptions
+from hive_envs.hive.engine.state import I_TO_MOVE
 from hive_envs.hive.engine.workspace import new_workspace
 from hive_envs.hive.rule_features import (
     ACTION_FEATURES,
@@ -78,6 +83,26 @@ def _batch_features(
             )  # fmt: skip
 
 
+@njit(cache=True)
+def _states_inputs(
+    states, grid, n_tiles, slot_of, kinds, w, observations, moves_out, actions, features, position, counts
+):
+    """For each engine state (row): its observation for the player to move, its rule features, and
+    its legal moves in the features' order (`state_features`; rows wider than ``actions`` get only
+    their count, for a retry)."""
+    moves = np.empty(MAX_MOVES, dtype=np.int32)
+    replies = np.empty(MAX_MOVES, dtype=np.int32)
+    for b in range(states.shape[0]):
+        s = states[b]
+        count = state_features(
+            s, grid, n_tiles, slot_of, w, moves, replies, actions[b], features[b], position[b]
+        )
+        counts[b] = count
+        if count <= moves_out.shape[1]:
+            moves_out[b, :count] = moves[:count]
+        E.encode_observation(s, s[I_TO_MOVE], grid, n_tiles, slot_of, kinds, observations[b])
+
+
 class HiveRuleFeatures:
     """Callable: observations (B, P, C, C) uint8 of one game type -> per-action rule features.
 
@@ -120,3 +145,28 @@ class HiveRuleFeatures:
             self.capacity = int(counts.max())  # a rare wide position: redo with room for it
         width = max(int(counts.max()) if rows else 0, 1)
         return actions[:, :width], features[:, :width], position
+
+    def from_states(self, states: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Engine states (B, STATE_SIZE) of unfinished positions of this game type -> ``(observations
+        (B, P, C, C) uint8 of the player to move, moves (B, K) int32, actions, features, position,
+        counts (B,))``: the arrays of ``__call__`` (row b's first counts[b] entries are its legal
+        moves, in the order of ``moves``) without decoding any observation."""
+        states = np.array(states, dtype=np.int32)  # the kernel plays on its rows: a copy
+        enc = self.encoding
+        rows = states.shape[0]
+        counts = np.zeros(rows, dtype=np.int64)
+        position = np.zeros((rows, self.position_features), dtype=np.float32)
+        observations = np.zeros((rows, *enc.obs_shape), dtype=np.uint8)
+        while True:
+            moves = np.zeros((rows, self.capacity), dtype=np.int32)
+            actions = np.full((rows, self.capacity), enc.num_actions, dtype=np.int64)
+            features = np.zeros((rows, self.capacity, self.action_features), dtype=np.float32)
+            _states_inputs(
+                states, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, self.workspaces[0],
+                observations, moves, actions, features, position, counts,
+            )  # fmt: skip
+            if rows == 0 or counts.max() <= self.capacity:
+                break
+            self.capacity = int(counts.max())
+        width = max(int(counts.max()) if rows else 0, 1)
+        return observations, moves[:, :width], actions[:, :width], features[:, :width], position, counts

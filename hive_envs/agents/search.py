@@ -21,7 +21,9 @@ policy (``simulations=0``) is not affected.
 
 Limits (`SearchLimits`): ``simulations`` (at least one), ``max_depth`` (plies below the root; a
 node at that depth is scored by the value head and never expanded: UHP ``bestmove depth N``),
-``time_s`` (stop starting simulations after this many seconds: UHP ``bestmove time``). The move
+``time_s`` (UHP ``bestmove time``: no simulation is started that would end after this many seconds,
+judging by the longest one so far; the first always runs, on a machine so loaded that one simulation
+takes longer than the limit). The move
 returned is the most visited root child (ties: higher prior). With ``simulations=0`` the search is
 skipped: the raw policy's most probable legal move.
 """
@@ -73,6 +75,28 @@ class SearchConfig:
             raise ValueError(
                 f"prior_temperature must be a positive finite number, got {self.prior_temperature!r}"
             )
+
+
+class Deadline:
+    """When to stop a search with a time limit (None: never): `next_would_pass` is True once the
+    time spent plus the longest `lap` so far (the root's evaluation counts as the first) reaches the
+    limit, so that a move comes within the limit unless one lap takes longer than all before it."""
+
+    def __init__(self, time_s: float | None, clock: Callable[[], float]):
+        self.time_s, self.clock = time_s, clock
+        self.start = self.last = clock()
+        self.longest = 0.0
+
+    def lap(self) -> None:
+        if self.time_s is not None:
+            now = self.clock()
+            self.longest = max(self.longest, now - self.last)
+            self.last = now
+
+    def next_would_pass(self) -> bool:
+        if self.time_s is None:
+            return False
+        return self.clock() - self.start + self.longest >= self.time_s
 
 
 class NetworkEvaluator:
@@ -181,13 +205,15 @@ def search(
     """
     if game.is_terminal:
         raise ValueError("search: the game is over; there is no move to choose")
-    start = clock()
+    deadline = Deadline(config.time_s, clock)
     root, _ = _leaf(evaluator, game, config)
     assert root is not None
+    deadline.lap()
     for done in range(config.simulations):
-        if done and config.time_s is not None and clock() - start >= config.time_s:
+        if done and deadline.next_would_pass():
             break
         _simulate(root, game, evaluator, config)
+        deadline.lap()
     return root.moves, root.n.copy(), root.priors
 
 

@@ -1,7 +1,8 @@
 """A trained checkpoint as a player: raw policy or PUCT search (`hive_envs.agents.search`), any game.
 
 ``AgentPlayer.load(path, simulations=64)`` reads a checkpoint from `training/` (spec ``PATH@64``;
-``PATH`` alone is the raw policy). It imports torch, so `hive_envs.players.specs` imports this
+``PATH`` alone is the raw policy; ``move_time_s=S``, spec ``PATH@T=S``: search each move until the time
+limit below, however many simulations that is). It imports torch, so `hive_envs.players.specs` imports this
 module only when a checkpoint spec is resolved.
 
 - ``choose(game, limits) -> move id`` on a protocol game of the checkpoint's game and options;
@@ -11,7 +12,8 @@ module only when a checkpoint spec is resolved.
 
 How limits are used when ``simulations > 0`` (search on): no limits run ``simulations`` simulations;
 ``depth N`` runs them with the tree cut at N plies (0 = raw policy); ``time_s`` searches until 90% of
-the time is spent (minus 50 ms for the answer). With ``simulations = 0`` every request is answered by
+the time is spent (minus 50 ms for the answer), starting no simulation that would end after that
+(`search.Deadline`). With ``simulations = 0`` every request is answered by
 the raw policy at once. Moves are the argmax of the policy / the most visited move; ``sample=True``
 samples from the policy / in proportion to the visits. With ``avoid_repetition`` (on by default),
 ``choose`` on a Hive game leaves out the moves that return to a position the game has already been
@@ -39,6 +41,11 @@ from hive_envs.games import game_entry
 from hive_envs.players.base import MAX_SIMULATIONS, BasePlayer, SearchLimits
 
 TIME_SHARE, TIME_RESERVE_S = 0.9, 0.05
+
+
+def search_time(move_time_s: float) -> float:
+    """The seconds a search may start simulations in, to answer within ``move_time_s``."""
+    return max(0.0, TIME_SHARE * float(move_time_s) - TIME_RESERVE_S)
 
 
 class AgentPlayer(BasePlayer):
@@ -90,10 +97,13 @@ class AgentPlayer(BasePlayer):
         seed: int | None = None,
         prior_temperature: float | None = None,
         rule_value_share: float | None = None,
+        move_time_s: float | None = None,
     ) -> AgentPlayer:
         """Load a checkpoint (ValueError naming the path and the reason when it cannot be used).
         ``prior_temperature`` and ``rule_value_share``: how the search reads the network
-        (`hive_envs.agents.search`); None: the checkpoint's own ``search`` (`stored_search`)."""
+        (`hive_envs.agents.search`); None: the checkpoint's own ``search`` (`stored_search`).
+        ``move_time_s``: search every move for that many seconds (as ``time_s`` limits do) instead of
+        ``simulations``."""
         data = load_checkpoint(path)
         search = stored_search(
             data, path, prior_temperature=prior_temperature, rule_value_share=rule_value_share
@@ -101,6 +111,8 @@ class AgentPlayer(BasePlayer):
         config = SearchConfig(
             simulations=simulations, c_puct=c_puct, prior_temperature=search["prior_temperature"]
         )
+        if move_time_s is not None:
+            config = replace(config, simulations=MAX_SIMULATIONS, time_s=search_time(move_time_s))
         try:
             view = view_for_checkpoint(data)
         except ValueError as error:
@@ -121,8 +133,7 @@ class AgentPlayer(BasePlayer):
         if depth is not None:
             return replace(self.config, max_depth=int(depth))
         if time_s is not None:
-            budget = max(0.0, TIME_SHARE * float(time_s) - TIME_RESERVE_S)
-            return replace(self.config, simulations=MAX_SIMULATIONS, time_s=budget)
+            return replace(self.config, simulations=MAX_SIMULATIONS, time_s=search_time(time_s))
         return self.config
 
     def check_game(self, game: Game) -> None:
@@ -174,7 +185,9 @@ class AgentPlayer(BasePlayer):
         """A few simulations on the start position, so that the compiled kernels load now and a first
         timed move is not spent loading them."""
         if self.view is not None and self.evaluator is not None:
-            search(self.view.new_game(), self.evaluator, SearchConfig(simulations=8))
+            game = self.view.new_game()
+            search(game, self.evaluator, SearchConfig(simulations=8))
+            fresh_moves(game, game.legal_move_ids())
 
     # -- UHP options ----------------------------------------------------------------------------
     def uhp_options(self) -> list[tuple[str, str, bool | int, bool | int, int, int]]:

@@ -4,6 +4,7 @@
     make_player("greedy")                       # the game's 1-ply heuristic (`game.greedy_move_scores`)
     make_player("runs/a/latest.pt")             # a checkpoint's raw policy (argmax; sampled with sample=True)
     make_player("runs/a/latest.pt@64")          # the checkpoint with PUCT search, 64 simulations per move
+    make_player("runs/a/latest.pt@T=1")         # the same search, stopped within 1 s a move
     make_player("uhp:nokamute uhp")             # an external UHP engine process (Hive)
     make_player("alphabeta:3")                  # alpha-beta search, 3 plies (alphabeta:T=0.5: 0.5 s a move)
     make_player("pretrained:hive_base@64")      # an agent shipped with the package (hive_envs.pretrained)
@@ -23,7 +24,7 @@ all of them::
 
 A kind registered with ``argument=False`` is a bare word (like ``random``). ``checkpoint=`` (a function
 of the argument) tells tools that validate checkpoints up front which file a spec plays. Any text that
-is no registered kind is a checkpoint path, ``PATH`` or ``PATH@N``. A player object (anything with a
+is no registered kind is a checkpoint path, ``PATH``, ``PATH@N`` or ``PATH@T=S``. A player object (anything with a
 ``choose`` method) is passed through unchanged. Bad specs raise ValueError naming the spec and the
 accepted forms.
 """
@@ -98,7 +99,7 @@ def player_kinds() -> list[PlayerKind]:
 
 def describe_specs() -> str:
     """The accepted spec forms, for help texts and error messages."""
-    return " | ".join([kind.syntax for kind in _KINDS.values()] + ["PATH[@N] (a checkpoint)"])
+    return " | ".join([kind.syntax for kind in _KINDS.values()] + ["PATH[@N | @T=S] (a checkpoint)"])
 
 
 def _lookup(spec: str) -> tuple[PlayerKind | None, str]:
@@ -128,7 +129,7 @@ def checkpoint_path(spec) -> str | None:
         return None
     kind, argument = _lookup(spec.strip())
     if kind is None:
-        return split_checkpoint_spec(argument)[0]
+        return split_agent_spec(argument)[0]
     return kind.checkpoint(argument) if kind.checkpoint is not None else None
 
 
@@ -144,23 +145,53 @@ def split_checkpoint_spec(spec: str) -> tuple[str, int]:
     return path, int(count)
 
 
+MAX_MOVE_TIME_S = 3600.0
+
+
+def split_agent_spec(spec: str) -> tuple[str, int, float | None]:
+    """``'PATH@T=S'`` -> (PATH, 0, S seconds a move: search until then); else `split_checkpoint_spec`'s
+    (PATH, N) and None. ValueError naming the spec for S that is not a number in (0, 3600]."""
+    path, at, budget = spec.rpartition("@")
+    if not (at and budget.startswith("T=")):
+        return (*split_checkpoint_spec(spec), None)
+    try:
+        seconds = float(budget[2:])
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= MAX_MOVE_TIME_S:  # also refuses nan
+        raise ValueError(
+            f"player {spec!r}: the seconds per move after '@T=' must be a number in (0, {MAX_MOVE_TIME_S:g}]"
+        )
+    return path, 0, seconds
+
+
 def _checkpoint_player(spec: str, context: PlayerContext) -> Player:
-    path, simulations = split_checkpoint_spec(spec)
+    path, simulations, move_time_s = split_agent_spec(spec)
     if not os.path.isfile(path):  # before importing torch: a typo should not cost seconds
         raise ValueError(
             f"player {spec!r}: no such player kind, and checkpoint {path!r} does not exist "
             f"(player specs: {describe_specs()})"
         )
-    return _agent_player(path, simulations, context, spec)
+    return _agent_player(path, simulations, context, spec, move_time_s=move_time_s)
 
 
 def _agent_player(
-    path: str, simulations: int, context: PlayerContext, name: str, search: dict | None = None
+    path: str,
+    simulations: int,
+    context: PlayerContext,
+    name: str,
+    search: dict | None = None,
+    move_time_s: float | None = None,
 ) -> Player:
     from hive_envs.players.checkpoint import AgentPlayer  # torch is imported here, not before
 
     player = AgentPlayer.load(
-        path, simulations=simulations, sample=context.sample, seed=context.seed, **(search or {})
+        path,
+        simulations=simulations,
+        sample=context.sample,
+        seed=context.seed,
+        move_time_s=move_time_s,
+        **(search or {}),
     )
     player.name = name
     if context.game is not None and player.game_name != context.game:
@@ -169,17 +200,17 @@ def _agent_player(
 
 
 def _pretrained_file(argument: str) -> str:
-    return str(pretrained_path(split_checkpoint_spec(argument)[0]))
+    return str(pretrained_path(split_agent_spec(argument)[0]))
 
 
 def _pretrained(argument: str, context: PlayerContext) -> Player:
     """The shipped agent; its model card's ``search`` (prior temperature, rule value share) is how
     every ``@N`` of it searches."""
-    name, simulations = split_checkpoint_spec(argument)
+    name, simulations, move_time_s = split_agent_spec(argument)
     path = pretrained_path(name)  # ValueError for an unknown name (lists the known ones) or a missing file
     try:
         search = model_card(name).get("search")
-        return _agent_player(str(path), simulations, context, f"pretrained:{argument}", search)
+        return _agent_player(str(path), simulations, context, f"pretrained:{argument}", search, move_time_s)
     except ValueError as error:
         raise ValueError(f"pretrained agent {name!r}: {error}") from None
 
@@ -228,7 +259,8 @@ register_player_kind(
 register_player_kind(
     "pretrained",
     _pretrained,
-    syntax="pretrained:NAME[@N]",
-    help=f"an agent shipped with the package ({', '.join(pretrained_names())}); @N: PUCT search, N simulations",
+    syntax="pretrained:NAME[@N | @T=S]",
+    help=f"an agent shipped with the package ({', '.join(pretrained_names())}); @N: PUCT search, N "
+    f"simulations; @T=S: PUCT search stopped within S seconds a move",
     checkpoint=_pretrained_file,
 )

@@ -69,7 +69,7 @@ def test_builtin_specs_and_player_objects():
     player = NthLegal(0, "mine")
     assert make_player(player) is player
     assert (
-        "random | greedy | alphabeta:D | alphabeta:T=S | uhp:COMMAND | pretrained:NAME[@N] | PATH[@N]"
+        "random | greedy | alphabeta:D | alphabeta:T=S | uhp:COMMAND | pretrained:NAME[@N | @T=S] | PATH[@N | @T=S]"
         in player_specs.describe_specs()
     )
 

@@ -1,0 +1,95 @@
+"""Simulations per CPU-second of the batched search (`hive_envs.agents.batched_search`) and of the
+one-game search (`hive_envs.agents.search`) at the same network, interleaved in one process.
+
+    python benchmarks/bench_batched_search.py [--agent hive_base] [--games 64] [--simulations 32] [--rounds 2]
+
+Positions: seeded random openings of 6 to 24 uniformly random plies (finished games skipped). Each
+round searches every position once one game at a time (`search.search` with
+`search.NetworkEvaluator`, the searched players' path) and once all together (`batched_search` with
+`batch_evaluators.make_batch_evaluator`), with the agent's model-card search settings; CPU time is
+the process's (all threads: the one-game search's rule-feature kernel is numba-parallel). torch runs
+on one thread, as the searched players do in a match. The ratio is batched over one-game simulations
+per CPU-second (the wall-clock rates are printed beside); the load average is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+import torch
+
+from hive_envs.agents.batch_evaluators import make_batch_evaluator
+from hive_envs.agents.batched_search import batched_search
+from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, stored_search
+from hive_envs.agents.search import NetworkEvaluator, SearchConfig, search
+from hive_envs.agents.views import view_for_checkpoint
+from hive_envs.pretrained import model_card, pretrained_path
+
+
+def positions(view, count: int, seed: int) -> list:
+    rng = random.Random(seed)
+    games: list = []
+    while len(games) < count:
+        game = view.new_game()
+        for _ in range(rng.randint(6, 24)):
+            moves = game.legal_move_ids()
+            game.play_id(int(moves[rng.randrange(len(moves))]))
+            if game.is_terminal:
+                break
+        if not game.is_terminal:
+            games.append(game)
+    return games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", default="hive_base", help="a pretrained agent (hive_envs.pretrained)")
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--simulations", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    path = pretrained_path(args.agent)
+    data = load_checkpoint(path)
+    settings = stored_search(data, path, **model_card(args.agent).get("search", {}))
+    network, view = network_from_checkpoint(data), view_for_checkpoint(data)
+    config = SearchConfig(simulations=args.simulations, prior_temperature=settings["prior_temperature"])
+    share = settings["rule_value_share"]
+    one, many = (
+        NetworkEvaluator(network, view, args.agent, share),
+        make_batch_evaluator(network, view, args.agent, share),
+    )
+    games = positions(view, args.games, args.seed)
+    search(games[0].copy(), one, SearchConfig(simulations=4))  # compile / load the kernels
+    batched_search([g.copy() for g in games[:2]], many, SearchConfig(simulations=4))
+    cpu = {"one game at a time": 0.0, "batched": 0.0}
+    wall = dict(cpu)
+    sims = dict.fromkeys(cpu, 0)
+    for _ in range(args.rounds):
+        start, start_wall = time.process_time(), time.perf_counter()
+        for game in games:
+            sims["one game at a time"] += int(search(game.copy(), one, config)[1].sum())
+        cpu["one game at a time"] += time.process_time() - start
+        wall["one game at a time"] += time.perf_counter() - start_wall
+        start, start_wall = time.process_time(), time.perf_counter()
+        results = batched_search([game.copy() for game in games], many, config)
+        sims["batched"] += sum(int(r.visits.sum()) for r in results)
+        cpu["batched"] += time.process_time() - start
+        wall["batched"] += time.perf_counter() - start_wall
+    rates = {label: sims[label] / max(cpu[label], 1e-9) for label in cpu}
+    print(f"{args.agent}: {args.games} positions x {args.simulations} simulations x {args.rounds} rounds")
+    for label, rate in rates.items():
+        print(
+            f"  {label:<20} {rate:8.1f} simulations / CPU-s  ({sims[label]} in {cpu[label]:.1f} CPU-s, "
+            f"{sims[label] / max(wall[label], 1e-9):.1f} / wall-s)"
+        )
+    print(f"  ratio batched / one game: {rates['batched'] / rates['one game at a time']:.2f}x")
+    print(f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
