@@ -187,7 +187,7 @@ class AgentPlayer(BasePlayer):
         if self.view is not None and self.evaluator is not None:
             game = self.view.new_game()
             search(game, self.evaluator, SearchConfig(simulations=8))
-            fresh_moves(game, game.legal_move_ids())
+            game_entry(game.game_name).fresh(game, game.legal_move_ids())
 
     # -- UHP options ----------------------------------------------------------------------------
     def uhp_options(self) -> list[tuple[str, str, bool | int, bool | int, int, int]]:

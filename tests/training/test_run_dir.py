@@ -241,7 +241,7 @@ def test_a_lock_that_cannot_be_checked_is_refused(tmp_path, content, message):
 def test_a_config_file_naming_a_command_is_refused_unless_trusted(tmp_path, capsys, key):
     config = tmp_path / "c.yaml"
     value = "'uhp:touch MARKER'" if key == "teacher" else "['random', 'uhp:touch MARKER']"
-    config.write_text(f"game: tests.training.toy_game:NimBatch\nruns_dir: {tmp_path}\n{key}: {value}\n")
+    config.write_text(f"game: hoyito\nruns_dir: {tmp_path}\n{key}: {value}\n")
     assert ppo_selfplay.main(["--config", str(config)]) == 2
     assert (
         f"config key {key!r} names the player 'uhp:touch MARKER', which runs a command"
