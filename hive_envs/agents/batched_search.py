@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hive_envs.agents.batch_evaluators import LeafBatch
-from hive_envs.agents.search import Deadline, Node, SearchConfig, tempered
+from hive_envs.agents.search import Deadline, Node, SearchConfig, backup, descend, tempered
 from hive_envs.core.game import Game
 
 
@@ -103,38 +103,13 @@ def batched_search(
     return [SearchResult(root.moves, root.n.copy(), root.priors, done) for root in trees]
 
 
-def _descend(root: Node, game: Game, config: SearchConfig):
-    """Walk one simulation down from ``root``, playing the moves on ``game``: (path, the node whose
-    child is a new leaf or None, value0 when the walk ended without needing the network)."""
-    node, path, depth = root, [], 0
-    while True:
-        i = node.select(config.c_puct)
-        path.append((node, i))
-        game.play_id(int(node.moves[i]))
-        depth += 1
-        child = node.children[i]
-        if child is None:
-            result = game.result
-            return path, (None if result is not None else node), result
-        if config.max_depth is not None and depth >= config.max_depth:
-            return path, None, child.value0
-        node = child
-
-
-def _backup(path, value0: float) -> None:
-    for parent, i in path:
-        parent.visits += 1
-        parent.n[i] += 1
-        parent.w[i] += parent.own(value0)
-
-
 def _step(trees: list[Node], games: Sequence[Game], evaluator, config: SearchConfig) -> None:
     """One simulation in every game; the new leaves are evaluated in one call."""
     waiting = []  # (game index, path) of the walks that end on a new position
     for g, (root, game) in enumerate(zip(trees, games)):
-        path, leaf_parent, value0 = _descend(root, game, config)
+        path, leaf_parent, value0 = descend(root, game, config)
         if leaf_parent is None:
-            _backup(path, value0)
+            backup(path, value0)
             for _ in path:
                 game.undo()
         else:
@@ -147,7 +122,7 @@ def _step(trees: list[Node], games: Sequence[Game], evaluator, config: SearchCon
         child = _node(game.to_move, leaves.moves[row], leaves.priors[row], float(leaves.values[row]), config)
         parent, i = path[-1]
         parent.children[i] = child
-        _backup(path, child.value0)
+        backup(path, child.value0)
         for _ in path:
             game.undo()
 

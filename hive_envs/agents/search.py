@@ -218,6 +218,19 @@ def search(
 
 
 def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:
+    path, leaf_parent, value0 = descend(root, game, config)
+    if leaf_parent is not None:  # a new position: score it and keep its node
+        child, value0 = _leaf(evaluator, game, config)
+        leaf_parent.children[path[-1][1]] = child
+    for _ in path:
+        game.undo()
+    backup(path, value0)
+
+
+def descend(root: Node, game: Game, config: SearchConfig):
+    """Walk one simulation down from ``root``, playing the moves on ``game``: (path of (node, child
+    index), the node whose child is a new position to score or None, value0 when the walk ended without
+    needing the network: a finished game's result, or the stored value at ``max_depth``)."""
     node, path, depth = root, [], 0
     while True:
         i = node.select(config.c_puct)
@@ -225,16 +238,16 @@ def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:
         game.play_id(int(node.moves[i]))
         depth += 1
         child = node.children[i]
-        if child is None:  # a new position (or a terminal one, which gets no node): score it
-            child, value0 = _leaf(evaluator, game, config)
-            node.children[i] = child
-            break
-        if config.max_depth is not None and depth >= config.max_depth:  # cut: the stored value
-            value0 = child.value0
-            break
+        if child is None:
+            result = game.result
+            return path, (None if result is not None else node), result
+        if config.max_depth is not None and depth >= config.max_depth:
+            return path, None, child.value0
         node = child
-    for _ in path:
-        game.undo()
+
+
+def backup(path, value0: float) -> None:
+    """Count one visit along ``path`` and add ``value0`` (player 0's side) from each mover's side."""
     for parent, i in path:
         parent.visits += 1
         parent.n[i] += 1
