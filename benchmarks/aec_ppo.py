@@ -70,6 +70,7 @@ def rollout_cpu_seconds(config, rollouts: int) -> float:
 
 def paths(label: str, num_games: int, rollout_steps: int) -> dict:
     """The batch's config and the adapter's, equal but for how the game is named."""
+    from benchmarks.suite import TIMED_RUN
     from training.config import load_config
 
     path, game, env = GAMES[label]
@@ -81,12 +82,7 @@ def paths(label: str, num_games: int, rollout_steps: int) -> dict:
         "num_games": num_games,
         "rollout_steps": rollout_steps,
         "num_minibatches": min(base.num_minibatches, 4),
-        "eval_every": 0,
-        "final_eval_games": 0,
-        "checkpoint_every": 10**9,
-        "time_limit_minutes": 0.0,
-        "anneal_lr": False,
-        "shaping_coef": 0.0,
+        **TIMED_RUN,
         "init_from_rule": False,
         "search_rule_value_share": 0.0,
         "pool_players": [],

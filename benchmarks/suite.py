@@ -458,6 +458,17 @@ PPO_PATHS = {
 }
 
 
+TIMED_RUN = {
+    "eval_every": 0,
+    "final_eval_games": 0,
+    "checkpoint_every": 10**9,
+    "time_limit_minutes": 0.0,
+    "anneal_lr": False,
+    "shaping_coef": 0.0,
+}
+"""Config keys of a run timed for its PPO updates alone: no evaluation, checkpoints, budget or schedule."""
+
+
 def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG) -> float:
     """Self-play PPO env steps/s (rollout + update) of the config, with ``game`` as the batch class.
 
@@ -474,16 +485,7 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
     config = load_config(config_path)
     steps_per_update = config.num_games * config.rollout_steps
     with tempfile.TemporaryDirectory() as runs:
-        common = {
-            "game": game,
-            "runs_dir": runs,
-            "eval_every": 0,
-            "final_eval_games": 0,
-            "checkpoint_every": 10**9,
-            "time_limit_minutes": 0.0,
-            "anneal_lr": False,
-            "shaping_coef": 0.0,
-        }
+        common = {"game": game, "runs_dir": runs, **TIMED_RUN}
         train(dataclasses.replace(config, name="warmup", total_steps=steps_per_update, **common))
         summary = train(
             dataclasses.replace(config, name="timed", total_steps=updates * steps_per_update, **common)
