@@ -11,7 +11,16 @@ import pytest
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine import MAX_MOVES, UNDO_SIZE, apply_move, generate_moves, new_workspace, undo_move
-from hive_envs.hive.engine.alphabeta import DEFAULT_DEPTH, MAX_DEPTH, HiveAlphaBeta, alphabeta_kernel
+from hive_envs.hive.engine.alphabeta import (
+    ALL_FEATURES,
+    ASPIRATION,
+    DEFAULT_DEPTH,
+    EVAL_CACHE,
+    MAX_DEPTH,
+    PVS,
+    HiveAlphaBeta,
+    alphabeta_kernel,
+)
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
@@ -166,6 +175,8 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             np.sort(np.array(seen, dtype=np.uint64)),
             pv,
             stats,
+            new_evals(),
+            ALL_FEATURES,
         )
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
 
@@ -219,8 +230,8 @@ def test_deterministic_for_a_fixed_seed():
     for game in positions:
         a = HiveAlphaBeta(depth=3, seed=4).search(game)
         b = HiveAlphaBeta(depth=3, seed=4).search(game)
-        again = HiveAlphaBeta(depth=3, seed=4)
-        again.search(random_game("Base", 1, 10))  # a different search in between changes nothing
+        again = HiveAlphaBeta(depth=3, seed=4, keep_table=False)
+        again.search(random_game("Base", 1, 10))  # without a kept table, a search in between changes nothing
         c = again.search(game)
         assert (a.move_id, a.score, a.nodes, a.pv) == (b.move_id, b.score, b.nodes, b.pv)
         assert (a.move_id, a.score, a.nodes, a.pv) == (c.move_id, c.score, c.nodes, c.pv)
@@ -347,7 +358,11 @@ def history_keys(game: HiveGame) -> np.ndarray:
     return np.sort(np.array(keys, dtype=np.uint64))
 
 
-def kernel_search(game: HiveGame, depth: int, use_table: bool) -> np.ndarray:
+def new_evals(bits: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int32)
+
+
+def kernel_search(game: HiveGame, depth: int, use_table: bool, features: int = ALL_FEATURES) -> np.ndarray:
     pv = np.zeros(search_plies(depth), dtype=np.int32)
     stats = np.zeros(4, dtype=np.int64)
     move = alphabeta_kernel(
@@ -361,6 +376,8 @@ def kernel_search(game: HiveGame, depth: int, use_table: bool) -> np.ndarray:
         history_keys(game),
         pv,
         stats,
+        new_evals(),
+        features,
     )
     return move, stats
 
@@ -398,3 +415,38 @@ def test_root_value_equals_plain_minimax(depth):
             undo_move(s, rec)
         checked += 1
     assert checked >= 12
+
+
+@pytest.mark.parametrize("depth", [3])
+def test_windowed_searches_keep_the_plain_alpha_beta_value(depth):
+    """Principal-variation search, aspiration windows and the evaluation cache only prune: without the
+    table (whose entries depend on the path, through the extensions), the root value is that of the
+    full-window search, and its move achieves it."""
+    checked = 0
+    for game in unfinished_positions(["Base", "Base+MLP"], seeds=range(2), plies=(12, 24, 40)):
+        _, plain = kernel_search(game, depth, False, 0)
+        for features in (PVS, PVS | ASPIRATION, PVS | ASPIRATION | EVAL_CACHE):
+            _, stats = kernel_search(game, depth, False, features)
+            assert stats[0] == plain[0], (game.gamestring, features)
+        checked += 1
+    assert checked >= 8
+
+
+def test_a_kept_table_across_the_moves_of_a_game_gives_legal_moves_and_is_reproducible():
+    """The table and evaluation cache kept from move to move (the default): every move is legal, and
+    the same sequence of searches gives the same moves; a game of other options clears them."""
+
+    def play(searcher: HiveAlphaBeta, game: HiveGame) -> list[int]:
+        chosen = []
+        while not game.is_terminal and game.ply < 24:
+            move = searcher.choose(game)
+            assert game.is_legal_id(move)
+            chosen.append(move)
+            game.play_id(move)
+        return chosen
+
+    first = play(HiveAlphaBeta(depth=2, seed=1), random_game("Base+MLP", 3, 6))
+    assert first == play(HiveAlphaBeta(depth=2, seed=1), random_game("Base+MLP", 3, 6))
+    searcher = HiveAlphaBeta(depth=2, seed=1)
+    play(searcher, random_game("Base", 3, 6))
+    assert play(searcher, random_game("Base+MLP", 3, 6)) == first

@@ -66,11 +66,14 @@ from numba import njit
 
 from hive_envs.core.alphabeta import (
     DEFAULT_TABLE_BITS,
+    INFINITY,
+    MATE_BOUND,
     AlphaBetaSearcher,
     aborted_result,
     begin_iteration,
     child_depth,
     child_searched,
+    clear_table,
     clock_expired,
     close_node,
     finish_search,
@@ -80,6 +83,7 @@ from hive_envs.core.alphabeta import (
     now,
     open_node,
     order_key,
+    root_line,
     select_next,
     table_probe,
     terminal_score,
@@ -111,6 +115,18 @@ DEFAULT_DEPTH = 3
 
 _ENTER, _UP, _NEXT = 0, 1, 2
 _MAX_THREAT_PLIES = 2
+_OPENING_PLIES = 8  # the move generator reads the ply only before both sides' fourth turn is over
+
+PVS, ASPIRATION, LMR, EVAL_CACHE = 1, 2, 4, 8
+FEATURES = {"pvs": PVS, "aspiration": ASPIRATION, "lmr": LMR, "eval_cache": EVAL_CACHE}
+"""The search's optional parts by name (bits of the kernel's ``features``), so that each can be
+measured by switching it off (`HiveAlphaBeta`'s ``features``)."""
+ALL_FEATURES = PVS | ASPIRATION | LMR | EVAL_CACHE
+ASPIRATION_WINDOW = 40  # about one opponent's piece next to a Queen
+DEFAULT_EVAL_BITS = 16  # 2**16 cached evaluations, 768 kB
+_LMR_MIN_DEPTH = 3
+_LMR_FIRST_MOVE = 3
+_QUIET_BELOW = 5 << 16  # order_key of a move whose static rank is above the neutral 4
 
 
 @njit(cache=True)
@@ -196,102 +212,190 @@ def static_order(s, move):
     return rank
 
 
+@kernel
+def eval_key(s, board_key):
+    """Key of ``s`` in the evaluation cache: `table_key` with the ply mixed in while the opening
+    rules (first placements, the Queen by the fourth turn), which `evaluate` sees through the move
+    generator, can still apply."""
+    return table_key(s, board_key, s[I_PLY] < _OPENING_PLIES)
+
+
+@kernel
+def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values):
+    """`evaluate`, looked up first in the (always-replace) evaluation cache."""
+    key = eval_key(s, board_key)
+    slot = np.int64(key & np.uint64(eval_keys.shape[0] - 1))
+    if eval_keys[slot] == key:
+        return eval_values[slot]
+    value = evaluate(s, w, eval_buffer)
+    eval_keys[slot] = key
+    eval_values[slot] = value
+    return value
+
+
+@kernel
+def _late_move_depth(order_value, i, depth, full, in_danger):
+    """Depth of the ``i``-th move searched at a node with ``depth`` left (``full`` plies to its
+    child unreduced): one ply less for a quiet late move (late move reduction), see the module doc."""
+    if in_danger or depth < _LMR_MIN_DEPTH or i < _LMR_FIRST_MOVE or full < depth - 1:
+        return full
+    if order_value >= _QUIET_BELOW:  # the table move, a killer, or a move onto a Queen's liberty
+        return full
+    return full - 1
+
+
 @njit(cache=True)
-def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats):
-    """Best move for the side to move in ``s`` (not finished); see the module docstring."""
+def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features):
+    """Best move for the side to move in ``s`` (not finished); see the module docstring.
+
+    ``evals``: the evaluation cache (uint64 keys, int32 values, a power-of-two length, kept between
+    searches); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES` in play)."""
     start = now()
     deadline = start + time_s
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
     frames = new_frames(plies)
-    count, index, alpha, beta = frames[0], frames[1], frames[2], frames[4]
+    count, index, alpha, alpha0, beta = frames[0], frames[1], frames[2], frames[3], frames[4]
+    best, best_move = frames[5], frames[6]
     depth_left, node_keys, line_len = frames[7], frames[8], frames[10]
     moves = np.empty((plies, MAX_MOVES), dtype=np.int32)
     order = np.empty((plies, MAX_MOVES), dtype=np.int32)
     recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
     path_keys = np.zeros(plies, dtype=np.uint64)
     threat_plies = np.zeros(plies, dtype=np.int64)  # threat extensions on the path to each ply
+    scout = np.zeros(plies, dtype=np.int64)  # the child of each ply: 1 null window, 2 also reduced
+    again = np.zeros(plies, dtype=np.int64)  # 1: search the same move again, full window and depth
+    danger = np.zeros(plies, dtype=np.bool_)  # a Queen has five neighbours at the node of each ply
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
     eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    eval_keys, eval_values = evals
+    use_pvs = (features & PVS) != 0
+    use_lmr = (features & LMR) != 0
+    use_evals = (features & EVAL_CACHE) != 0
     with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
 
     path_keys[0] = position_key(s)
     nodes = 0
     result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
+    aborted = False
     for depth in range(1, max_depth + 1):
         if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
             break
-        begin_iteration(frames, depth)
-        ply = 0
-        phase = _ENTER
-        value = 0
-        aborted = False
-        while True:
-            if phase == _ENTER:
-                nodes += 1
-                if clock_expired(time_s, ply, nodes, deadline):
-                    aborted = True
-                    break
-                line_len[ply] = 0
-                status = s[I_STATUS]
-                if ply > 0 and status != 0:
-                    value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
+        low, high = -INFINITY, INFINITY
+        if (features & ASPIRATION) != 0 and depth > 2 and abs(result_score) < MATE_BOUND:
+            low, high = result_score - ASPIRATION_WINDOW, result_score + ASPIRATION_WINDOW
+        while True:  # one iteration, again with the whole window when the score falls outside
+            begin_iteration(frames, depth)
+            alpha[0], beta[0] = low, high
+            ply = 0
+            phase = _ENTER
+            value = 0
+            while True:
+                if phase == _ENTER:
+                    nodes += 1
+                    if clock_expired(time_s, ply, nodes, deadline):
+                        aborted = True
+                        break
+                    line_len[ply] = 0
+                    status = s[I_STATUS]
+                    if ply > 0 and status != 0:
+                        value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
+                        phase = _UP
+                        continue
+                    if ply > 0:
+                        path_keys[ply] = position_key(s)
+                        if _repeats(path_keys[ply], seen, path_keys, ply):
+                            value = 0
+                            phase = _UP
+                            continue
+                    danger[ply] = _queen_in_danger(s)
+                    if depth_left[ply] == 0:
+                        if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not danger[ply]:
+                            if use_evals:
+                                value = _cached_evaluate(
+                                    s, w, eval_buffer, path_keys[ply], eval_keys, eval_values
+                                )
+                            else:
+                                value = evaluate(s, w, eval_buffer)
+                            phase = _UP
+                            continue
+                        threat_plies[ply] += 1
+                        depth_left[ply] = 1
+                    table_move = -1
+                    if use_table:
+                        node_keys[ply] = table_key(s, path_keys[ply], with_ply)
+                        hit = table_probe(
+                            table, node_keys[ply], depth_left[ply], alpha[ply], beta[ply], ply, probe
+                        )
+                        table_move = probe[0]
+                        if hit and ply > 0:
+                            value = probe[1]
+                            phase = _UP
+                            continue
+                    n = generate_moves(s, w, moves[ply])
+                    for i in range(n):
+                        m = moves[ply, i]
+                        order[ply, i] = order_key(
+                            frames, ply, m, table_move, static_order(s, m), history, seed
+                        )
+                    open_node(frames, ply, n)
+                    again[ply] = 0
+                    phase = _NEXT
+                elif phase == _UP:
+                    ply -= 1
+                    undo_move(s, recs[ply])
+                    v = -value
+                    if scout[ply] > 0 and v > alpha[ply] and (v < beta[ply] or scout[ply] == 2):
+                        again[ply] = 1  # the null-window (or reduced) search failed high: confirm it
+                    else:
+                        child_searched(frames, history, ply, moves[ply, index[ply]], v)
+                    phase = _NEXT
+                elif index[ply] < count[ply]:
+                    i = index[ply]
+                    if again[ply] == 0:
+                        select_next(moves[ply], order[ply], i, count[ply])
+                    apply_move(s, moves[ply, i], recs[ply])
+                    full = child_depth(depth_left[ply], count[ply], ply, plies)
+                    if use_pvs and i > 0 and again[ply] == 0:
+                        alpha[ply + 1] = -alpha[ply] - 1
+                        beta[ply + 1] = -alpha[ply]
+                        depth_left[ply + 1] = full
+                        if use_lmr:
+                            depth_left[ply + 1] = _late_move_depth(
+                                order[ply, i], i, depth_left[ply], full, danger[ply]
+                            )
+                        scout[ply] = 2 if depth_left[ply + 1] < full else 1
+                    else:
+                        alpha[ply + 1] = -beta[ply]
+                        beta[ply + 1] = -alpha[ply]
+                        depth_left[ply + 1] = full
+                        scout[ply] = 0
+                    again[ply] = 0
+                    threat_plies[ply + 1] = threat_plies[ply]
+                    ply += 1
+                    phase = _ENTER
+                else:
+                    value = close_node(frames, table, use_table, ply)
+                    if ply == 0:
+                        break
                     phase = _UP
-                    continue
-                if ply > 0:
-                    path_keys[ply] = position_key(s)
-                    if _repeats(path_keys[ply], seen, path_keys, ply):
-                        value = 0
-                        phase = _UP
-                        continue
-                if depth_left[ply] == 0:
-                    if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not _queen_in_danger(s):
-                        value = evaluate(s, w, eval_buffer)
-                        phase = _UP
-                        continue
-                    threat_plies[ply] += 1
-                    depth_left[ply] = 1
-                table_move = -1
-                if use_table:
-                    node_keys[ply] = table_key(s, path_keys[ply], with_ply)
-                    hit = table_probe(
-                        table, node_keys[ply], depth_left[ply], alpha[ply], beta[ply], ply, probe
-                    )
-                    table_move = probe[0]
-                    if hit and ply > 0:
-                        value = probe[1]
-                        phase = _UP
-                        continue
-                n = generate_moves(s, w, moves[ply])
-                for i in range(n):
-                    m = moves[ply, i]
-                    order[ply, i] = order_key(frames, ply, m, table_move, static_order(s, m), history, seed)
-                open_node(frames, ply, n)
-                phase = _NEXT
-            elif phase == _UP:
-                ply -= 1
-                undo_move(s, recs[ply])
-                child_searched(frames, history, ply, moves[ply, index[ply]], -value)
-                phase = _NEXT
-            elif index[ply] < count[ply]:
-                i = index[ply]
-                select_next(moves[ply], order[ply], i, count[ply])
-                apply_move(s, moves[ply, i], recs[ply])
-                alpha[ply + 1] = -beta[ply]
-                beta[ply + 1] = -alpha[ply]
-                depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
-                threat_plies[ply + 1] = threat_plies[ply]
-                ply += 1
-                phase = _ENTER
+            if aborted:
+                break
+            if best[0] <= low and low > -INFINITY:
+                low = -INFINITY
+            elif best[0] >= high and high < INFINITY:
+                high = INFINITY
             else:
-                value = close_node(frames, table, use_table, ply)
-                if ply == 0:
-                    break
-                phase = _UP
+                break
         if aborted:
             for p in range(ply - 1, -1, -1):
                 undo_move(s, recs[p])
-            result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
+            if best_move[0] >= 0 and best[0] > alpha0[0]:
+                # Root moves searched in this unfinished iteration: the best of them, searched deeper
+                # than the last iteration and inside the window, is the better answer.
+                result_move, result_score, pv_len = best_move[0], best[0], root_line(frames, pv)
+            else:
+                result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
             break
         result_move, result_score, pv_len, stop = iteration_result(frames, pv)
         depth_reached = depth
@@ -307,18 +411,47 @@ class HiveAlphaBeta(AlphaBetaSearcher):
     The game is never changed: the kernel runs on a copy of its state array. Positions the game went
     through (replayed from `HiveGame.start_state` in one compiled call) score as draws inside the
     search, whether or not the game was created with ``repetition_draw=True``.
+
+    ``keep_table`` (default True): the transposition table and the evaluation cache are kept from
+    one search to the next (the moves of a game share most of their trees), and cleared when a
+    game of other options (game type, tournament rule, turn cap) is searched; False clears them
+    before every search, so that the answer depends only on the position. ``features``: the bits of
+    `FEATURES` the search uses (all by default; fewer only to measure what each is worth).
     """
 
     game_class = HiveGame
     max_depth = MAX_DEPTH
     default_depth = DEFAULT_DEPTH
 
-    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS):
+    def __init__(
+        self,
+        depth=None,
+        time_s=None,
+        seed=0,
+        table_bits=DEFAULT_TABLE_BITS,
+        keep_table=True,
+        features=ALL_FEATURES,
+    ):
         super().__init__(depth, time_s, seed, table_bits)
+        if isinstance(features, bool) or not isinstance(features, int) or not 0 <= features <= ALL_FEATURES:
+            raise ValueError(f"HiveAlphaBeta features must be an int in 0..{ALL_FEATURES}, got {features!r}")
+        self.keep_table = bool(keep_table)
+        self.features = features
         self._w = new_workspace()  # the move generator's scratch, reused by every search
+        self._evals = (
+            np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.uint64),
+            np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.int32),
+        )
+        self._options: tuple | None = None  # the game options the kept table and cache belong to
 
     def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        options = (game.game_type, game.tournament_opening, game.max_turns)
+        if not self.keep_table or options != self._options:
+            clear_table(table)
+            self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
+            self._options = options
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
         return alphabeta_kernel(
-            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats
-        )
+            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats,
+            self._evals, self.features,
+        )  # fmt: skip
