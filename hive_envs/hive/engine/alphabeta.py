@@ -15,11 +15,13 @@ to `MAX_DEPTH` until the time is used), both given: whichever is reached first; 
 ``depth=DEFAULT_DEPTH``. Bad values raise ValueError naming the parameter. With a time limit the
 answer comes a few milliseconds after ``time_s`` at most; the first call of a process also
 compiles the kernels (cached on disk by numba afterwards). The transposition table (``table_bits``:
-2**bits entries) is cleared before every search, so the answer depends only on the position (and
-the positions the game went through), the limits and ``seed`` (which breaks ties between moves the
-ordering cannot tell apart).
+2**bits entries) and the evaluation cache are kept from one search to the next (``keep_table``,
+the default: the moves of one game share most of their trees); with ``keep_table=False`` they are
+cleared before every search, so the answer depends only on the position (and the positions the game
+went through), the limits and ``seed`` (which breaks ties between moves the ordering cannot tell
+apart). Either way the same sequence of searches gives the same moves.
 
-`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats) -> move` searches
+`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
 with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
 runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
@@ -28,7 +30,11 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
 - **Iterative deepening** from depth 1 to ``max_depth``; each iteration starts from what the
   previous one left in the transposition table and the history table. It stops early on a proven
   result (a forced win or loss: deeper search cannot change it), when the root has a single legal
-  move, or when half the time is gone (the next iteration would not finish).
+  move, or when half the time is gone (the next iteration would not finish). From depth 3 an
+  iteration first searches the window of `ASPIRATION_WINDOW` around the last score, and again with
+  the whole window if the score falls outside it.
+- **Principal-variation search**: the first move of a node is searched with the node's window, the
+  others with a null window (can it beat alpha?), searched again with the window when they do.
 - **Forced moves are free**: below a position with a single legal move (a forced pass, most
   often) the depth is not reduced (`child_depth`), so depth 2 against a blocked opponent still
   sees two moves of its own. And a leaf where a Queen has five occupied neighbours is searched
@@ -42,7 +48,11 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   side to move) mixed with the last-moved piece and the passes in a row (both change the legal
   moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
   so that a capped and an uncapped position never share an entry. Leaves and the root are not
-  looked up, so a depth-1 or depth-2 search returns exactly the plain minimax value.
+  looked up, so a depth-1 or depth-2 search of an empty table returns exactly the plain minimax
+  value. Always-replace: the newest entry takes the slot, so entries of earlier moves age out as
+  the game goes on.
+- **Evaluation cache**: leaves are looked up by `eval_key` (the table key, with the ply while the
+  opening rules apply) in an always-replace cache of `DEFAULT_EVAL_BITS` bits before `evaluate`.
 - **Repetitions score as draws**: a position (board and side to move, `position_key`) that
   occurred earlier in the game (``seen``: the sorted keys of `game_position_keys`) or earlier on
   the search path scores 0, as chess engines score repetitions. A side that is ahead then never
@@ -52,9 +62,11 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   opponent's Queen first, moves that take a piece away from it last, moves that free the mover's
   own Queen before moves that crowd it), then a tie-break drawn from ``seed`` (deterministic).
 - **Time**: with ``time_s > 0`` the clock is read every `CLOCK_EVERY` nodes; past the limit the
-  search unwinds and the best move of the last completed iteration is returned (of the current
-  one if none completed and a root move was searched, else the first ordered root move). The
-  result is always a move the generator listed at the root; a forced pass is ``PASS_MOVE``.
+  search unwinds and returns the best root move of the unfinished iteration if it was searched
+  inside the window (it was searched deeper than the last completed iteration's and beat the
+  others searched), else the best move of the last completed iteration (the first ordered root
+  move if none completed). The result is always a move the generator listed at the root; a forced
+  pass is ``PASS_MOVE``.
 
 ``stats`` (int64[4]) receives the score, the depth of the last completed iteration, the nodes
 visited and the length of the principal variation written into ``pv``
@@ -117,16 +129,13 @@ _ENTER, _UP, _NEXT = 0, 1, 2
 _MAX_THREAT_PLIES = 2
 _OPENING_PLIES = 8  # the move generator reads the ply only before both sides' fourth turn is over
 
-PVS, ASPIRATION, LMR, EVAL_CACHE = 1, 2, 4, 8
-FEATURES = {"pvs": PVS, "aspiration": ASPIRATION, "lmr": LMR, "eval_cache": EVAL_CACHE}
+PVS, ASPIRATION, EVAL_CACHE = 1, 2, 4
+FEATURES = {"pvs": PVS, "aspiration": ASPIRATION, "eval_cache": EVAL_CACHE}
 """The search's optional parts by name (bits of the kernel's ``features``), so that each can be
 measured by switching it off (`HiveAlphaBeta`'s ``features``)."""
-ALL_FEATURES = PVS | ASPIRATION | LMR | EVAL_CACHE
+ALL_FEATURES = PVS | ASPIRATION | EVAL_CACHE
 ASPIRATION_WINDOW = 40  # about one opponent's piece next to a Queen
 DEFAULT_EVAL_BITS = 16  # 2**16 cached evaluations, 768 kB
-_LMR_MIN_DEPTH = 3
-_LMR_FIRST_MOVE = 3
-_QUIET_BELOW = 5 << 16  # order_key of a move whose static rank is above the neutral 4
 
 
 @njit(cache=True)
@@ -233,17 +242,6 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values):
     return value
 
 
-@kernel
-def _late_move_depth(order_value, i, depth, full, in_danger):
-    """Depth of the ``i``-th move searched at a node with ``depth`` left (``full`` plies to its
-    child unreduced): one ply less for a quiet late move (late move reduction), see the module doc."""
-    if in_danger or depth < _LMR_MIN_DEPTH or i < _LMR_FIRST_MOVE or full < depth - 1:
-        return full
-    if order_value >= _QUIET_BELOW:  # the table move, a killer, or a move onto a Queen's liberty
-        return full
-    return full - 1
-
-
 @njit(cache=True)
 def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features):
     """Best move for the side to move in ``s`` (not finished); see the module docstring.
@@ -262,15 +260,13 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
     path_keys = np.zeros(plies, dtype=np.uint64)
     threat_plies = np.zeros(plies, dtype=np.int64)  # threat extensions on the path to each ply
-    scout = np.zeros(plies, dtype=np.int64)  # the child of each ply: 1 null window, 2 also reduced
-    again = np.zeros(plies, dtype=np.int64)  # 1: search the same move again, full window and depth
-    danger = np.zeros(plies, dtype=np.bool_)  # a Queen has five neighbours at the node of each ply
+    scout = np.zeros(plies, dtype=np.int64)  # 1: the child of each ply is searched with a null window
+    again = np.zeros(plies, dtype=np.int64)  # 1: search the same move again with the whole window
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
     eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
     eval_keys, eval_values = evals
     use_pvs = (features & PVS) != 0
-    use_lmr = (features & LMR) != 0
     use_evals = (features & EVAL_CACHE) != 0
     with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
 
@@ -308,9 +304,12 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                             value = 0
                             phase = _UP
                             continue
-                    danger[ply] = _queen_in_danger(s)
                     if depth_left[ply] == 0:
-                        if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not danger[ply]:
+                        if (
+                            threat_plies[ply] >= _MAX_THREAT_PLIES
+                            or ply + 1 >= plies
+                            or not _queen_in_danger(s)
+                        ):
                             if use_evals:
                                 value = _cached_evaluate(
                                     s, w, eval_buffer, path_keys[ply], eval_keys, eval_values
@@ -345,8 +344,8 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                     ply -= 1
                     undo_move(s, recs[ply])
                     v = -value
-                    if scout[ply] > 0 and v > alpha[ply] and (v < beta[ply] or scout[ply] == 2):
-                        again[ply] = 1  # the null-window (or reduced) search failed high: confirm it
+                    if scout[ply] == 1 and alpha[ply] < v < beta[ply]:
+                        again[ply] = 1  # the null-window search failed high: search it with the window
                     else:
                         child_searched(frames, history, ply, moves[ply, index[ply]], v)
                     phase = _NEXT
@@ -355,21 +354,15 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                     if again[ply] == 0:
                         select_next(moves[ply], order[ply], i, count[ply])
                     apply_move(s, moves[ply, i], recs[ply])
-                    full = child_depth(depth_left[ply], count[ply], ply, plies)
                     if use_pvs and i > 0 and again[ply] == 0:
                         alpha[ply + 1] = -alpha[ply] - 1
                         beta[ply + 1] = -alpha[ply]
-                        depth_left[ply + 1] = full
-                        if use_lmr:
-                            depth_left[ply + 1] = _late_move_depth(
-                                order[ply, i], i, depth_left[ply], full, danger[ply]
-                            )
-                        scout[ply] = 2 if depth_left[ply + 1] < full else 1
+                        scout[ply] = 1
                     else:
                         alpha[ply + 1] = -beta[ply]
                         beta[ply + 1] = -alpha[ply]
-                        depth_left[ply + 1] = full
                         scout[ply] = 0
+                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
                     again[ply] = 0
                     threat_plies[ply + 1] = threat_plies[ply]
                     ply += 1

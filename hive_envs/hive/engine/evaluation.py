@@ -42,8 +42,8 @@ piece next to one's Queen = -48.
 
 import numpy as np
 
-from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS, NUM_CELLS
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import (
@@ -74,17 +74,9 @@ WIN_NEXT_MOVE = 400
 WIN_THREAT = 150
 BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 
-EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES
-"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece)."""
-
-
-@kernel
-def _direction_to(cell, target):
-    """d with NEIGHBOURS[target * 6 + d] == cell, or -1 if ``cell`` does not touch ``target``."""
-    for d in range(6):
-        if NEIGHBOURS[target * 6 + d] == cell:
-            return d
-    return -1
+EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES + NUM_CELLS
+"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece,
+the direction map of `_mark_liberties`)."""
 
 
 @kernel
@@ -96,10 +88,30 @@ def _distance(a, b):
 
 
 @kernel
-def _count_moves(s, moves, n, colour, per_piece):
+def _mark_liberties(directions, queen):
+    """Write into ``directions`` (one entry per cell, never cleared) the direction of each neighbour of
+    ``queen``'s cell, so that `_touching` answers in one lookup instead of a loop over six cells."""
+    for d in range(6):
+        directions[NEIGHBOURS[queen * 6 + d]] = d
+
+
+@inline_kernel
+def _touching(directions, cell, queen):
+    """d with NEIGHBOURS[queen * 6 + d] == cell, or -1; ``directions`` marked for ``queen``. Entries of
+    other cells hold whatever was written before (any int), hence the check against NEIGHBOURS."""
+    d = directions[cell]
+    if 0 <= d < 6 and NEIGHBOURS[queen * 6 + d] == cell:
+        return d
+    return -1
+
+
+@kernel
+def _count_moves(s, moves, n, colour, per_piece, directions):
     """Destinations of each of ``colour``'s pieces in play into ``per_piece``; returns the bit mask of
     the opponent's Queen's empty neighbours (by direction) that one of the moves fills."""
     enemy_queen = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    if enemy_queen >= 0:
+        _mark_liberties(directions, enemy_queen)
     reach = 0
     for i in range(n):
         m = moves[i]
@@ -110,11 +122,11 @@ def _count_moves(s, moves, n, colour, per_piece):
         if piece // NUM_PIECE_SLOTS == colour and origin >= 0:
             per_piece[piece] += 1
         if enemy_queen >= 0 and piece // NUM_PIECE_SLOTS == colour:
-            d = _direction_to(move_cell(m), enemy_queen)
+            d = _touching(directions, move_cell(m), enemy_queen)
             if (
                 d >= 0
                 and s[HEIGHT + move_cell(m)] == 0
-                and (origin < 0 or _direction_to(origin, enemy_queen) < 0)
+                and (origin < 0 or _touching(directions, origin, enemy_queen) < 0)
             ):
                 reach |= 1 << d
     return reach
@@ -191,7 +203,8 @@ def evaluate(s, w, buffer):
     me = s[I_TO_MOVE]
     own = buffer[:MAX_MOVES]
     other = buffer[MAX_MOVES : 2 * MAX_MOVES]
-    per_piece = buffer[2 * MAX_MOVES :]
+    per_piece = buffer[2 * MAX_MOVES : 2 * MAX_MOVES + NUM_PIECES]
+    directions = buffer[2 * MAX_MOVES + NUM_PIECES :]
     per_piece[:] = 0
     n_own = generate_moves(s, w, own)
     last_moved = s[I_LAST_MOVED]
@@ -200,8 +213,8 @@ def evaluate(s, w, buffer):
     n_other = generate_moves(s, w, other)
     s[I_TO_MOVE] = me
     s[I_LAST_MOVED] = last_moved
-    reach_own = _count_moves(s, own, n_own, me, per_piece)
-    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece)
+    reach_own = _count_moves(s, own, n_own, me, per_piece, directions)
+    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece, directions)
     return _side_score(s, me, per_piece, reach_own, True) - _side_score(
         s, 1 - me, per_piece, reach_other, False
     )
