@@ -190,6 +190,9 @@ def test_a_forced_pass_is_returned_as_the_pass_move():
             if list(ids) == [PASS_MOVE]:
                 result = HiveAlphaBeta(depth=2).search(game)
                 assert result.move_id == PASS_MOVE
+                # An only move is answered at once, whatever the time allowed.
+                timed = HiveAlphaBeta(time_s=5.0).search(game)
+                assert timed.move_id == PASS_MOVE and timed.elapsed_s < 0.5
                 return
             game.play_id(int(ids[rng.randrange(len(ids))]))
     pytest.fail("no forced pass in 200 random games")

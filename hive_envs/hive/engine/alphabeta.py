@@ -61,8 +61,8 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   (cut-offs weighted by depth squared), then a static order (moves onto a liberty of the
   opponent's Queen first, moves that take a piece away from it last, moves that free the mover's
   own Queen before moves that crowd it), then a tie-break drawn from ``seed`` (deterministic).
-- **Time**: with ``time_s > 0`` the clock is read every `CLOCK_EVERY` nodes; past the limit the
-  search unwinds and returns the best root move of the unfinished iteration if it was searched
+- **Time**: with ``time_s > 0`` the clock is read every `_CLOCK_EVERY` nodes (about a millisecond);
+  from `_CLOCK_MARGIN_S` before the limit (5% of it for limits under 0.1 s) the search unwinds and returns the best root move of the unfinished iteration if it was searched
   inside the window (it was searched deeper than the last completed iteration's and beat the
   others searched), else the best move of the last completed iteration (the first ordered root
   move if none completed). The result is always a move the generator listed at the root; a forced
@@ -86,7 +86,6 @@ from hive_envs.core.alphabeta import (
     child_depth,
     child_searched,
     clear_table,
-    clock_expired,
     close_node,
     finish_search,
     iteration_result,
@@ -136,6 +135,8 @@ measured by switching it off (`HiveAlphaBeta`'s ``features``)."""
 ALL_FEATURES = PVS | ASPIRATION | EVAL_CACHE
 ASPIRATION_WINDOW = 40  # about one opponent's piece next to a Queen
 DEFAULT_EVAL_BITS = 16  # 2**16 cached evaluations, 768 kB
+_CLOCK_EVERY = 256  # nodes between two reads of the clock: about a millisecond of search
+_CLOCK_MARGIN_S = 0.005  # the search stops this much before the limit, to unwind and answer
 
 
 @njit(cache=True)
@@ -249,7 +250,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     ``evals``: the evaluation cache (uint64 keys, int32 values, a power-of-two length, kept between
     searches); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES` in play)."""
     start = now()
-    deadline = start + time_s
+    deadline = start + time_s - min(_CLOCK_MARGIN_S, 0.05 * time_s)
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
     frames = new_frames(plies)
     count, index, alpha, alpha0, beta = frames[0], frames[1], frames[2], frames[3], frames[4]
@@ -289,7 +290,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
             while True:
                 if phase == _ENTER:
                     nodes += 1
-                    if clock_expired(time_s, ply, nodes, deadline):
+                    if time_s > 0 and ply > 0 and nodes % _CLOCK_EVERY == 0 and now() > deadline:
                         aborted = True
                         break
                     line_len[ply] = 0
