@@ -73,6 +73,8 @@ visited and the length of the principal variation written into ``pv``
 (int32[search_plies(max_depth)], which also sizes the buffers).
 """
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -408,8 +410,9 @@ class HiveAlphaBeta(AlphaBetaSearcher):
 
     ``keep_table`` (default True): the transposition table and the evaluation cache are kept from
     one search to the next (the moves of a game share most of their trees), and cleared when a
-    game of other options (game type, tournament rule, turn cap) is searched; False clears them
-    before every search, so that the answer depends only on the position. ``features``: the bits of
+    game of other options (game type, tournament rule, turn cap) is searched; False clears the
+    table before every search, so that the answer depends only on the position (the cache holds
+    exact evaluations: it changes no answer). ``features``: the bits of
     `FEATURES` the search uses (all by default; fewer only to measure what each is worth).
     """
 
@@ -439,12 +442,16 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         self._options: tuple | None = None  # the game options the kept table and cache belong to
 
     def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        started = time.perf_counter()
         options = (game.game_type, game.tournament_opening, game.max_turns)
-        if not self.keep_table or options != self._options:
-            clear_table(table)
-            self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
+        if options != self._options:
+            if self._options is not None:  # a new searcher's table and cache are empty already
+                clear_table(table)
+                self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
             self._options = options
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+        if time_s > 0:  # the time spent here counts: the kernel gets what is left
+            time_s = max(time_s - (time.perf_counter() - started), 1e-6)
         return alphabeta_kernel(
             game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats,
             self._evals, self.features,
