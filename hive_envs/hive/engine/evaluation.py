@@ -5,7 +5,8 @@
 lost or drawn). To know what each side can do, both sides' legal moves are generated with the
 engine's own generator (the opponent's as if it were on move, its last-moved restriction lifted),
 so mobility, pins (the generator's articulation pass), covered pieces and the freedom-of-movement
-gates are all exact. Each side's ``E`` adds up:
+gates are all exact. Placements are listed only where one could fill a liberty of the opponent's
+Queen (`_side_moves`); the other terms read the movements alone. Each side's ``E`` adds up:
 
 1. **Queen pressure** (the game is won by surrounding the Queen). Each occupied neighbour of the
    side's own Queen costs, by who fills it: an opponent's piece `QUEEN_ENEMY_NEIGHBOUR`; one of
@@ -44,7 +45,7 @@ import numpy as np
 
 from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.jit import inline_kernel, kernel
-from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_movements, generate_moves
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import (
     BEETLE,
@@ -55,7 +56,7 @@ from hive_envs.hive.engine.pieces import (
     NUM_PIECES,
     PIECE_KIND,
 )
-from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_TO_MOVE, PCELL, PUNDER, TOP
+from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_PLY, I_TO_MOVE, PCELL, PUNDER, TOP
 
 # Weights by kind:             Q   S   B   G   A   M   L   P
 MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
@@ -197,6 +198,19 @@ def _side_score(s, colour, per_piece, reach, on_move):
 
 
 @kernel
+def _side_moves(s, w, out, colour):
+    """The moves of ``colour`` (on move in ``s``) that `_count_moves` needs, into ``out``; their count.
+    Placements only count towards the liberties reached, and a placement can touch the opponent's
+    Queen only when one of ``colour``'s pieces covers it (a placement touches no opponent's top
+    piece) or on the first two plies (placed around the first piece): else movements only, which
+    skips listing up to eight kinds times the placement cells."""
+    enemy_cell = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    if s[I_PLY] < 2 or (enemy_cell >= 0 and s[TOP + enemy_cell] // NUM_PIECE_SLOTS == colour):
+        return generate_moves(s, w, out)
+    return generate_movements(s, w, out)
+
+
+@kernel
 def evaluate(s, w, buffer):
     """Score of the unfinished position ``s`` for the side to move; ``w`` and ``buffer``
     (int32[EVAL_BUFFER_SIZE]) are scratch. ``s`` is restored before returning."""
@@ -206,11 +220,11 @@ def evaluate(s, w, buffer):
     per_piece = buffer[2 * MAX_MOVES : 2 * MAX_MOVES + NUM_PIECES]
     directions = buffer[2 * MAX_MOVES + NUM_PIECES :]
     per_piece[:] = 0
-    n_own = generate_moves(s, w, own)
+    n_own = _side_moves(s, w, own, me)
     last_moved = s[I_LAST_MOVED]
     s[I_TO_MOVE] = 1 - me
     s[I_LAST_MOVED] = -1
-    n_other = generate_moves(s, w, other)
+    n_other = _side_moves(s, w, other, 1 - me)
     s[I_TO_MOVE] = me
     s[I_LAST_MOVED] = last_moved
     reach_own = _count_moves(s, own, n_own, me, per_piece, directions)
