@@ -72,6 +72,23 @@ def start_worker(checkout: Path) -> subprocess.Popen:
     return process
 
 
+def commit_of(checkout: Path) -> str:
+    """The checkout's commit (``+dirty`` when it has uncommitted changes), or ``unknown``."""
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(checkout), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty else "")
+
+
 def summary(rows: list[dict]) -> dict:
     def rate(label):
         return sum(r[label]["nodes"] for r in rows) / max(sum(r[label]["cpu_s"] for r in rows), 1e-9)
@@ -119,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         "depth": args.depth,
         "time_s": args.time,
         "load_average": {"before": load_before, "after": os.getloadavg()},
-        "versions": {name: {"checkout": str(versions[name]), **summary(r)} for name, r in rows.items()},
+        "command": "python benchmarks/search_speed.py "
+        + " ".join(argv if argv is not None else sys.argv[1:]),
+        "versions": {name: {"commit": commit_of(versions[name]), **summary(r)} for name, r in rows.items()},
     }
     print(f"{len(positions)} positions, depth {args.depth}, timed {args.time:g} s")
     print(f"{'version':<10} {'nodes/CPU-s d' + str(args.depth):>16} {'nodes/CPU-s timed':>18} "
