@@ -19,9 +19,13 @@ from hive_envs.hive.engine.alphabeta import (
     MAX_DEPTH,
     PVS,
     HiveAlphaBeta,
+    _mark_queen_rings,
+    _marked_order,
     alphabeta_kernel,
+    static_order,
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
 from hive_envs.hive.engine.state import (
@@ -453,3 +457,17 @@ def test_a_kept_table_across_the_moves_of_a_game_gives_legal_moves_and_is_reprod
     searcher = HiveAlphaBeta(depth=2, seed=1)
     play(searcher, random_game("Base", 3, 6))
     assert play(searcher, random_game("Base+MLP", 3, 6)) == first
+
+
+def test_the_marked_static_order_equals_static_order():
+    """The search ranks moves with the Queens' rings stamped once per node; the same ranks as
+    `static_order` (the rule features' ordering), move by move."""
+    near = np.zeros((2, NUM_CELLS), dtype=np.int64)
+    checked = 0
+    for stamp, game in enumerate(unfinished_positions(GAME_TYPES, seeds=range(2), plies=(6, 14, 30, 60)), 1):
+        s = game.state.copy()
+        _mark_queen_rings(s, near, stamp)
+        for move in game.valid_move_ids():
+            assert _marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
+            checked += 1
+    assert checked > 1000

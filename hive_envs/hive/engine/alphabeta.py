@@ -103,8 +103,8 @@ from hive_envs.core.alphabeta import (
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hive.engine.grid import NEIGHBOURS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
@@ -199,6 +199,25 @@ def _touches(a, b):
     return False
 
 
+@inline_kernel
+def _rank(is_queen, origin, enemy_in, own_in, dest_enemy, origin_enemy, dest_own, origin_own):
+    """`static_order` from what the move does next to each Queen (``*_enemy`` / ``*_own``: the
+    destination or origin cell touches the opponent's / the mover's Queen, which is in play if
+    ``enemy_in`` / ``own_in``; ``origin`` -1 for a placement)."""
+    rank = 4
+    if enemy_in:
+        if dest_enemy and (origin < 0 or not origin_enemy):
+            rank += 3
+        elif origin >= 0 and origin_enemy and not dest_enemy:
+            rank -= 3
+    if own_in and not is_queen:
+        if origin >= 0 and origin_own and not dest_own:
+            rank += 1
+        elif dest_own:
+            rank -= 1
+    return rank
+
+
 @kernel
 def static_order(s, move):
     """Cheap a-priori rank of a move (higher first): see the module docstring."""
@@ -210,18 +229,50 @@ def static_order(s, move):
     origin = s[PCELL + piece]
     enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
     own_queen = s[PCELL + me * NUM_PIECE_SLOTS]
-    rank = 4
-    if enemy_queen >= 0:
-        if _touches(dest, enemy_queen) and (origin < 0 or not _touches(origin, enemy_queen)):
-            rank += 3
-        elif origin >= 0 and _touches(origin, enemy_queen) and not _touches(dest, enemy_queen):
-            rank -= 3
-    if own_queen >= 0 and piece != me * NUM_PIECE_SLOTS:
-        if origin >= 0 and _touches(origin, own_queen) and not _touches(dest, own_queen):
-            rank += 1
-        elif _touches(dest, own_queen):
-            rank -= 1
-    return rank
+    enemy_in, own_in = enemy_queen >= 0, own_queen >= 0
+    return _rank(
+        piece == me * NUM_PIECE_SLOTS,
+        origin,
+        enemy_in,
+        own_in,
+        enemy_in and _touches(dest, enemy_queen),
+        enemy_in and origin >= 0 and _touches(origin, enemy_queen),
+        own_in and _touches(dest, own_queen),
+        own_in and origin >= 0 and _touches(origin, own_queen),
+    )
+
+
+@kernel
+def _mark_queen_rings(s, near, stamp):
+    """``near[0, c] = stamp`` for the cells c touching the opponent's Queen, ``near[1, c]`` for the
+    mover's (the stamp is new at every node, so nothing is cleared), for `_marked_order`."""
+    me = s[I_TO_MOVE]
+    for side in range(2):
+        queen = s[PCELL + (1 - me if side == 0 else me) * NUM_PIECE_SLOTS]
+        if queen >= 0:
+            for d in range(6):
+                near[side, NEIGHBOURS[queen * 6 + d]] = stamp
+
+
+@kernel
+def _marked_order(s, move, near, stamp):
+    """`static_order` with the Queens' neighbours looked up in ``near`` (`_mark_queen_rings`)."""
+    if move == PASS_MOVE:
+        return 0
+    piece = move_piece(move)
+    dest = move_cell(move)
+    me = s[I_TO_MOVE]
+    origin = s[PCELL + piece]
+    return _rank(
+        piece == me * NUM_PIECE_SLOTS,
+        origin,
+        s[PCELL + (1 - me) * NUM_PIECE_SLOTS] >= 0,
+        s[PCELL + me * NUM_PIECE_SLOTS] >= 0,
+        near[0, dest] == stamp,
+        origin >= 0 and near[0, origin] == stamp,
+        near[1, dest] == stamp,
+        origin >= 0 and near[1, origin] == stamp,
+    )
 
 
 @kernel
@@ -268,6 +319,7 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
     eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    near = np.zeros((2, NUM_CELLS), dtype=np.int64)  # the Queens' neighbours, stamped per node
     eval_keys, eval_values = evals
     use_pvs = (features & PVS) != 0
     use_evals = (features & EVAL_CACHE) != 0
@@ -335,10 +387,11 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                             phase = _UP
                             continue
                     n = generate_moves(s, w, moves[ply])
+                    _mark_queen_rings(s, near, nodes)
                     for i in range(n):
                         m = moves[ply, i]
                         order[ply, i] = order_key(
-                            frames, ply, m, table_move, static_order(s, m), history, seed
+                            frames, ply, m, table_move, _marked_order(s, m, near, nodes), history, seed
                         )
                     open_node(frames, ply, n)
                     again[ply] = 0
