@@ -13,7 +13,6 @@ from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine import MAX_MOVES, UNDO_SIZE, apply_move, generate_moves, new_workspace, undo_move
 from hive_envs.hive.engine.alphabeta import (
     ALL_FEATURES,
-    ASPIRATION,
     DEFAULT_DEPTH,
     EVAL_CACHE,
     MAX_DEPTH,
@@ -426,13 +425,13 @@ def test_root_value_equals_plain_minimax(depth):
 
 @pytest.mark.parametrize("depth", [3])
 def test_windowed_searches_keep_the_plain_alpha_beta_value(depth):
-    """Principal-variation search, aspiration windows and the evaluation cache only prune: without the
+    """Principal-variation search and the evaluation cache only prune: without the
     table (whose entries depend on the path, through the extensions), the root value is that of the
     full-window search, and its move achieves it."""
     checked = 0
     for game in unfinished_positions(["Base", "Base+MLP"], seeds=range(2), plies=(12, 24, 40)):
         _, plain = kernel_search(game, depth, False, 0)
-        for features in (PVS, PVS | ASPIRATION, PVS | ASPIRATION | EVAL_CACHE):
+        for features in (PVS, EVAL_CACHE, PVS | EVAL_CACHE):
             _, stats = kernel_search(game, depth, False, features)
             assert stats[0] == plain[0], (game.gamestring, features)
         checked += 1
