@@ -236,8 +236,8 @@ def test_deterministic_for_a_fixed_seed():
     for game in positions:
         a = HiveAlphaBeta(depth=3, seed=4).search(game)
         b = HiveAlphaBeta(depth=3, seed=4).search(game)
-        again = HiveAlphaBeta(depth=3, seed=4, keep_table=False)
-        again.search(random_game("Base", 1, 10))  # without a kept table, a search in between changes nothing
+        again = HiveAlphaBeta(depth=3, seed=4)
+        again.search(random_game("Base", 1, 10))  # a depth-limited search keeps no table: nothing changes
         c = again.search(game)
         assert (a.move_id, a.score, a.nodes, a.pv) == (b.move_id, b.score, b.nodes, b.pv)
         assert (a.move_id, a.score, a.nodes, a.pv) == (c.move_id, c.score, c.nodes, c.pv)
@@ -438,24 +438,25 @@ def test_windowed_searches_keep_the_plain_alpha_beta_value(depth):
     assert checked >= 8
 
 
-def test_a_kept_table_across_the_moves_of_a_game_gives_legal_moves_and_is_reproducible():
-    """The table and evaluation cache kept from move to move (the default): every move is legal, and
-    the same sequence of searches gives the same moves; a game of other options clears them."""
-
-    def play(searcher: HiveAlphaBeta, game: HiveGame) -> list[int]:
-        chosen = []
-        while not game.is_terminal and game.ply < 24:
-            move = searcher.choose(game)
-            assert game.is_legal_id(move)
-            chosen.append(move)
-            game.play_id(move)
-        return chosen
-
-    first = play(HiveAlphaBeta(depth=2, seed=1), random_game("Base+MLP", 3, 6))
-    assert first == play(HiveAlphaBeta(depth=2, seed=1), random_game("Base+MLP", 3, 6))
-    searcher = HiveAlphaBeta(depth=2, seed=1)
-    play(searcher, random_game("Base", 3, 6))
-    assert play(searcher, random_game("Base+MLP", 3, 6)) == first
+def test_a_timed_search_keeps_its_table_across_the_moves_of_a_game():
+    """A time-limited searcher keeps its table from move to move: it is not empty when the next search
+    starts, every move is legal, and a depth-limited search clears it (its answer is that of a fresh
+    searcher)."""
+    searcher = HiveAlphaBeta(time_s=0.02, seed=1)
+    game = random_game("Base+MLP", 3, 6)
+    while not game.is_terminal and game.ply < 20:
+        move = searcher.choose(game)
+        assert game.is_legal_id(move)
+        game.play_id(move)
+        assert (searcher._table[3] >= 0).any()  # entries left for the next move
+    fresh = HiveAlphaBeta(depth=2, seed=1).search(game)
+    again = searcher.search(game, depth=2)
+    assert (again.move_id, again.score, again.nodes, again.pv) == (
+        fresh.move_id,
+        fresh.score,
+        fresh.nodes,
+        fresh.pv,
+    )
 
 
 def test_the_marked_static_order_equals_static_order():

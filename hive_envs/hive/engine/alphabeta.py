@@ -14,12 +14,13 @@ Limits: ``depth`` in 1..`MAX_DEPTH` plies, ``time_s`` in (0, 3600] seconds (iter
 to `MAX_DEPTH` until the time is used), both given: whichever is reached first; neither:
 ``depth=DEFAULT_DEPTH``. Bad values raise ValueError naming the parameter. With a time limit the
 answer comes a few milliseconds after ``time_s`` at most; the first call of a process also
-compiles the kernels (cached on disk by numba afterwards). The transposition table (``table_bits``:
-2**bits entries) and the evaluation cache are kept from one search to the next (``keep_table``,
-the default: the moves of one game share most of their trees); with ``keep_table=False`` they are
-cleared before every search, so the answer depends only on the position (and the positions the game
-went through), the limits and ``seed`` (which breaks ties between moves the ordering cannot tell
-apart). Either way the same sequence of searches gives the same moves.
+compiles the kernels (cached on disk by numba afterwards). A time-limited search keeps the
+transposition table (``table_bits``: 2**bits entries) from the searches before it (``keep_table``,
+the default: the moves of one game share most of their trees); a depth-limited search (``time_s``
+None), or any search with ``keep_table=False``, clears it first, so that its answer depends only on
+the position (and the positions the game went through), the limits and ``seed`` (which breaks ties
+between moves the ordering cannot tell apart): the ladder's ``alphabeta:D`` yardsticks stay the
+plain depth-D search. The evaluation cache is kept in both cases (it holds exact evaluations).
 
 `alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
@@ -442,11 +443,11 @@ class HiveAlphaBeta(AlphaBetaSearcher):
     through (replayed from `HiveGame.start_state` in one compiled call) score as draws inside the
     search, whether or not the game was created with ``repetition_draw=True``.
 
-    ``keep_table`` (default True): the transposition table and the evaluation cache are kept from
-    one search to the next (the moves of a game share most of their trees), and cleared when a
-    game of other options (game type, tournament rule, turn cap) is searched; False clears the
-    table before every search, so that the answer depends only on the position (the cache holds
-    exact evaluations: it changes no answer). ``features``: the bits of
+    ``keep_table`` (default True): a time-limited search keeps the transposition table of the
+    searches before it (the moves of a game share most of their trees); a depth-limited search
+    clears it, and so does every search with False, so that the answer depends only on the
+    position. The evaluation cache (exact evaluations: it changes no answer) is kept; both are
+    cleared when a game of other options (game type, tournament rule, turn cap) is searched. ``features``: the bits of
     `FEATURES` the search uses (all by default; fewer only to measure what each is worth).
     """
 
@@ -483,6 +484,8 @@ class HiveAlphaBeta(AlphaBetaSearcher):
                 clear_table(table)
                 self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
             self._options = options
+        elif time_s == 0 and self.keep_table:
+            clear_table(table)  # depth-limited: the plain search of this position (the ladder's yardsticks)
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
         if time_s > 0:  # the time spent here counts: the kernel gets what is left
             time_s = max(time_s - (time.perf_counter() - started), 1e-6)
