@@ -406,6 +406,8 @@ class AlphaBetaSearcher:
     game_class: type[Game]
     max_depth: int
     default_depth: int
+    keep_table = False
+    """False: the table is cleared before every search. A subclass that sets it True clears it itself."""
 
     def __init__(
         self,
@@ -436,7 +438,8 @@ class AlphaBetaSearcher:
             depth, time_s = self.depth, self.time_s
         else:
             depth, time_s = check_limits(depth, time_s, self.max_depth, self.default_depth, name)
-        clear_table(self._table)
+        if not self.keep_table:
+            clear_table(self._table)
         pv = np.zeros(search_plies(depth), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
         started = time.perf_counter()

@@ -16,7 +16,8 @@ player's own apply (the spec's, or those the UHP ``options`` command set: `uhp_o
 (UHP allows it) searches one ply. The
 search reads its clock inside the compiled loop, so a time limit is kept to a few milliseconds,
 and its move is always one the generator listed. The seed only breaks ties between moves the
-search cannot tell apart (``seed(None)`` means 0): the same position and limits give the same move.
+search cannot tell apart (``seed(None)`` means 0): the same position and limits give the same move
+(Hive's searcher keeps its table from move to move: the same game played again gives the same moves).
 """
 
 from __future__ import annotations

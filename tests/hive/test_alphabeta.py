@@ -11,8 +11,20 @@ import pytest
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine import MAX_MOVES, UNDO_SIZE, apply_move, generate_moves, new_workspace, undo_move
-from hive_envs.hive.engine.alphabeta import DEFAULT_DEPTH, MAX_DEPTH, HiveAlphaBeta, alphabeta_kernel
+from hive_envs.hive.engine.alphabeta import (
+    ALL_FEATURES,
+    DEFAULT_DEPTH,
+    EVAL_CACHE,
+    MAX_DEPTH,
+    PVS,
+    HiveAlphaBeta,
+    _mark_queen_rings,
+    _marked_order,
+    alphabeta_kernel,
+    static_order,
+)
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
 from hive_envs.hive.engine.state import (
@@ -166,6 +178,8 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             np.sort(np.array(seen, dtype=np.uint64)),
             pv,
             stats,
+            new_evals(),
+            ALL_FEATURES,
         )
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
 
@@ -179,6 +193,9 @@ def test_a_forced_pass_is_returned_as_the_pass_move():
             if list(ids) == [PASS_MOVE]:
                 result = HiveAlphaBeta(depth=2).search(game)
                 assert result.move_id == PASS_MOVE
+                # An only move is answered at once, whatever the time allowed.
+                timed = HiveAlphaBeta(time_s=5.0).search(game)
+                assert timed.move_id == PASS_MOVE and timed.elapsed_s < 0.5
                 return
             game.play_id(int(ids[rng.randrange(len(ids))]))
     pytest.fail("no forced pass in 200 random games")
@@ -220,7 +237,7 @@ def test_deterministic_for_a_fixed_seed():
         a = HiveAlphaBeta(depth=3, seed=4).search(game)
         b = HiveAlphaBeta(depth=3, seed=4).search(game)
         again = HiveAlphaBeta(depth=3, seed=4)
-        again.search(random_game("Base", 1, 10))  # a different search in between changes nothing
+        again.search(random_game("Base", 1, 10))  # a depth-limited search keeps no table: nothing changes
         c = again.search(game)
         assert (a.move_id, a.score, a.nodes, a.pv) == (b.move_id, b.score, b.nodes, b.pv)
         assert (a.move_id, a.score, a.nodes, a.pv) == (c.move_id, c.score, c.nodes, c.pv)
@@ -347,7 +364,11 @@ def history_keys(game: HiveGame) -> np.ndarray:
     return np.sort(np.array(keys, dtype=np.uint64))
 
 
-def kernel_search(game: HiveGame, depth: int, use_table: bool) -> np.ndarray:
+def new_evals(bits: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int32)
+
+
+def kernel_search(game: HiveGame, depth: int, use_table: bool, features: int = ALL_FEATURES) -> np.ndarray:
     pv = np.zeros(search_plies(depth), dtype=np.int32)
     stats = np.zeros(4, dtype=np.int64)
     move = alphabeta_kernel(
@@ -361,6 +382,8 @@ def kernel_search(game: HiveGame, depth: int, use_table: bool) -> np.ndarray:
         history_keys(game),
         pv,
         stats,
+        new_evals(),
+        features,
     )
     return move, stats
 
@@ -398,3 +421,53 @@ def test_root_value_equals_plain_minimax(depth):
             undo_move(s, rec)
         checked += 1
     assert checked >= 12
+
+
+@pytest.mark.parametrize("depth", [3])
+def test_windowed_searches_keep_the_plain_alpha_beta_value(depth):
+    """Principal-variation search and the evaluation cache only prune: without the
+    table (whose entries depend on the path, through the extensions), the root value is that of the
+    full-window search, and its move achieves it."""
+    checked = 0
+    for game in unfinished_positions(["Base", "Base+MLP"], seeds=range(2), plies=(12, 24, 40)):
+        _, plain = kernel_search(game, depth, False, 0)
+        for features in (PVS, EVAL_CACHE, PVS | EVAL_CACHE):
+            _, stats = kernel_search(game, depth, False, features)
+            assert stats[0] == plain[0], (game.gamestring, features)
+        checked += 1
+    assert checked >= 8
+
+
+def test_a_timed_search_keeps_its_table_across_the_moves_of_a_game():
+    """A time-limited searcher keeps its table from move to move: it is not empty when the next search
+    starts, every move is legal, and a depth-limited search clears it (its answer is that of a fresh
+    searcher)."""
+    searcher = HiveAlphaBeta(time_s=0.02, seed=1)
+    game = random_game("Base+MLP", 3, 6)
+    while not game.is_terminal and game.ply < 20:
+        move = searcher.choose(game)
+        assert game.is_legal_id(move)
+        game.play_id(move)
+        assert (searcher._table[3] >= 0).any()  # entries left for the next move
+    fresh = HiveAlphaBeta(depth=2, seed=1).search(game)
+    again = searcher.search(game, depth=2)
+    assert (again.move_id, again.score, again.nodes, again.pv) == (
+        fresh.move_id,
+        fresh.score,
+        fresh.nodes,
+        fresh.pv,
+    )
+
+
+def test_the_marked_static_order_equals_static_order():
+    """The search ranks moves with the Queens' rings stamped once per node; the same ranks as
+    `static_order` (the rule features' ordering), move by move."""
+    near = np.zeros((2, NUM_CELLS), dtype=np.int64)
+    checked = 0
+    for stamp, game in enumerate(unfinished_positions(GAME_TYPES, seeds=range(2), plies=(6, 14, 30, 60)), 1):
+        s = game.state.copy()
+        _mark_queen_rings(s, near, stamp)
+        for move in game.valid_move_ids():
+            assert _marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
+            checked += 1
+    assert checked > 1000

@@ -6,7 +6,7 @@ import pytest
 
 from hive_envs.hive import DIRECTIONS, GAME_TYPES, GRID_SIZE, PASS_MOVE, cell_to_qr, qr_to_cell
 from hive_envs.hive.engine import MAX_MOVES, generate_moves, new_workspace
-from hive_envs.hive.engine.movegen import count_moves
+from hive_envs.hive.engine.movegen import count_moves, generate_movements
 from hive_envs.hive.engine.moves import move_cell, move_piece, pack_move
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.state import HEIGHT, PCELL, TOP
@@ -63,6 +63,21 @@ def test_count_moves_equals_the_generated_count_in_random_games():
         for game in random_positions(game_type, seed=4, max_plies=120):
             s = game.state.copy()
             assert count_moves(s, w, out) == generate_moves(s, w, out), game.gamestring
+
+
+def test_generate_movements_lists_the_generated_moves_of_pieces_in_play_in_random_games():
+    """The evaluation's movements-only generation: exactly the moves of pieces already on the board."""
+    w = new_workspace()
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    for game_type in GAME_TYPES:
+        for game in random_positions(game_type, seed=5, max_plies=120):
+            s = game.state.copy()
+            n = generate_movements(s, w, out)
+            movements = sorted(int(m) for m in out[:n])
+            expected = sorted(
+                int(m) for m in game.valid_move_ids() if m != PASS_MOVE and s[PCELL + move_piece(int(m))] >= 0
+            )
+            assert movements == expected, game.gamestring
 
 
 def test_stacks_unwrap_a_hive_that_straddles_the_seam():

@@ -14,12 +14,15 @@ Limits: ``depth`` in 1..`MAX_DEPTH` plies, ``time_s`` in (0, 3600] seconds (iter
 to `MAX_DEPTH` until the time is used), both given: whichever is reached first; neither:
 ``depth=DEFAULT_DEPTH``. Bad values raise ValueError naming the parameter. With a time limit the
 answer comes a few milliseconds after ``time_s`` at most; the first call of a process also
-compiles the kernels (cached on disk by numba afterwards). The transposition table (``table_bits``:
-2**bits entries) is cleared before every search, so the answer depends only on the position (and
-the positions the game went through), the limits and ``seed`` (which breaks ties between moves the
-ordering cannot tell apart).
+compiles the kernels (cached on disk by numba afterwards). A time-limited search keeps the
+transposition table (``table_bits``: 2**bits entries) from the searches before it (``keep_table``,
+the default: the moves of one game share most of their trees); a depth-limited search (``time_s``
+None), or any search with ``keep_table=False``, clears it first, so that its answer depends only on
+the position (and the positions the game went through), the limits and ``seed`` (which breaks ties
+between moves the ordering cannot tell apart): the ladder's ``alphabeta:D`` yardsticks stay the
+plain depth-D search. The evaluation cache is kept in both cases (it holds exact evaluations).
 
-`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats) -> move` searches
+`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
 with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
 runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
@@ -28,7 +31,11 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
 - **Iterative deepening** from depth 1 to ``max_depth``; each iteration starts from what the
   previous one left in the transposition table and the history table. It stops early on a proven
   result (a forced win or loss: deeper search cannot change it), when the root has a single legal
-  move, or when half the time is gone (the next iteration would not finish).
+  move, or when half the time is gone (the next iteration would not finish). (Aspiration windows
+  were tried and dropped: 0.388 against 0.575 without them, 40 games each at 0.2 s a move against
+  2fecc56 on the same openings.)
+- **Principal-variation search**: the first move of a node is searched with the node's window, the
+  others with a null window (can it beat alpha?), searched again with the window when they do.
 - **Forced moves are free**: below a position with a single legal move (a forced pass, most
   often) the depth is not reduced (`child_depth`), so depth 2 against a blocked opponent still
   sees two moves of its own. And a leaf where a Queen has five occupied neighbours is searched
@@ -42,7 +49,11 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   side to move) mixed with the last-moved piece and the passes in a row (both change the legal
   moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
   so that a capped and an uncapped position never share an entry. Leaves and the root are not
-  looked up, so a depth-1 or depth-2 search returns exactly the plain minimax value.
+  looked up, so a depth-1 or depth-2 search of an empty table returns exactly the plain minimax
+  value. Always-replace: the newest entry takes the slot, so entries of earlier moves age out as
+  the game goes on.
+- **Evaluation cache**: leaves are looked up by `eval_key` (the table key, with the ply while the
+  opening rules apply) in an always-replace cache of `DEFAULT_EVAL_BITS` bits before `evaluate`.
 - **Repetitions score as draws**: a position (board and side to move, `position_key`) that
   occurred earlier in the game (``seen``: the sorted keys of `game_position_keys`) or earlier on
   the search path scores 0, as chess engines score repetitions. A side that is ahead then never
@@ -51,15 +62,20 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   (cut-offs weighted by depth squared), then a static order (moves onto a liberty of the
   opponent's Queen first, moves that take a piece away from it last, moves that free the mover's
   own Queen before moves that crowd it), then a tie-break drawn from ``seed`` (deterministic).
-- **Time**: with ``time_s > 0`` the clock is read every `CLOCK_EVERY` nodes; past the limit the
-  search unwinds and the best move of the last completed iteration is returned (of the current
-  one if none completed and a root move was searched, else the first ordered root move). The
-  result is always a move the generator listed at the root; a forced pass is ``PASS_MOVE``.
+- **Time**: with ``time_s > 0`` the clock is read every `_CLOCK_EVERY` nodes (about a millisecond);
+  from `_CLOCK_MARGIN_S` before the limit (5% of it for limits under 0.1 s) the search unwinds and
+  returns the best root move of the unfinished iteration if one root move was searched in it (its
+  first move is the last iteration's best, so the answer was searched deeper and beat the others
+  searched), else the best move of the last completed iteration (the first ordered root move if
+  none completed). The result is always a move the generator listed at the root; a forced
+  pass is ``PASS_MOVE``.
 
 ``stats`` (int64[4]) receives the score, the depth of the last completed iteration, the nodes
 visited and the length of the principal variation written into ``pv``
 (int32[search_plies(max_depth)], which also sizes the buffers).
 """
+
+import time
 
 import numpy as np
 from numba import njit
@@ -71,7 +87,7 @@ from hive_envs.core.alphabeta import (
     begin_iteration,
     child_depth,
     child_searched,
-    clock_expired,
+    clear_table,
     close_node,
     finish_search,
     iteration_result,
@@ -80,14 +96,15 @@ from hive_envs.core.alphabeta import (
     now,
     open_node,
     order_key,
+    root_line,
     select_next,
     table_probe,
     terminal_score,
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hive.engine.grid import NEIGHBOURS
-from hive_envs.hive.engine.jit import kernel
+from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
+from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
@@ -111,6 +128,16 @@ DEFAULT_DEPTH = 3
 
 _ENTER, _UP, _NEXT = 0, 1, 2
 _MAX_THREAT_PLIES = 2
+_OPENING_PLIES = 8  # the move generator reads the ply only before both sides' fourth turn is over
+
+PVS, EVAL_CACHE = 1, 4
+FEATURES = {"pvs": PVS, "eval_cache": EVAL_CACHE}
+"""The search's optional parts by name (bits of the kernel's ``features``), so that each can be
+measured by switching it off (`HiveAlphaBeta`'s ``features``)."""
+ALL_FEATURES = PVS | EVAL_CACHE
+DEFAULT_EVAL_BITS = 16  # 2**16 cached evaluations, 768 kB
+_CLOCK_EVERY = 256  # nodes between two reads of the clock: about a millisecond of search
+_CLOCK_MARGIN_S = 0.005  # the search stops this much before the limit, to unwind and answer
 
 
 @njit(cache=True)
@@ -171,6 +198,25 @@ def _touches(a, b):
     return False
 
 
+@inline_kernel
+def _rank(is_queen, origin, enemy_in, own_in, dest_enemy, origin_enemy, dest_own, origin_own):
+    """`static_order` from what the move does next to each Queen (``*_enemy`` / ``*_own``: the
+    destination or origin cell touches the opponent's / the mover's Queen, which is in play if
+    ``enemy_in`` / ``own_in``; ``origin`` -1 for a placement)."""
+    rank = 4
+    if enemy_in:
+        if dest_enemy and (origin < 0 or not origin_enemy):
+            rank += 3
+        elif origin >= 0 and origin_enemy and not dest_enemy:
+            rank -= 3
+    if own_in and not is_queen:
+        if origin >= 0 and origin_own and not dest_own:
+            rank += 1
+        elif dest_own:
+            rank -= 1
+    return rank
+
+
 @kernel
 def static_order(s, move):
     """Cheap a-priori rank of a move (higher first): see the module docstring."""
@@ -182,42 +228,106 @@ def static_order(s, move):
     origin = s[PCELL + piece]
     enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
     own_queen = s[PCELL + me * NUM_PIECE_SLOTS]
-    rank = 4
-    if enemy_queen >= 0:
-        if _touches(dest, enemy_queen) and (origin < 0 or not _touches(origin, enemy_queen)):
-            rank += 3
-        elif origin >= 0 and _touches(origin, enemy_queen) and not _touches(dest, enemy_queen):
-            rank -= 3
-    if own_queen >= 0 and piece != me * NUM_PIECE_SLOTS:
-        if origin >= 0 and _touches(origin, own_queen) and not _touches(dest, own_queen):
-            rank += 1
-        elif _touches(dest, own_queen):
-            rank -= 1
-    return rank
+    enemy_in, own_in = enemy_queen >= 0, own_queen >= 0
+    return _rank(
+        piece == me * NUM_PIECE_SLOTS,
+        origin,
+        enemy_in,
+        own_in,
+        enemy_in and _touches(dest, enemy_queen),
+        enemy_in and origin >= 0 and _touches(origin, enemy_queen),
+        own_in and _touches(dest, own_queen),
+        own_in and origin >= 0 and _touches(origin, own_queen),
+    )
+
+
+@kernel
+def _mark_queen_rings(s, near, stamp):
+    """``near[0, c] = stamp`` for the cells c touching the opponent's Queen, ``near[1, c]`` for the
+    mover's (the stamp is new at every node, so nothing is cleared), for `_marked_order`."""
+    me = s[I_TO_MOVE]
+    for side in range(2):
+        queen = s[PCELL + (1 - me if side == 0 else me) * NUM_PIECE_SLOTS]
+        if queen >= 0:
+            for d in range(6):
+                near[side, NEIGHBOURS[queen * 6 + d]] = stamp
+
+
+@kernel
+def _marked_order(s, move, near, stamp):
+    """`static_order` with the Queens' neighbours looked up in ``near`` (`_mark_queen_rings`)."""
+    if move == PASS_MOVE:
+        return 0
+    piece = move_piece(move)
+    dest = move_cell(move)
+    me = s[I_TO_MOVE]
+    origin = s[PCELL + piece]
+    return _rank(
+        piece == me * NUM_PIECE_SLOTS,
+        origin,
+        s[PCELL + (1 - me) * NUM_PIECE_SLOTS] >= 0,
+        s[PCELL + me * NUM_PIECE_SLOTS] >= 0,
+        near[0, dest] == stamp,
+        origin >= 0 and near[0, origin] == stamp,
+        near[1, dest] == stamp,
+        origin >= 0 and near[1, origin] == stamp,
+    )
+
+
+@kernel
+def eval_key(s, board_key):
+    """Key of ``s`` in the evaluation cache: `table_key` with the ply mixed in while the opening
+    rules (first placements, the Queen by the fourth turn), which `evaluate` sees through the move
+    generator, can still apply."""
+    return table_key(s, board_key, s[I_PLY] < _OPENING_PLIES)
+
+
+@kernel
+def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values):
+    """`evaluate`, looked up first in the (always-replace) evaluation cache."""
+    key = eval_key(s, board_key)
+    slot = np.int64(key & np.uint64(eval_keys.shape[0] - 1))
+    if eval_keys[slot] == key:
+        return eval_values[slot]
+    value = evaluate(s, w, eval_buffer)
+    eval_keys[slot] = key
+    eval_values[slot] = value
+    return value
 
 
 @njit(cache=True)
-def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats):
-    """Best move for the side to move in ``s`` (not finished); see the module docstring."""
+def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features):
+    """Best move for the side to move in ``s`` (not finished); see the module docstring.
+
+    ``evals``: the evaluation cache (uint64 keys, int32 values, a power-of-two length, kept between
+    searches); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES` in play)."""
     start = now()
-    deadline = start + time_s
+    deadline = start + time_s - min(_CLOCK_MARGIN_S, 0.05 * time_s)
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
     frames = new_frames(plies)
     count, index, alpha, beta = frames[0], frames[1], frames[2], frames[4]
+    best, best_move = frames[5], frames[6]
     depth_left, node_keys, line_len = frames[7], frames[8], frames[10]
     moves = np.empty((plies, MAX_MOVES), dtype=np.int32)
     order = np.empty((plies, MAX_MOVES), dtype=np.int32)
     recs = np.empty((plies, UNDO_SIZE), dtype=np.int32)
     path_keys = np.zeros(plies, dtype=np.uint64)
     threat_plies = np.zeros(plies, dtype=np.int64)  # threat extensions on the path to each ply
+    scout = np.zeros(plies, dtype=np.int64)  # 1: the child of each ply is searched with a null window
+    again = np.zeros(plies, dtype=np.int64)  # 1: search the same move again with the whole window
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int32)
     probe = np.zeros(2, dtype=np.int64)
     eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    near = np.zeros((2, NUM_CELLS), dtype=np.int64)  # the Queens' neighbours, stamped per node
+    eval_keys, eval_values = evals
+    use_pvs = (features & PVS) != 0
+    use_evals = (features & EVAL_CACHE) != 0
     with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
 
     path_keys[0] = position_key(s)
     nodes = 0
     result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
+    aborted = False
     for depth in range(1, max_depth + 1):
         if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
             break
@@ -225,11 +335,10 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
         ply = 0
         phase = _ENTER
         value = 0
-        aborted = False
         while True:
             if phase == _ENTER:
                 nodes += 1
-                if clock_expired(time_s, ply, nodes, deadline):
+                if time_s > 0 and ply > 0 and nodes % _CLOCK_EVERY == 0 and now() > deadline:
                     aborted = True
                     break
                 line_len[ply] = 0
@@ -246,7 +355,12 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                         continue
                 if depth_left[ply] == 0:
                     if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not _queen_in_danger(s):
-                        value = evaluate(s, w, eval_buffer)
+                        if use_evals:
+                            value = _cached_evaluate(
+                                s, w, eval_buffer, path_keys[ply], eval_keys, eval_values
+                            )
+                        else:
+                            value = evaluate(s, w, eval_buffer)
                         phase = _UP
                         continue
                     threat_plies[ply] += 1
@@ -263,23 +377,39 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                         phase = _UP
                         continue
                 n = generate_moves(s, w, moves[ply])
+                _mark_queen_rings(s, near, nodes)
                 for i in range(n):
                     m = moves[ply, i]
-                    order[ply, i] = order_key(frames, ply, m, table_move, static_order(s, m), history, seed)
+                    order[ply, i] = order_key(
+                        frames, ply, m, table_move, _marked_order(s, m, near, nodes), history, seed
+                    )
                 open_node(frames, ply, n)
+                again[ply] = 0
                 phase = _NEXT
             elif phase == _UP:
                 ply -= 1
                 undo_move(s, recs[ply])
-                child_searched(frames, history, ply, moves[ply, index[ply]], -value)
+                v = -value
+                if scout[ply] == 1 and alpha[ply] < v < beta[ply]:
+                    again[ply] = 1  # the null-window search failed high: search it with the window
+                else:
+                    child_searched(frames, history, ply, moves[ply, index[ply]], v)
                 phase = _NEXT
             elif index[ply] < count[ply]:
                 i = index[ply]
-                select_next(moves[ply], order[ply], i, count[ply])
+                if again[ply] == 0:
+                    select_next(moves[ply], order[ply], i, count[ply])
                 apply_move(s, moves[ply, i], recs[ply])
-                alpha[ply + 1] = -beta[ply]
-                beta[ply + 1] = -alpha[ply]
+                if use_pvs and i > 0 and again[ply] == 0:
+                    alpha[ply + 1] = -alpha[ply] - 1
+                    beta[ply + 1] = -alpha[ply]
+                    scout[ply] = 1
+                else:
+                    alpha[ply + 1] = -beta[ply]
+                    beta[ply + 1] = -alpha[ply]
+                    scout[ply] = 0
                 depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                again[ply] = 0
                 threat_plies[ply + 1] = threat_plies[ply]
                 ply += 1
                 phase = _ENTER
@@ -291,7 +421,12 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
         if aborted:
             for p in range(ply - 1, -1, -1):
                 undo_move(s, recs[p])
-            result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
+            if best_move[0] >= 0:
+                # Root moves searched in this unfinished iteration: the best of them, searched deeper
+                # than the last iteration, is the better answer.
+                result_move, result_score, pv_len = best_move[0], best[0], root_line(frames, pv)
+            else:
+                result_move, result_score = aborted_result(frames, moves[0], result_move, result_score)
             break
         result_move, result_score, pv_len, stop = iteration_result(frames, pv)
         depth_reached = depth
@@ -307,18 +442,54 @@ class HiveAlphaBeta(AlphaBetaSearcher):
     The game is never changed: the kernel runs on a copy of its state array. Positions the game went
     through (replayed from `HiveGame.start_state` in one compiled call) score as draws inside the
     search, whether or not the game was created with ``repetition_draw=True``.
+
+    ``keep_table`` (default True): a time-limited search keeps the transposition table of the
+    searches before it (the moves of a game share most of their trees); a depth-limited search
+    clears it, and so does every search with False, so that the answer depends only on the
+    position. The evaluation cache (exact evaluations: it changes no answer) is kept; both are
+    cleared when a game of other options (game type, tournament rule, turn cap) is searched. ``features``: the bits of
+    `FEATURES` the search uses (all by default; fewer only to measure what each is worth).
     """
 
     game_class = HiveGame
     max_depth = MAX_DEPTH
     default_depth = DEFAULT_DEPTH
 
-    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS):
+    def __init__(
+        self,
+        depth=None,
+        time_s=None,
+        seed=0,
+        table_bits=DEFAULT_TABLE_BITS,
+        keep_table=True,
+        features=ALL_FEATURES,
+    ):
         super().__init__(depth, time_s, seed, table_bits)
+        if isinstance(features, bool) or not isinstance(features, int) or not 0 <= features <= ALL_FEATURES:
+            raise ValueError(f"HiveAlphaBeta features must be an int in 0..{ALL_FEATURES}, got {features!r}")
+        self.keep_table = bool(keep_table)
+        self.features = features
         self._w = new_workspace()  # the move generator's scratch, reused by every search
+        self._evals = (
+            np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.uint64),
+            np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.int32),
+        )
+        self._options: tuple | None = None  # the game options the kept table and cache belong to
 
     def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        started = time.perf_counter()
+        options = (game.game_type, game.tournament_opening, game.max_turns)
+        if options != self._options:
+            if self._options is not None:  # a new searcher's table and cache are empty already
+                clear_table(table)
+                self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
+            self._options = options
+        elif time_s == 0 and self.keep_table:
+            clear_table(table)  # depth-limited: the plain search of this position (the ladder's yardsticks)
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+        if time_s > 0:  # the time spent here counts: the kernel gets what is left
+            time_s = max(time_s - (time.perf_counter() - started), 1e-6)
         return alphabeta_kernel(
-            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats
-        )
+            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats,
+            self._evals, self.features,
+        )  # fmt: skip

@@ -5,7 +5,8 @@
 lost or drawn). To know what each side can do, both sides' legal moves are generated with the
 engine's own generator (the opponent's as if it were on move, its last-moved restriction lifted),
 so mobility, pins (the generator's articulation pass), covered pieces and the freedom-of-movement
-gates are all exact. Each side's ``E`` adds up:
+gates are all exact. Placements are listed only where one could fill a liberty of the opponent's
+Queen (`_side_moves`); the other terms read the movements alone. Each side's ``E`` adds up:
 
 1. **Queen pressure** (the game is won by surrounding the Queen). Each occupied neighbour of the
    side's own Queen costs, by who fills it: an opponent's piece `QUEEN_ENEMY_NEIGHBOUR`; one of
@@ -42,9 +43,9 @@ piece next to one's Queen = -48.
 
 import numpy as np
 
-from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS
-from hive_envs.hive.engine.jit import kernel
-from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
+from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS, NUM_CELLS
+from hive_envs.hive.engine.jit import inline_kernel, kernel
+from hive_envs.hive.engine.movegen import MAX_MOVES, generate_movements, generate_moves
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import (
     BEETLE,
@@ -55,7 +56,7 @@ from hive_envs.hive.engine.pieces import (
     NUM_PIECES,
     PIECE_KIND,
 )
-from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_TO_MOVE, PCELL, PUNDER, TOP
+from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_PLY, I_TO_MOVE, PCELL, PUNDER, TOP
 
 # Weights by kind:             Q   S   B   G   A   M   L   P
 MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
@@ -74,17 +75,9 @@ WIN_NEXT_MOVE = 400
 WIN_THREAT = 150
 BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 
-EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES
-"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece)."""
-
-
-@kernel
-def _direction_to(cell, target):
-    """d with NEIGHBOURS[target * 6 + d] == cell, or -1 if ``cell`` does not touch ``target``."""
-    for d in range(6):
-        if NEIGHBOURS[target * 6 + d] == cell:
-            return d
-    return -1
+EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES + NUM_CELLS
+"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece,
+the direction map of `_mark_liberties`)."""
 
 
 @kernel
@@ -96,10 +89,30 @@ def _distance(a, b):
 
 
 @kernel
-def _count_moves(s, moves, n, colour, per_piece):
+def _mark_liberties(directions, queen):
+    """Write into ``directions`` (one entry per cell, never cleared) the direction of each neighbour of
+    ``queen``'s cell, so that `_touching` answers in one lookup instead of a loop over six cells."""
+    for d in range(6):
+        directions[NEIGHBOURS[queen * 6 + d]] = d
+
+
+@inline_kernel
+def _touching(directions, cell, queen):
+    """d with NEIGHBOURS[queen * 6 + d] == cell, or -1; ``directions`` marked for ``queen``. Entries of
+    other cells hold whatever was written before (any int), hence the check against NEIGHBOURS."""
+    d = directions[cell]
+    if 0 <= d < 6 and NEIGHBOURS[queen * 6 + d] == cell:
+        return d
+    return -1
+
+
+@kernel
+def _count_moves(s, moves, n, colour, per_piece, directions):
     """Destinations of each of ``colour``'s pieces in play into ``per_piece``; returns the bit mask of
     the opponent's Queen's empty neighbours (by direction) that one of the moves fills."""
     enemy_queen = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    if enemy_queen >= 0:
+        _mark_liberties(directions, enemy_queen)
     reach = 0
     for i in range(n):
         m = moves[i]
@@ -110,11 +123,11 @@ def _count_moves(s, moves, n, colour, per_piece):
         if piece // NUM_PIECE_SLOTS == colour and origin >= 0:
             per_piece[piece] += 1
         if enemy_queen >= 0 and piece // NUM_PIECE_SLOTS == colour:
-            d = _direction_to(move_cell(m), enemy_queen)
+            d = _touching(directions, move_cell(m), enemy_queen)
             if (
                 d >= 0
                 and s[HEIGHT + move_cell(m)] == 0
-                and (origin < 0 or _direction_to(origin, enemy_queen) < 0)
+                and (origin < 0 or _touching(directions, origin, enemy_queen) < 0)
             ):
                 reach |= 1 << d
     return reach
@@ -185,23 +198,37 @@ def _side_score(s, colour, per_piece, reach, on_move):
 
 
 @kernel
+def _side_moves(s, w, out, colour):
+    """The moves of ``colour`` (on move in ``s``) that `_count_moves` needs, into ``out``; their count.
+    Placements only count towards the liberties reached, and a placement can touch the opponent's
+    Queen only when one of ``colour``'s pieces covers it (a placement touches no opponent's top
+    piece) or on the first two plies (placed around the first piece): else movements only, which
+    skips listing up to eight kinds times the placement cells."""
+    enemy_cell = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    if s[I_PLY] < 2 or (enemy_cell >= 0 and s[TOP + enemy_cell] // NUM_PIECE_SLOTS == colour):
+        return generate_moves(s, w, out)
+    return generate_movements(s, w, out)
+
+
+@kernel
 def evaluate(s, w, buffer):
     """Score of the unfinished position ``s`` for the side to move; ``w`` and ``buffer``
     (int32[EVAL_BUFFER_SIZE]) are scratch. ``s`` is restored before returning."""
     me = s[I_TO_MOVE]
     own = buffer[:MAX_MOVES]
     other = buffer[MAX_MOVES : 2 * MAX_MOVES]
-    per_piece = buffer[2 * MAX_MOVES :]
+    per_piece = buffer[2 * MAX_MOVES : 2 * MAX_MOVES + NUM_PIECES]
+    directions = buffer[2 * MAX_MOVES + NUM_PIECES :]
     per_piece[:] = 0
-    n_own = generate_moves(s, w, own)
+    n_own = _side_moves(s, w, own, me)
     last_moved = s[I_LAST_MOVED]
     s[I_TO_MOVE] = 1 - me
     s[I_LAST_MOVED] = -1
-    n_other = generate_moves(s, w, other)
+    n_other = _side_moves(s, w, other, 1 - me)
     s[I_TO_MOVE] = me
     s[I_LAST_MOVED] = last_moved
-    reach_own = _count_moves(s, own, n_own, me, per_piece)
-    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece)
+    reach_own = _count_moves(s, own, n_own, me, per_piece, directions)
+    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece, directions)
     return _side_score(s, me, per_piece, reach_own, True) - _side_score(
         s, 1 - me, per_piece, reach_other, False
     )

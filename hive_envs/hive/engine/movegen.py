@@ -341,10 +341,22 @@ def _placement_cells(s, w, colour):
     return count
 
 
+_SKIP_PLACEMENTS, _COUNT_PLACEMENTS, _LIST_PLACEMENTS = 0, 1, 2
+
+
 @kernel
 def generate_moves(s, w, out):
     """Legal move ids of the player to move into ``out``; returns the count (see module doc)."""
-    return _generate(s, w, out, True)
+    return _generate(s, w, out, _LIST_PLACEMENTS)
+
+
+@kernel
+def generate_movements(s, w, out):
+    """The legal movements (and throws) of the player to move into ``out``, without placements and
+    without the pass; returns their count (0 when the player has none). For the evaluation, which
+    needs each piece's moves, not the placements; the workspace marks are those of movements only
+    (``W_COUNT`` -1, as `count_moves` leaves it)."""
+    return _generate(s, w, out, _SKIP_PLACEMENTS)
 
 
 @kernel
@@ -355,11 +367,11 @@ def count_moves(s, w, out):
     still written to ``out`` to de-duplicate them. The workspace marks are then incomplete, so
     this is for perft leaves only.
     """
-    return _generate(s, w, out, False)
+    return _generate(s, w, out, _COUNT_PLACEMENTS)
 
 
 @inline_kernel
-def _generate(s, w, out, list_placements):
+def _generate(s, w, out, placements_mode):
     refresh(w)
     stamp = w[W_STAMP] + 1
     w[W_STAMP] = stamp
@@ -377,7 +389,7 @@ def _generate(s, w, out, list_placements):
     ncand = -1
     placements = 0
     for kind in range(8):
-        if not (kinds >> kind) & 1:
+        if placements_mode == _SKIP_PLACEMENTS or not (kinds >> kind) & 1:
             continue
         if kind == QUEEN and s[I_TOURNAMENT] == 1 and own_turns == 0:
             continue
@@ -393,7 +405,7 @@ def _generate(s, w, out, list_placements):
             continue
         if ncand < 0:
             ncand = _placement_cells(s, w, colour)
-        if list_placements:
+        if placements_mode == _LIST_PLACEMENTS:
             for i in range(ncand):
                 n = _emit(w, out, n, stamp, pack_move(piece, w[CAND + i]))
         else:
@@ -416,7 +428,10 @@ def _generate(s, w, out, list_placements):
             ):
                 n = _throws(s, w, out, n, stamp, a, last_moved)
 
-    if not list_placements:
+    if placements_mode == _SKIP_PLACEMENTS:
+        w[W_COUNT] = -1
+        return n
+    if placements_mode == _COUNT_PLACEMENTS:
         w[W_COUNT] = -1
         return n + placements if n + placements > 0 else 1
     if n == 0:

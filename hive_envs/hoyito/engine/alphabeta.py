@@ -17,7 +17,8 @@ counters each move captures. Iterative deepening, the transposition table (a spl
 board, the captured totals and the player to move; the stall clock is mixed in when the stall
 limit is within reach of the search), killer moves, history, a seeded tie-break, the single-reply
 extension (a position with one legal move costs no depth), proven results as
-``±(WIN_SCORE - ply)`` and the clock read every 1024 nodes are as in the Hive search.
+``±(WIN_SCORE - ply)`` are as in the Hive search; the clock is read every `CLOCK_EVERY` (1024)
+nodes and the table cleared before each search.
 
 **Evaluation** (for the player to move, who is the player the array's turn entry names):
 ``COUNTER * (own captured - opponent's captured) + THREAT * best immediate capture``. The second
