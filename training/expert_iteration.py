@@ -48,7 +48,7 @@ from hive_envs.agents.distributions import mask_logits
 from hive_envs.agents.search import SearchConfig, choose
 from hive_envs.agents.views import view_for
 from hive_envs.games import GAMES
-from training.cli import config_parser, exit_code
+from training.cli import add_run_flags, config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
 from training.eval_matches import game_options
@@ -262,12 +262,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
-    parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
-    )
+    add_run_flags(parser)
     args, rest = parser.parse_known_args(argv)
     return exit_code(
         lambda: train(

@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from training.cli import add_trust_env_module, config_parser, exit_code, trust_env_modules
+from training.cli import add_run_flags, add_trust_env_module, config_parser, exit_code, trust_env_modules
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
 from training.eval_matches import make_players
@@ -70,16 +70,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
 
             # 1. rollout: self-play, plus pool games against one opponent drawn for this rollout (a
             #    player of pool_players or a past policy), and the teacher's labels
-            rival = None
-            if (
-                config.pool_games
-                and pool_players
-                and (not pool or shuffle_rng.random() < config.pool_player_share)
-            ):
-                rival = pool_players[shuffle_rng.integers(len(pool_players))]
-            elif config.pool_games and pool:
-                opponent.load_state_dict(pool[shuffle_rng.integers(len(pool))])
-                rival = opponent
+            rival = draw_rival(config, pool_players, pool, opponent, shuffle_rng)
             rollout = collector.collect(
                 config.rollout_steps,
                 rival,
@@ -112,14 +103,21 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         return run.final_evaluation(summary, eval_opponents, sampled=config.final_eval_sampled)
 
 
+def draw_rival(config: TrainConfig, pool_players: list, pool: list, opponent, rng: np.random.Generator):
+    """The opponent of this rollout's pool games, or None without pool games: a player of
+    `pool_players` (always while the pool of past policies is empty, else with probability
+    `pool_player_share`) or `opponent` loaded with a past policy drawn from `pool`."""
+    if config.pool_games and pool_players and (not pool or rng.random() < config.pool_player_share):
+        return pool_players[rng.integers(len(pool_players))]
+    if config.pool_games and pool:
+        opponent.load_state_dict(pool[rng.integers(len(pool))])
+        return opponent
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
-    parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
-    )
+    add_run_flags(parser)
     parser.add_argument(
         TRUST_FLAG,
         action="store_true",
