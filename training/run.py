@@ -32,7 +32,7 @@ import random
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Self
+from typing import final
 
 import numpy as np
 import torch
@@ -135,6 +135,7 @@ def resume_from(path: Path, data: dict, network, optimizer) -> tuple[list, float
     return list(state["pool"]), float(state["elapsed_s"])
 
 
+@final
 class TrainingRun:
     """One run of a trainer in ``runs/<name>/``: a context manager that holds the run folder's lock
     (taken by `open`) until the run ends.
@@ -159,7 +160,7 @@ class TrainingRun:
         self.latest_eval: dict[str, float] = {}
         self._cleanup = contextlib.ExitStack()
 
-    def __enter__(self) -> Self:
+    def __enter__(self) -> TrainingRun:
         return self
 
     def __exit__(self, *exc) -> None:
