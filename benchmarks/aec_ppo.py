@@ -54,7 +54,7 @@ def rollout_cpu_seconds(config, rollouts: int) -> float:
 
     from hive_envs.agents.networks import build_network
     from training.games import make_batch
-    from training.ppo_selfplay import network_spec
+    from training.run import network_spec
     from training.selfplay import SelfPlayCollector
 
     torch.manual_seed(config.seed)

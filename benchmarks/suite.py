@@ -501,7 +501,7 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     from hive_envs.agents.networks import build_network
     from training.config import load_config
     from training.games import make_batch
-    from training.ppo_selfplay import network_spec
+    from training.run import network_spec
     from training.selfplay import SelfPlayCollector
 
     config = load_config(config_path)

@@ -22,6 +22,17 @@ def config_parser(description: str | None, keys_help: str, config_help: str) -> 
     return parser
 
 
+def add_run_flags(parser: argparse.ArgumentParser) -> None:
+    """A trainer's ``--resume`` and ``--overwrite`` (`run.TrainingRun` refuses a run folder that holds a
+    run without one of them)."""
+    parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
+    )
+
+
 def exit_code(action: Callable[[], object]) -> int:
     """Run `action`: 0 when it returns, 2 with `error: ...` on stderr when it raises ValueError."""
     try:

@@ -283,7 +283,7 @@ class TrainConfig:
             if self.hoyito_features != 1:  # set 1: as specs before set 2
                 spec.update(features=self.hoyito_features, search_depth=self.hoyito_search_depth)
             return spec
-        # hive_lookahead: the game options are added from the game (ppo_selfplay.network_spec)
+        # hive_lookahead: the game options are added from the game (run.network_spec)
         spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
         if self.network == "hive_lookahead" and self.hive_features != 1:  # set 1: as specs before set 2
             spec["features"] = self.hive_features

@@ -210,7 +210,8 @@ def plot_elo(rows: list[dict], path: str) -> None:
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The command line of evaluate.py."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -263,67 +264,71 @@ def main(argv: list[str] | None = None) -> int:
         help="with --ladder: keep the pairs of this earlier ladder report (same settings), play only the new ones",
     )
     add_trust_env_module(parser)
-    args = parser.parse_args(argv)
+    return parser
 
-    def play() -> None:
-        trust_env_modules(args.trust_env_module)
-        if args.threads < 0:
-            raise ValueError(f"--threads must be >= 0 (0: torch's default), got {args.threads}")
-        if args.threads:
-            torch.set_num_threads(args.threads)
-        if args.ladder:
-            from hive_envs.play import parse_options
 
-            ladder(
-                args.checkpoints,
-                game=args.ladder,
-                game_options=parse_options(args.options, args.ladder),
-                games=200 if args.games is None else args.games,
-                workers=args.workers,
-                seed=args.seed,
-                opening_plies=args.opening_plies,
-                progress=not args.no_progress,
-                out=args.out,
-                plot=args.plot,
-                extend=args.extend,
-            )
-            return
-        ladder_only = {"--options": args.options, "--extend": args.extend, "--workers": args.workers != 1}
-        given = [flag for flag, value in ladder_only.items() if value]
-        if given:
-            raise ValueError(
-                f"{', '.join(given)} apply to --ladder only; give --ladder GAME or leave them out"
-            )
-        if not args.checkpoints:
-            raise ValueError("give at least one checkpoint (or --ladder GAME)")
-        games = 400 if args.games is None else args.games
-        if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
-            if args.plot:
-                raise ValueError(
-                    "--plot draws an Elo table of checkpoints or a ladder; a match with uhp: has none"
-                )
-            from training import arena  # UHP engine processes play game by game, our engine refereeing
+def run_command(args: argparse.Namespace) -> None:
+    """Run the evaluation that the command line asks for: a ladder, a match with UHP engines, or
+    checkpoints against opponents (ValueError naming a bad flag)."""
+    trust_env_modules(args.trust_env_module)
+    if args.threads < 0:
+        raise ValueError(f"--threads must be >= 0 (0: torch's default), got {args.threads}")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if args.ladder:
+        from hive_envs.play import parse_options
 
-            settings = arena.settings_for(
-                args.checkpoints + args.opponents,
-                sample=args.sample,
-                seed=args.seed,
-                move_timeout_s=args.move_timeout,
-            )
-            arena.run(args.checkpoints, args.opponents, games, settings, out=args.out)
-            return
-        evaluate(
+        ladder(
             args.checkpoints,
-            args.opponents,
-            games,
-            args.seed,
-            not args.sample,
-            args.out,
-            args.plot,
-            args.opening_plies,
+            game=args.ladder,
+            game_options=parse_options(args.options, args.ladder),
+            games=200 if args.games is None else args.games,
+            workers=args.workers,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            progress=not args.no_progress,
+            out=args.out,
+            plot=args.plot,
+            extend=args.extend,
         )
+        return
+    ladder_only = {"--options": args.options, "--extend": args.extend, "--workers": args.workers != 1}
+    given = [flag for flag, value in ladder_only.items() if value]
+    if given:
+        raise ValueError(f"{', '.join(given)} apply to --ladder only; give --ladder GAME or leave them out")
+    if not args.checkpoints:
+        raise ValueError("give at least one checkpoint (or --ladder GAME)")
+    games = 400 if args.games is None else args.games
+    if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
+        if args.plot:
+            raise ValueError(
+                "--plot draws an Elo table of checkpoints or a ladder; a match with uhp: has none"
+            )
+        from training import arena  # UHP engine processes play game by game, our engine refereeing
 
-    return exit_code(play)
+        settings = arena.settings_for(
+            args.checkpoints + args.opponents,
+            sample=args.sample,
+            seed=args.seed,
+            move_timeout_s=args.move_timeout,
+        )
+        arena.run(args.checkpoints, args.opponents, games, settings, out=args.out)
+        return
+    evaluate(
+        args.checkpoints,
+        args.opponents,
+        games,
+        args.seed,
+        not args.sample,
+        args.out,
+        args.plot,
+        args.opening_plies,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
+    return exit_code(lambda: run_command(args))
 
 
 if __name__ == "__main__":

@@ -18,11 +18,12 @@ Read top to bottom:
      ``exit_batch_size``) gradient steps on minibatches drawn from the buffer: the cross-entropy of
      the visit distribution under the policy plus ``vf_coef`` x the squared error of the value against
      the outcome (over the examples whose game has ended);
-  5. what PPO's trainer does around it, reused from training/ppo_selfplay.py: the run folder
-     (refused without --resume / --overwrite when it holds a run), TensorBoard scalars, a progress
-     bar, periodic and final evaluations of the raw policy (argmax) vs ``eval_opponents``, and
-     checkpoints in the same format (``PATH@N``, evaluate.py and the ladder play them). --resume
-     continues the weights and the optimizer; the buffer starts empty again.
+  5. what PPO's trainer does around it, shared with training/ppo_selfplay.py (training/run.py): the
+     run folder (refused without --resume / --overwrite when it holds a run, locked while the run
+     lasts), TensorBoard scalars, a progress bar, periodic and final evaluations of the raw policy
+     (argmax) vs ``eval_opponents``, and checkpoints in the same format (``PATH@N``, evaluate.py and
+     the ladder play them). --resume continues the weights and the optimizer; the buffer starts
+     empty again.
 
 Why visit counts (not Gumbel's improved policy): the searched players (``PATH@N``) play PUCT, and the
 policy trained on PUCT's visits is the prior that search expects (`hive_envs.agents.batched_search`).
@@ -33,8 +34,6 @@ examples keep their rule features (a Hive position's are the costly part of the 
 from __future__ import annotations
 
 import collections
-import json
-import random
 import sys
 import time
 from dataclasses import dataclass
@@ -42,35 +41,19 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from torch import nn
-from torch.utils.tensorboard import SummaryWriter
-from tqdm import tqdm
 
 from hive_envs.agents.batch_evaluators import LeafBatch, make_batch_evaluator
 from hive_envs.agents.batched_search import RootNoise, SearchResult, batched_search
-from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.agents.distributions import mask_logits
-from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import SearchConfig, choose
 from hive_envs.agents.views import view_for
 from hive_envs.games import GAMES
-from training.budget import TimeBudget
-from training.cli import config_parser, exit_code
+from training.cli import add_run_flags, config_parser, exit_code
 from training.config import TrainConfig, describe_keys, load_config
 from training.config_keys import parse_overrides
-from training.games import encoding_version, make_batch
-from training.match import format_table
-from training.ppo_selfplay import (
-    checkpoint_payload,
-    evaluate_now,
-    evaluation_opponents,
-    game_options,
-    network_spec,
-    pick_device,
-    resume_from,
-    run_dir_of,
-    start_segment,
-)
-from training.run_dir import check_run_dir, prepare_run_dir
+from training.eval_matches import game_options
+from training.games import make_batch
+from training.run import TrainingRun
 
 
 @dataclass
@@ -230,153 +213,56 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             f"config key 'network' is {config.network!r}: expert iteration trains the networks with a "
             f"legal-action form, 'hive_lookahead' or 'hoyito_lookahead'"
         )
-    run_dir = run_dir_of(config)
-    checkpoint_dir = run_dir / "checkpoints"
-    check_run_dir(run_dir, resume=resume, overwrite=overwrite)
-    if config.num_threads:
-        torch.set_num_threads(config.num_threads)
-    device = pick_device(config.device)
-    random.seed(config.seed)
-    np.random.seed(config.seed)
-    torch.manual_seed(config.seed)
+    with TrainingRun(config, resume, overwrite) as run:
+        spaces = make_batch(config.game, 1, config.game_options)  # the spaces and options checkpoints record
+        network, optimizer = run.build(spaces)
+        eval_opponents = run.evaluation_players()
+        run.start()  # the buffer starts empty again
 
-    spaces = make_batch(config.game, 1, config.game_options)  # the spaces and options checkpoints record
-    network = build_network(network_spec(config, spaces), tuple(spaces.observation_shape), spaces.num_actions)
-    network = network.to(device)
-    if config.init_from_rule:
-        network.init_from_rule()
-    optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
-    global_step, update, elapsed, segments = 0, 0, 0.0, []
-    if resume:
-        latest = checkpoint_dir / "latest.pt"
-        data = load_checkpoint(
-            latest,
-            game=config.game,
-            encoding_version=encoding_version(spaces),
-            observation_shape=tuple(spaces.observation_shape),
-            num_actions=spaces.num_actions,
-        )
-        if data["network"] != network_spec(config, spaces):
-            raise ValueError(
-                f"cannot resume {str(latest)!r}: it was trained with network={data['network']}, the "
-                f"config asks for network={network_spec(config, spaces)}"
+        rng = np.random.default_rng(config.seed + 7919 * run.update)
+        selfplay = SelfPlay(config, network, rng)
+        buffer: collections.deque[Example] = collections.deque(maxlen=config.exit_buffer_size)
+        run.open()
+        while run.continues():
+            tick = time.time()
+            run.anneal_learning_rate()
+
+            # 1. self-play by search
+            network.eval()
+            search_started, simulations_before = time.time(), selfplay.simulations
+            new = selfplay.play(config.rollout_steps)
+            search_seconds = time.time() - search_started
+            buffer.extend(new)
+
+            # 2. the network learns the search's visits and the outcomes
+            network.train()
+            sums: dict[str, float] = collections.defaultdict(float)
+            steps = config.update_epochs * -(-len(new) // config.exit_batch_size) if buffer else 0
+            for _ in range(steps):
+                picks = rng.integers(len(buffer), size=min(config.exit_batch_size, len(buffer)))
+                batch = stack([buffer[i] for i in picks], spaces.num_actions, run.device)
+                for key, value in train_step(network, optimizer, batch, config).items():
+                    sums[key] += value / steps
+            run.advance(config.num_games * config.rollout_steps, tick)
+
+            # 3. logging, evaluation, checkpoints
+            metrics = {**sums, **selfplay.pop_stats()}
+            metrics["charts/simulations_per_second"] = (selfplay.simulations - simulations_before) / max(
+                search_seconds, 1e-9
             )
-        resume_from(latest, data, network, optimizer)
-        elapsed = float(data["train_state"]["elapsed_s"])
-        global_step, update = data["global_step"], data["update"]
-        segments = list(data.get("training_segments", []))
-    segments.append(start_segment(global_step, elapsed))
-
-    rng = np.random.default_rng(config.seed + 7919 * update)
-    selfplay = SelfPlay(config, network, rng)
-    buffer: collections.deque[Example] = collections.deque(maxlen=config.exit_buffer_size)
-    eval_opponents = evaluation_opponents(config, spaces)
-    prepare_run_dir(run_dir, overwrite=overwrite)
-    writer = SummaryWriter(str(run_dir))
-    budget = TimeBudget(config.time_limit_minutes * 60.0)
-    latest_eval: dict[str, float] = {}
-
-    def save() -> None:
-        segments[-1].update(end_step=global_step, end_seconds=round(elapsed, 1))
-        payload = checkpoint_payload(
-            config, spaces, network, optimizer, global_step, update, [], elapsed, segments
-        )
-        save_checkpoint(checkpoint_dir / f"step_{global_step:010d}.pt", payload)
-        save_checkpoint(checkpoint_dir / "latest.pt", payload)
-
-    bar = tqdm(total=config.total_steps, initial=min(global_step, config.total_steps), unit="step",
-               dynamic_ncols=True, mininterval=2.0)  # fmt: skip
-    started = time.time() - elapsed
-    while global_step < config.total_steps and budget.fits(elapsed, "update"):
-        tick = time.time()
-        if config.anneal_lr:
-            optimizer.param_groups[0]["lr"] = config.learning_rate * max(
-                0.0, 1 - global_step / config.total_steps
-            )
-
-        # 1. self-play by search
-        network.eval()
-        search_started, simulations_before = time.time(), selfplay.simulations
-        new = selfplay.play(config.rollout_steps)
-        search_seconds = time.time() - search_started
-        buffer.extend(new)
-        global_step += config.num_games * config.rollout_steps
-        update += 1
-
-        # 2. the network learns the search's visits and the outcomes
-        network.train()
-        sums: dict[str, float] = collections.defaultdict(float)
-        steps = config.update_epochs * -(-len(new) // config.exit_batch_size) if buffer else 0
-        for _ in range(steps):
-            picks = rng.integers(len(buffer), size=min(config.exit_batch_size, len(buffer)))
-            batch = stack([buffer[i] for i in picks], spaces.num_actions, device)
-            for key, value in train_step(network, optimizer, batch, config).items():
-                sums[key] += value / steps
-        elapsed = time.time() - started
-        budget.record("update", time.time() - tick)
-
-        # 3. logging, evaluation, checkpoints
-        metrics = {**sums, **selfplay.pop_stats()}
-        metrics["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
-        metrics["charts/steps_per_second"] = (
-            config.num_games * config.rollout_steps / max(time.time() - tick, 1e-9)
-        )
-        metrics["charts/simulations_per_second"] = (selfplay.simulations - simulations_before) / max(
-            search_seconds, 1e-9
-        )
-        metrics["charts/buffer_size"] = len(buffer)
-        metrics["charts/gradient_steps"] = steps
-        for key, value in metrics.items():
-            writer.add_scalar(key, value, global_step)
-        if config.eval_every and update % config.eval_every == 0 and budget.fits(elapsed, "evaluation"):
-            evaluation_started = time.time()
-            for result in evaluate_now(
-                config, network, eval_opponents, config.eval_games, config.seed + update, config.eval_sample
-            ):
-                latest_eval[result.opponent] = result.win_rate
-                writer.add_scalar(f"eval/vs_{result.opponent}/win_rate", result.win_rate, global_step)
-                writer.add_scalar(f"eval/vs_{result.opponent}/score", result.score, global_step)
-            elapsed = time.time() - started
-            budget.record("evaluation", time.time() - evaluation_started)
-        if update % config.checkpoint_every == 0:
-            save()
-        bar.update(min(global_step, config.total_steps) - bar.n)
-        bar.set_postfix(
-            sps=f"{global_step / max(elapsed, 1e-9):.0f}",
-            **{f"vs_{k}": f"{v:.2f}" for k, v in latest_eval.items()},
-        )
-    bar.close()
-    save()
-    writer.close()
-
-    summary: dict = {
-        "run_dir": str(run_dir),
-        "global_step": global_step,
-        "update": update,
-        "train_seconds": elapsed,
-    }
-    if config.final_eval_games:
-        print(f"\nTrained {global_step} steps ({update} iterations) in {elapsed / 60:.1f} min.")
-        results = evaluate_now(
-            config, network, eval_opponents, config.final_eval_games, config.seed + 1_000_003, False
-        )
-        summary["final_eval"] = [r.to_dict() for r in results]
-        print(
-            f"Evaluation of the final policy, argmax play, from random openings of {config.eval_opening_plies} plies:"
-        )
-        print(format_table(results))
-        (run_dir / "final_eval.json").write_text(json.dumps(summary, indent=2))
-    return summary
+            metrics["charts/buffer_size"] = len(buffer)
+            metrics["charts/gradient_steps"] = steps
+            run.log(metrics, tick)
+            run.evaluate_if_due(eval_opponents)
+            run.checkpoint_if_due([])
+            run.show_progress()
+        summary = run.finish([])
+        return run.final_evaluation(summary, eval_opponents, sampled=False, updates_are="iterations")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
-    parser.add_argument("--resume", action="store_true", help="continue runs/<name>/checkpoints/latest.pt")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
-    )
+    add_run_flags(parser)
     args, rest = parser.parse_known_args(argv)
     return exit_code(
         lambda: train(

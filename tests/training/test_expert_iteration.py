@@ -16,7 +16,7 @@ from hive_envs.players import PlayerContext, make_player
 from training import expert_iteration
 from training.config import config_from_dict, load_config
 from training.games import make_batch
-from training.ppo_selfplay import network_spec
+from training.run import network_spec
 
 
 def tiny(tmp_path, config_file: str, **overrides):

@@ -12,6 +12,7 @@ from hive_envs.hive.batch import HiveBatch
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
 from training import ppo_selfplay
 from training.games import make_batch
+from training.run import network_spec
 
 OPTIONS = {"expansions": "", "max_turns": 16}
 
@@ -112,7 +113,7 @@ def test_hive_lookahead_refuses_another_games_observations(tmp_path):
         )  # fmt: skip
     config = tiny_config(tmp_path, game="hoyito", game_options={}, network="hive_lookahead")
     with pytest.raises(ValueError, match="needs the hive game"):
-        ppo_selfplay.network_spec(config, make_batch("hoyito", 1, {}))
+        network_spec(config, make_batch("hoyito", 1, {}))
 
 
 def test_rollout_keeps_the_rule_features_of_exactly_its_trained_decisions():
