@@ -1,6 +1,6 @@
 """The web server under load: 100 concurrent "legal moves" requests, one per game, each a different game.
 
-    python -m benchmarks.web_requests [--games 100] [--rounds 5]
+    python -m benchmarks.web_requests [--games 100] [--rounds 5] [--json docs/results/web_requests.json]
 
 The server (`hive_envs.web.server`, Flask on Werkzeug's threaded server, as ``hive-web`` runs it)
 listens on 127.0.0.1 in this process; ``--games`` Hive games are started through the API and each
@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--json", help="also write the figures, with the command, commit and load, here")
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()
     tables = Tables(max_tables=args.games + 10)
     server = make_server("127.0.0.1", 0, create_app(tables), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -124,7 +126,35 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  in-process peer: median {statistics.median(direct):.3f} s (the same positions, no HTTP)")
     print(f"  HTTP / in-process: {median / statistics.median(direct):.1f}x")
     print(f"  cpus {os.cpu_count()}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    if args.json:
+        write_results(args, http, direct, load_before, load)
     return 0 if median < TARGET_S else 1
+
+
+def write_results(args, http: list[float], direct: list[float], load_before, load_after) -> None:
+    """The run's figures as a results file (`benchmarks.results`: machine, commit, date beside them)."""
+    from datetime import datetime, timezone
+
+    from benchmarks import results
+
+    commit, dirty = results.git_commit(untracked=False)
+    results.write(
+        args.json,
+        {
+            "command": "python -m benchmarks.web_requests "
+            + " ".join(f"--{k} {v}" for k, v in vars(args).items()),
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "commit": commit,
+            "dirty": dirty,
+            "machine": results.machine(),
+            "load_average": {"before": list(load_before), "after": list(load_after)},
+            "games": args.games,
+            "http_seconds": http,
+            "in_process_seconds": direct,
+            "median_http_seconds": statistics.median(http),
+            "target_seconds": TARGET_S,
+        },
+    )
 
 
 if __name__ == "__main__":
