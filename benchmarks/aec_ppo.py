@@ -36,7 +36,7 @@ GAMES = {
 
 def cpu_seconds_of_updates(config, updates: int) -> float:
     """CPU seconds of ``updates`` PPO updates of ``config`` (the difference of two runs, module doc)."""
-    from training.ppo_selfplay import train
+    from hive_envs.training.ppo_selfplay import train
 
     steps = config.num_games * config.rollout_steps
     spent = []
@@ -53,9 +53,9 @@ def rollout_cpu_seconds(config, rollouts: int) -> float:
     import torch
 
     from hive_envs.agents.networks import build_network
-    from training.games import make_batch
-    from training.run import network_spec
-    from training.selfplay import SelfPlayCollector
+    from hive_envs.training.games import make_batch
+    from hive_envs.training.run import network_spec
+    from hive_envs.training.selfplay import SelfPlayCollector
 
     torch.manual_seed(config.seed)
     batch = make_batch(config.game, config.num_games, config.game_options)
@@ -71,7 +71,7 @@ def rollout_cpu_seconds(config, rollouts: int) -> float:
 def paths(label: str, num_games: int, rollout_steps: int) -> dict:
     """The batch's config and the adapter's, equal but for how the game is named."""
     from benchmarks.suite import TIMED_RUN
-    from training.config import load_config
+    from hive_envs.training.config import load_config
 
     path, game, env = GAMES[label]
     base = load_config(path)

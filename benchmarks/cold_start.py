@@ -54,8 +54,8 @@ def run_gym() -> None:
 
 
 def run_train() -> None:
-    from training.config import load_config
-    from training.ppo_selfplay import train
+    from hive_envs.training.config import load_config
+    from hive_envs.training.ppo_selfplay import train
 
     base = load_config(results_file.ROOT / TRAIN_CONFIG)
     with tempfile.TemporaryDirectory() as runs:

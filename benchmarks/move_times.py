@@ -28,8 +28,8 @@ import numpy as np
 from hive_envs.games import GAMES
 from hive_envs.play import parse_options
 from hive_envs.players.base import play_on_one_thread
-from training.arena import Settings, distinct_openings
-from training.provenance import git_commit, machine
+from hive_envs.training.arena import Settings, distinct_openings
+from hive_envs.training.provenance import git_commit, machine
 
 
 def time_moves(spec: str, opponent: str, settings: Settings, games: int) -> dict:

@@ -31,7 +31,7 @@ import json
 import math
 from pathlib import Path
 
-from training.provenance import ROOT, git_commit, machine, versions
+from hive_envs.training.provenance import ROOT, git_commit, machine, versions
 
 __all__ = ["ROOT", "git_commit", "machine", "read", "versions", "write"]
 

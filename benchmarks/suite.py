@@ -479,8 +479,8 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
     import dataclasses
     import tempfile
 
-    from training.config import load_config
-    from training.ppo_selfplay import train
+    from hive_envs.training.config import load_config
+    from hive_envs.training.ppo_selfplay import train
 
     config = load_config(config_path)
     steps_per_update = config.num_games * config.rollout_steps
@@ -499,10 +499,10 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     import torch
 
     from hive_envs.agents.networks import build_network
-    from training.config import load_config
-    from training.games import make_batch
-    from training.run import network_spec
-    from training.selfplay import SelfPlayCollector
+    from hive_envs.training.config import load_config
+    from hive_envs.training.games import make_batch
+    from hive_envs.training.run import network_spec
+    from hive_envs.training.selfplay import SelfPlayCollector
 
     config = load_config(config_path)
     if config.num_threads:

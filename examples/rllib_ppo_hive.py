@@ -46,7 +46,7 @@ from examples.sb3_evaluation import (
     parse_run_arguments,
     write_report,
 )
-from training.match import format_table
+from hive_envs.training.match import format_table
 
 ENV_NAME = "hive_envs_hive_masked_flat"
 

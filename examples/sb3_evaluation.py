@@ -27,9 +27,9 @@ import numpy as np
 
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
-from training.arena import distinct_openings, play_openings, summarise
-from training.match import MatchResult
-from training.provenance import git_commit, machine
+from hive_envs.training.arena import distinct_openings, play_openings, summarise
+from hive_envs.training.match import MatchResult
+from hive_envs.training.provenance import git_commit, machine
 
 OPENING_PLIES = 2
 COMMIT_AT_START = git_commit(untracked=False)  # (sha or None, uncommitted changes to tracked files)

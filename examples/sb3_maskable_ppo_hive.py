@@ -57,7 +57,7 @@ from examples.sb3_evaluation import (
     write_report,
 )
 from hive_envs.agents.networks import HexConv
-from training.match import format_table
+from hive_envs.training.match import format_table
 
 SHAPING = {"reward_shaping": "queen_margin"}
 

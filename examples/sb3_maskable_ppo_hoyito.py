@@ -37,7 +37,7 @@ from examples.sb3_evaluation import (
     plies_played,
     write_report,
 )
-from training.match import format_table
+from hive_envs.training.match import format_table
 
 
 def make_env(seed: int, holes_per_row: int = 6, opponent="random", shaping: bool = False) -> gym.Env:

@@ -17,9 +17,9 @@ from hive_envs import play, register_game
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.players import PlayerContext, make_player
+from hive_envs.training import arena, evaluate, ladder, ppo_selfplay
+from hive_envs.training.config import config_from_dict
 from tests.nim import NIM, NimGame, NimOptions
-from training import arena, evaluate, ladder, ppo_selfplay
-from training.config import config_from_dict
 
 pytestmark = pytest.mark.usefixtures("nim_registered")
 

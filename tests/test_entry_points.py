@@ -26,7 +26,7 @@ def test_the_package_offers_the_commands_the_docs_name():
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_each_command_names_a_main_taking_optional_argv(name):
     module_name, _, function = SCRIPTS[name].partition(":")
-    if module_name.startswith("training.rllib"):
+    if module_name.startswith("hive_envs.training.rllib"):
         pytest.importorskip("ray")
     main = getattr(importlib.import_module(module_name), function)
     assert callable(main)

@@ -47,7 +47,7 @@ import hive_envs  # noqa: F401  (registers the env ids)
 from hive_envs import hive_v0, hoyito_v0
 from hive_envs.hive import HiveBatch, HiveGame
 from hive_envs.hoyito import HoyitoBatch, HoyitoGame
-from training.config import TrainConfig, load_config
+from hive_envs.training.config import TrainConfig, load_config
 
 
 def fuzz(examples: int, soak: int = 0):
@@ -533,7 +533,7 @@ REPORT_ROW = {
 
 @fuzz(60, soak=1500)
 def _report_rows(data):
-    from training.ladder import check_report_rows
+    from hive_envs.training.ladder import check_report_rows
 
     rows = [dict(REPORT_ROW)]
     for _ in range(data.draw(st.integers(1, 3))):

@@ -109,7 +109,11 @@ LAYERS = [
         ],
         (),
     ),
-    ("training", ["training", "training.*"], ("torch", "ray", "gymnasium", "pettingzoo")),
+    (
+        "training",
+        ["hive_envs.training", "hive_envs.training.*", "training.*"],
+        ("torch", "ray", "gymnasium", "pettingzoo"),
+    ),
 ]
 # Within agents and players, only these modules may import torch (the rest stays importable without it).
 TORCH_FREE = [

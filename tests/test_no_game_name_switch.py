@@ -47,7 +47,7 @@ def test_the_detector_finds_each_kind_of_switch():
 
 def test_no_module_outside_the_games_and_the_registry_switches_on_a_game_name():
     found = []
-    for folder in ("hive_envs", "training", "benchmarks"):
+    for folder in ("hive_envs", "training", "benchmarks"):  # training/: the scripts of a checkout
         for path in sorted((ROOT / folder).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
             if relative.startswith(ALLOWED) or relative in REGISTRY:

@@ -21,10 +21,10 @@ from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import make_player
 from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
-from training import arena, evaluate
-from training import pretrained as pretrained_script
-from training.arena import Settings
-from training.pretrained import MAX_BYTES, results_table
+from hive_envs.training import arena, evaluate
+from hive_envs.training import pretrained as pretrained_script
+from hive_envs.training.arena import Settings
+from hive_envs.training.pretrained import MAX_BYTES, results_table
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -175,8 +175,8 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
     (the ladder lists the fixed players first, so the agent is the pair's second player there). The
     arena, book and seats are `measure`'s: between two deterministic players (the agent's two
     settings) the ladder's games are the ones a direct match plays."""
-    from training.arena import play_matches
-    from training.ladder import ladder
+    from hive_envs.training.arena import play_matches
+    from hive_envs.training.ladder import ladder
 
     options = model_card("hoyito_2x6")["game_options"]
     out = tmp_path / "ladder.json"

@@ -12,10 +12,10 @@ import pytest
 from hive_envs.hive import HiveGame
 from hive_envs.players import register_player_kind, split_checkpoint_spec
 from hive_envs.players import specs as player_specs
+from hive_envs.training import arena, evaluate
 from hive_envs.uhp_client import UHPClient, UHPEngineError, UHPTimeout
 from tests.play.helpers import tiny_hoyito_checkpoint
 from tests.play.oscillator import Oscillator
-from training import arena, evaluate
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_uhp_engine.py')}"
 OUR_ENGINE = f"{sys.executable} -m hive_envs.uhp"

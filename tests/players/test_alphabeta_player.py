@@ -21,8 +21,8 @@ from hive_envs.hive import HiveAlphaBeta, HiveGame
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
 from hive_envs.players import AlphaBetaPlayer, PlayerContext, SearchLimits, make_player
+from hive_envs.training import arena, evaluate
 from tests.play.helpers import tiny_hoyito_checkpoint
-from training import arena, evaluate
 
 
 def mid_game(game, plies: int, seed: int = 0):

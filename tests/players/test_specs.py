@@ -30,9 +30,9 @@ from hive_envs.players import (
     split_checkpoint_spec,
 )
 from hive_envs.players import specs as player_specs
+from hive_envs.training import arena
+from hive_envs.training.match import play_match
 from tests.play.helpers import tiny_hoyito_checkpoint
-from training import arena
-from training.match import play_match
 
 
 class NthLegal(BasePlayer):
@@ -153,7 +153,7 @@ def test_a_registered_kind_answers_uhp_bestmove_and_plays_in_the_terminal(first_
 
 
 def test_evaluate_accepts_search_specs_and_registered_kinds(first_kind, tmp_path):
-    from training import evaluate
+    from hive_envs.training import evaluate
 
     path = tiny_hoyito_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt")
     report = evaluate.evaluate([str(path)], ["first:0", f"{path}@2"], games=4, out=str(tmp_path / "e.json"))

@@ -9,9 +9,9 @@ pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install
 
 import ray
 
+from hive_envs.training import rllib_selfplay
+from hive_envs.training.rllib.config import RLlibConfig
 from tests.rllib.test_without_ray import closed_port
-from training import rllib_selfplay
-from training.rllib.config import RLlibConfig
 
 
 def test_unreachable_address_fails_fast_with_one_clear_line(capsys, tmp_path):

@@ -12,10 +12,10 @@ import torch
 from ray.rllib.core.columns import Columns
 
 from hive_envs.agents import load_policy
-from training.rllib.config import RLlibConfig
-from training.rllib.export import export_module
-from training.rllib.league import MAIN, RANDOM, LeagueCallback, LeagueMapping
-from training.rllib.module import MaskedPolicyModule, MaskedRandomModule
+from hive_envs.training.rllib.config import RLlibConfig
+from hive_envs.training.rllib.export import export_module
+from hive_envs.training.rllib.league import MAIN, RANDOM, LeagueCallback, LeagueMapping
+from hive_envs.training.rllib.module import MaskedPolicyModule, MaskedRandomModule
 
 N_ACTIONS = 6
 OBS_SPACE = gym.spaces.Dict(

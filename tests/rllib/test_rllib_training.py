@@ -10,10 +10,10 @@ pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install
 import ray
 
 from hive_envs.agents import load_checkpoint
-from training import evaluate
-from training.rllib.cluster import init_ray
-from training.rllib.config import RLlibConfig
-from training.rllib_selfplay import train
+from hive_envs.training import evaluate
+from hive_envs.training.rllib.cluster import init_ray
+from hive_envs.training.rllib.config import RLlibConfig
+from hive_envs.training.rllib_selfplay import train
 
 TINY = {
     "iterations": 1,

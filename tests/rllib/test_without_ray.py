@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from training import rllib_selfplay
-from training.rllib import RAY_HINT, cluster
-from training.rllib.config import load_config
+from hive_envs.training import rllib_selfplay
+from hive_envs.training.rllib import RAY_HINT, cluster
+from hive_envs.training.rllib.config import load_config
 
 
 def test_missing_ray_gives_a_one_line_install_hint(monkeypatch, capsys):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from training.budget import TimeBudget, expected_final_step
+from hive_envs.training.budget import TimeBudget, expected_final_step
 
 
 def test_no_limit_always_fits():

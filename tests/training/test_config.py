@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from training.config import TrainConfig, config_from_dict, describe_keys, load_config
-from training.config_keys import parse_overrides
+from hive_envs.training.config import TrainConfig, config_from_dict, describe_keys, load_config
+from hive_envs.training.config_keys import parse_overrides
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -177,7 +177,7 @@ def test_help_lists_each_keys_allowed_values():
     assert "hidden_sizes (list[int], default [256, 256], allowed each >= 1)" in help_text
 
 
-FINITE_BOUNDS = {  # written out again here, independently of training/config.py
+FINITE_BOUNDS = {  # written out again here, independently of hive_envs/training/config.py
     "max_grad_norm": lambda v: v > 0,
     "clip_coef": lambda v: v > 0,
     "learning_rate": lambda v: v > 0,
@@ -248,7 +248,7 @@ RLLIB_TABLE = [
 
 @pytest.mark.parametrize(("values", "message"), RLLIB_TABLE)
 def test_rllib_config_ranges(values, message):
-    from training.rllib.config import config_from_dict as rllib_config
+    from hive_envs.training.rllib.config import config_from_dict as rllib_config
 
     with pytest.raises(ValueError, match=re.escape(message)):
         rllib_config(values)

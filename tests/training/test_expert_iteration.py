@@ -13,10 +13,10 @@ from hive_envs.agents import build_network, load_checkpoint
 from hive_envs.agents.batched_search import batched_search
 from hive_envs.agents.search import SearchConfig
 from hive_envs.players import PlayerContext, make_player
-from training import expert_iteration
-from training.config import config_from_dict, load_config
-from training.games import make_batch
-from training.run import network_spec
+from hive_envs.training import expert_iteration
+from hive_envs.training.config import config_from_dict, load_config
+from hive_envs.training.games import make_batch
+from hive_envs.training.run import network_spec
 
 
 def tiny(tmp_path, config_file: str, **overrides):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from training.selfplay import Rollout, compute_gae
+from hive_envs.training.selfplay import Rollout, compute_gae
 
 
 def one_game_rollout(movers, values, terminated_at, rewards_at_end, final_values=(0.0, 0.0), trained=None):

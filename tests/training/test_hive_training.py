@@ -9,10 +9,10 @@ import torch
 from hive_envs.agents.distributions import MaskedCategorical
 from hive_envs.agents.networks import HexConvPolicy, build_network
 from hive_envs.hive.batch import HiveBatch
+from hive_envs.training import ppo_selfplay
+from hive_envs.training.games import make_batch
+from hive_envs.training.run import network_spec
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
-from training import ppo_selfplay
-from training.games import make_batch
-from training.run import network_spec
 
 OPTIONS = {"expansions": "", "max_turns": 16}
 
@@ -119,7 +119,7 @@ def test_hive_lookahead_refuses_another_games_observations(tmp_path):
 def test_rollout_keeps_the_rule_features_of_exactly_its_trained_decisions():
     """PPO reuses the rollout's rule features: they must be those of the trained observations, in
     the flattened (step, game) order, here with pool games where only the learner's seat trains."""
-    from training.selfplay import SelfPlayCollector
+    from hive_envs.training.selfplay import SelfPlayCollector
 
     batch = HiveBatch(6, max_turns=40)
     network = lookahead_network(batch)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from hive_envs.hoyito.definition import HOYITO
+from hive_envs.training import evaluate, ladder
 from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
-from training import evaluate, ladder
 
 PNG = b"\x89PNG\r\n\x1a\n"
 ROOT = Path(__file__).resolve().parents[2]

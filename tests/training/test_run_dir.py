@@ -9,10 +9,10 @@ import pytest
 import torch
 
 from hive_envs.agents import load_checkpoint, save_checkpoint
+from hive_envs.training import ppo_selfplay
 from tests.agents.crafted import write_crafted_checkpoint
 from tests.agents.test_checkpoint import assert_same
 from tests.training.test_train_smoke import tiny_config
-from training import ppo_selfplay
 
 pytestmark = pytest.mark.usefixtures("nim_registered")
 
@@ -147,8 +147,8 @@ def test_rllib_run_refuses_an_existing_run_before_starting_ray(tmp_path):
     pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed")
     import ray
 
-    from training import rllib_selfplay
-    from training.rllib.config import config_from_dict
+    from hive_envs.training import rllib_selfplay
+    from hive_envs.training.rllib.config import config_from_dict
 
     (tmp_path / "r" / "checkpoints").mkdir(parents=True)
     (tmp_path / "r" / "checkpoints" / "latest.pt").write_bytes(b"earlier run")
@@ -179,14 +179,14 @@ def test_a_run_folder_in_use_by_a_live_process_is_refused_and_left_alone(tmp_pat
     import subprocess
     import sys
 
-    from training.run_dir import LOCK
+    from hive_envs.training.run_dir import LOCK
 
     run = tmp_path / "tiny"
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "from pathlib import Path; from training.run_dir import run_lock\n"
+            "from pathlib import Path; from hive_envs.training.run_dir import run_lock\n"
             + f"with run_lock(Path({str(run)!r})):\n    print('held', flush=True); input()",
         ],
         stdin=subprocess.PIPE,

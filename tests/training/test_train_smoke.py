@@ -9,10 +9,10 @@ import pytest
 import torch
 
 from hive_envs.agents import load_checkpoint, load_policy
+from hive_envs.training import ppo_selfplay
+from hive_envs.training.config import config_from_dict
+from hive_envs.training.games import make_batch
 from tests.nim import NIM
-from training import ppo_selfplay
-from training.config import config_from_dict
-from training.games import make_batch
 
 TOY = NIM.name  # the toy game, added by its definition (the nim_registered fixture)
 pytestmark = pytest.mark.usefixtures("nim_registered")
@@ -153,7 +153,7 @@ def test_shaping_on_a_game_without_potentials_is_refused_before_anything_is_writ
 def test_the_time_budget_stops_before_an_update_that_would_cross_it(tmp_path, monkeypatch):
     """Each update is made to look an hour long: with a 60-minute budget the first runs (no update
     timed yet) and the second would end past the budget, so the run stops after one."""
-    from training.budget import TimeBudget
+    from hive_envs.training.budget import TimeBudget
 
     record = TimeBudget.record
     monkeypatch.setattr(TimeBudget, "record", lambda self, kind, seconds: record(self, kind, 3600.0))

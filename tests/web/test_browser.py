@@ -143,7 +143,7 @@ def test_an_illegal_request_shows_its_message_on_the_page(server, browser):
 
 
 def test_an_arena_report_and_a_ladder_report_are_replayed(server, browser, tmp_path):
-    from training import arena
+    from hive_envs.training import arena
 
     out = tmp_path / "arena.json"
     arena.run(["greedy"], ["alphabeta:1"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))

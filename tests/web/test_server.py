@@ -176,7 +176,7 @@ def test_the_raw_policy_shows_probabilities_that_cover_the_legal_moves(client):
 
 # ---------------------------------------------------------------- replay
 def test_an_arena_report_lists_every_game_and_each_replays_to_its_record(client, tmp_path):
-    from training import arena
+    from hive_envs.training import arena
 
     out = tmp_path / "arena.json"
     arena.run(["random"], ["greedy"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))

@@ -2,7 +2,7 @@
 
 `load_config(path, overrides)` reads a YAML file, applies `--key value` overrides from the
 command line, and rejects unknown keys, values of the wrong type and values outside a key's
-allowed range with a ValueError naming the key (machinery: training/config_keys.py). Every
+allowed range with a ValueError naming the key (machinery: hive_envs/training/config_keys.py). Every
 field's meaning is in its `doc` metadata and its allowed values in `allowed` (both printed by
 `--help`).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hive_envs.games import GAMES
-from training.config_keys import (
+from hive_envs.training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
     SEED,
@@ -98,7 +98,7 @@ class TrainConfig:
     time_limit_minutes: float = key(
         0.0,
         "also a training wall-time budget (periodic evaluations included): an update or an "
-        "evaluation starts only if the longest one so far would end within it (training/budget.py); "
+        "evaluation starts only if the longest one so far would end within it (hive_envs/training/budget.py); "
         "0 = no limit",
         at_least(0),
     )
@@ -113,7 +113,7 @@ class TrainConfig:
     shaping_coef: float = key(
         0.0,
         "potential-based reward shaping weight (0 = off); the potential is the game's "
-        "progress measure (Hive: Queen margin); leaves the objective unchanged (training/selfplay.py)",
+        "progress measure (Hive: Queen margin); leaves the objective unchanged (hive_envs/training/selfplay.py)",
         at_least(0),
     )
     update_epochs: int = key(4, "passes over each rollout", at_least(1))

@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 LIBRARIES = ("numpy", "numba", "torch", "open_spiel", "pettingzoo", "gymnasium", "shimmy", "chess")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def machine() -> dict:

@@ -7,7 +7,7 @@ alpha-beta searcher; only the learner's decisions are trained).
 
 Teacher labels (optional): for a random share of the learner's decisions a teacher player (e.g.
 `alphabeta:2`) is asked which move it would make in the same position; `Rollout.teacher_actions`
-holds its action there (-1 elsewhere) for the PPO update's imitation loss (training/ppo.py).
+holds its action there (-1 elsewhere) for the PPO update's imitation loss (hive_envs/training/ppo.py).
 The teacher sees the positions the learner reaches, as in DAgger (Ross et al. 2011), so the
 labels cover the states the learner's own play leads to.
 

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from hive_envs.agents.distributions import MaskedCategorical
-from training.selfplay import Rollout, legal_distribution
+from hive_envs.training.selfplay import Rollout, legal_distribution
 
 
 def action_places(rule_features: tuple[torch.Tensor, ...], actions: torch.Tensor) -> torch.Tensor:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hive_envs.agents.checkpoint import save_checkpoint
-from training.rllib.config import RLlibConfig
-from training.rllib.envs import ENCODING_VERSION
+from hive_envs.training.rllib.config import RLlibConfig
+from hive_envs.training.rllib.envs import ENCODING_VERSION
 
 
 def export_module(module, config: RLlibConfig, path: str | Path, global_step: int, update: int) -> Path:

@@ -1,6 +1,6 @@
 """Options of RLlib self-play: one typed dataclass whose fields are the YAML keys.
 
-Same conventions and machinery (training/config_keys.py) as `training/config.py` (native PPO):
+Same conventions and machinery (hive_envs/training/config_keys.py) as `hive_envs/training/config.py` (native PPO):
 `load_config(path, overrides)` reads a YAML file plus `--key value` overrides and rejects unknown
 keys, wrong types and values outside a key's allowed range with a ValueError naming the key.
 Every field's meaning is in its `doc` metadata, its allowed values in `allowed` (`--help`
@@ -17,7 +17,7 @@ from typing import Any
 
 from hive_envs.games import GAMES as ALL_GAMES
 from hive_envs.games import game_entry, game_for_network
-from training.config_keys import (
+from hive_envs.training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
     SEED,
@@ -32,7 +32,7 @@ from training.config_keys import (
     reject,
     zero_or_at_least,
 )
-from training.games import carries_rules, lookahead_rules
+from hive_envs.training.games import carries_rules, lookahead_rules
 
 GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.aec_env is not None)
 """The games with a PettingZoo env (RLlib plays those), as registered when this module is imported."""
@@ -59,10 +59,11 @@ class RLlibConfig:
     conv_channels: int = key(32, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
     conv_blocks: int = key(2, "hexconv, hive_lookahead: residual blocks in the trunk", at_least(0))
     hive_features: int = key(
-        2, "hive_lookahead: rule feature set (1 or 2; as training/config.py)", one_of(1, 2)
+        2, "hive_lookahead: rule feature set (1 or 2; as hive_envs/training/config.py)", one_of(1, 2)
     )
     init_from_rule: bool = key(
-        False, "hive_lookahead with hive_features 2: start from the hand-written rule (as training/config.py)"
+        False,
+        "hive_lookahead with hive_features 2: start from the hand-written rule (as hive_envs/training/config.py)",
     )
     # --- scale ---
     num_env_runners: int = key(

@@ -10,9 +10,9 @@ from hive_envs.agents.views import view_for
 from hive_envs.games import game_entry, new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
-from training.arena import distinct_openings, play_game
-from training.config import TrainConfig
-from training.match import MatchResult, play_match
+from hive_envs.training.arena import distinct_openings, play_game
+from hive_envs.training.config import TrainConfig
+from hive_envs.training.match import MatchResult, play_match
 
 
 def make_players(config: TrainConfig, specs: list[str], seed: int) -> list:

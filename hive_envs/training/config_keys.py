@@ -1,6 +1,6 @@
 """The YAML-key machinery of a config dataclass: types, allowed values, unknown keys, loading, help.
 
-Serves `TrainConfig` (training/config.py) and `RLlibConfig` (training/rllib/config.py). Each
+Serves `TrainConfig` (hive_envs/training/config.py) and `RLlibConfig` (hive_envs/training/rllib/config.py). Each
 dataclass field, declared with `key(default, doc, allowed)`, is a YAML key; its metadata holds
 `doc` (its meaning, printed by `--help`) and optionally `allowed`, a `Rule` its value (each
 item, for a list) must satisfy. The dataclass's

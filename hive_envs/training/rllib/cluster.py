@@ -15,7 +15,7 @@ import os
 import socket
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_PORT = 6379  # Ray's GCS port, what `ray start --head` listens on
 WORKING_DIR_EXCLUDES = ["runs/", ".git/", "**/__pycache__/", "*.egg-info/", ".pytest_cache/", ".hypothesis/"]
 

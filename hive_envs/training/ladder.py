@@ -6,7 +6,7 @@
     # add players to an earlier ladder: its pairs are kept, only the new pairs are played
     python training/evaluate.py --ladder hive pretrained:hive_base --extend docs/results/ladder_hive_base.json
 
-    from training.ladder import ladder
+    from hive_envs.training.ladder import ladder
     report = ladder(["runs/x/latest.pt"], game="hive", games=20, workers=2)
     report["elo"]  # [{"player", "elo", "stderr", "ci95"}], best first
 
@@ -51,10 +51,10 @@ from hive_envs.games import GAMES, game_entry
 from hive_envs.players import checkpoint_path
 from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import model_card
-from training.arena import Settings, check_counts, play_matches
-from training.cli import check_writable, write_report
-from training.elo import fit_elo
-from training.provenance import git_commit, machine, utc_text
+from hive_envs.training.arena import Settings, check_counts, play_matches
+from hive_envs.training.cli import check_writable, write_report
+from hive_envs.training.elo import fit_elo
+from hive_envs.training.provenance import git_commit, machine, utc_text
 
 ANCHOR = "random"
 Z95 = 1.959964

@@ -1,0 +1,528 @@
+"""Game-by-game matches between any players, UHP engine processes included; W/D/L with Wilson CIs.
+
+    # a checkpoint (raw policy) vs an external UHP engine, 1 s per move, 20 games
+    python training/arena.py runs/hive/checkpoints/latest.pt "uhp:nokamute uhp" --games 20 --move-time 1
+    # play-time search (64 simulations) vs the raw policy of the same checkpoint, 4 workers
+    python training/arena.py A.pt@64 A.pt --games 200 --workers 4
+    # the alpha-beta searchers against each other (Hive unless a checkpoint says otherwise)
+    python training/arena.py alphabeta:3 alphabeta:2 greedy --games 200 --workers 2
+    # also reachable from evaluate.py:  python training/evaluate.py A.pt --opponent uhp:"COMMAND"
+
+Player specs are those of `hive_envs.players`: ``random``, ``greedy``, ``alphabeta:D`` /
+``alphabeta:T=S`` (alpha-beta search), ``PATH`` (a checkpoint, raw policy) or ``PATH@N`` (PUCT search, N
+simulations per move), ``uhp:COMMAND`` (a UHP engine process, Hive only), and every kind registered
+there. This module is the one match runner: `evaluate.py`'s UHP matches and its ladder
+(`hive_envs/training/ladder.py`) play their games here.
+
+Our engine is the referee: every move a player chooses is checked by the game (`hive_envs.core.game`)
+before the other side sees it. A game ends by the rules (a result: win, draw, loss) or by a forfeit:
+a player whose move is illegal, who errs, dies or exceeds ``--move-timeout``, or an engine whose own
+game is over while the referee's is not (an engine applying a rule ours does not). Forfeits are
+reported apart from the results (a column of their own, the reason of each in the JSON): they are
+no one's win. A match whose every game was forfeited, or an engine that cannot start (or stays
+silent for ``--move-timeout`` at start-up), is an error (exit code 2) with the reason.
+
+Repetitions: engines such as nokamute always end a game at the third occurrence of a position (same
+player to move). The referee plays the same rule (``--repetition-draw``) by default when a player is
+an external engine (``uhp:``), so that both sides agree when a game is over; ``--no-repetition-draw``
+turns it off (the package's own default, `HiveOptions.repetition_draw`). Hoyito has no such rule.
+
+Deterministic players would repeat one game over and over, so each pair of games starts from the same
+``--opening-plies`` uniformly random plies (a different opening for every pair while there are enough),
+once with each player as White (South) — as in engine tournaments' opening books. Results are counted
+from the first player's side. Games are played in chunks of `CHUNK_PAIRS` openings, each with its
+own players seeded from (seed, match, chunk), so the results do not depend on ``--workers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import math
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+
+import numpy as np
+
+from hive_envs.core.game import Game
+from hive_envs.games import game_entry
+from hive_envs.players import (
+    Player,
+    PlayerContext,
+    PlayerFailure,
+    RandomPlayer,
+    SearchLimits,
+    checkpoint_path,
+    make_player,
+)
+from hive_envs.training.cli import (
+    add_trust_env_module,
+    check_writable,
+    exit_code,
+    trust_env_modules,
+    write_report,
+)
+from hive_envs.training.match import MatchResult, format_table
+
+CHUNK_PAIRS = 5
+"""Openings (two games each) a worker plays with one pair of players before it takes the next chunk."""
+
+
+def game_of(specs: list[str]) -> tuple[str, dict]:
+    """The game the specs' checkpoints are for (Hive when none is a checkpoint)."""
+    from hive_envs.agents.checkpoint import load_checkpoint
+
+    for spec in specs:
+        path = checkpoint_path(spec)
+        if path is not None:
+            data = load_checkpoint(path)
+            return str(data["game"]), dict(data["game_options"])
+    return "hive", {}
+
+
+# -- games and matches ----------------------------------------------------------------------------
+@dataclass
+class Settings:
+    """How a match is played; checked when made (ValueError naming the option and its flag)."""
+
+    game: str = "hive"
+    game_options: dict = field(default_factory=dict)
+    opening_plies: int = 2
+    move_time_s: float | None = None
+    move_timeout_s: float = 60.0
+    max_turns: int | None = 300  # for games with a turn cap (Hive)
+    repetition_draw: bool | None = None  # None: on when a player is an external UHP engine (Hive)
+    sample: bool = False
+    seed: int = 0
+    threads: int = 1  # torch threads per worker
+    log_games: bool = False
+
+    def __post_init__(self):
+        game_entry(self.game)  # ValueError for an unknown game
+        _check_int("opening_plies", "--opening-plies", self.opening_plies, 0)
+        _check_int("seed", "--seed", self.seed, 0)
+        _check_int("threads", "--threads", self.threads, 1)
+        turns = self.max_turns
+        if turns is not None and (
+            isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or turns < 1
+        ):
+            raise ValueError(
+                f"max_turns (--max-turns) must be an integer >= 1 or None (0 on the command line), got {turns!r}"
+            )
+        if self.move_time_s is not None:
+            _check_seconds("move_time_s", "--move-time", self.move_time_s)
+        _check_seconds("move_timeout_s", "--move-timeout", self.move_timeout_s)
+        if self.repetition_draw not in (None, True, False):
+            raise ValueError(
+                f"repetition_draw must be True, False or None (automatic), got {self.repetition_draw!r}"
+            )
+        if self.repetition_draw and not self.has_option("repetition_draw"):
+            raise ValueError(f"--repetition-draw: {self.game} has no repetition rule")
+
+    def has_option(self, name: str) -> bool:
+        """Whether the game's options have a field ``name`` (e.g. ``max_turns``, ``repetition_draw``)."""
+        return name in {f.name for f in dataclasses.fields(game_entry(self.game).options)}
+
+    def repetition_for(self, specs: tuple[str, ...]) -> bool:
+        """Whether the referee applies the repetition draw in a match of ``specs`` (see the module doc)."""
+        if self.repetition_draw is not None:
+            return self.repetition_draw
+        return self.has_option("repetition_draw") and any(str(s).startswith("uhp:") for s in specs)
+
+    def new_game(self, repetition_draw: bool = False) -> Game:
+        """A game at the start under the match's options (``max_turns`` where the game has a cap)."""
+        entry = game_entry(self.game)
+        options = dict(self.game_options)
+        if self.has_option("max_turns"):
+            options["max_turns"] = self.max_turns
+        if repetition_draw:
+            options["repetition_draw"] = True
+        return entry.game(options)
+
+    def player(self, spec: str, seed: int):
+        return make_player(spec, PlayerContext(self.game, seed, self.sample, self.move_timeout_s))
+
+
+def _check_int(name: str, flag: str, value, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} ({flag}) must be an integer >= {low}, got {value!r}")
+
+
+def _check_seconds(name: str, flag: str, value) -> None:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not (math.isfinite(value) and value > 0)
+    ):
+        raise ValueError(f"{name} ({flag}) must be a positive number of seconds, got {value!r}")
+
+
+@dataclass
+class GameRecord:
+    seat_of_a: int
+    result_for_a: float | None  # +1 / 0 / -1; None for a forfeit (no result)
+    plies: int
+    reason: str  # "" for a game played to its end by the rules, else why it was forfeited
+    record: str  # the game's record (`Game.record`: Hive's GameString, Hoyito's move list)
+    forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
+
+
+def game_metrics(
+    records: list[GameRecord], settings: Settings, repetition_draw: bool = False
+) -> dict[str, list[float]]:
+    """Each match metric of the game's definition (Hive: the Queen margin) for every game, from A's
+    side: key -> one value per record, each game replayed under the match's options."""
+    definition = game_entry(settings.game)
+    if not definition.metrics:
+        return {}
+    options = settings.new_game(repetition_draw).options
+    finals = [definition.from_record(r.record, options) for r in records]
+    return {
+        metric.key: [metric.value(game, r.seat_of_a) for game, r in zip(finals, records)]
+        for metric in definition.metrics
+    }
+
+
+def mean_ci95(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% normal-approximation interval."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = (sum((v - mean) ** 2 for v in values) / max(n - 1, 1)) ** 0.5
+    half = 1.959964 * sd / n**0.5
+    return mean, mean - half, mean + half
+
+
+def random_opening(new_game: Callable[[], Game], plies: int, seed: int) -> list[int]:
+    player = RandomPlayer(seed)
+    game, moves = new_game(), []
+    for _ in range(plies):
+        if game.is_terminal:
+            break
+        moves.append(player.choose(game))
+        game.play_id(moves[-1])
+    return moves
+
+
+def distinct_openings(new_game: Callable[[], Game], plies: int, count: int, seed: int) -> list[list[int]]:
+    """``count`` random openings, all different while the game has that many (deterministic players
+    would otherwise replay the same game, and the games would not be independent samples)."""
+    openings, seen = [], set()
+    for k in range(100 * count):
+        opening = random_opening(new_game, plies, seed * 1_000_003 + k)
+        if tuple(opening) not in seen:
+            seen.add(tuple(opening))
+            openings.append(opening)
+            if len(openings) == count:
+                return openings
+    return [openings[k % len(openings)] for k in range(count)]
+
+
+def play_game(
+    game: Game, players: tuple, limits: SearchLimits
+) -> tuple[float | None, int, str, str, int | None]:
+    """Play ``game`` (after its opening) to the end, ``players[0]`` as White/South.
+
+    Returns (result for seat 0, plies, reason, record, the seat that forfeited); a player that fails
+    to move or moves illegally forfeits at once: no result (None), the reason says why.
+    """
+    while not game.is_terminal:
+        seat = game.to_move
+        try:
+            move = players[seat].choose(game.copy(), limits)
+            try:
+                game.play_id(move)
+            except ValueError as error:
+                raise PlayerFailure(f"illegal move {move!r}: {error}") from None
+        except PlayerFailure as error:
+            return None, game.ply, f"seat {seat} forfeits: {error}", game.record(), seat
+    return game.result, game.ply, "", game.record(), None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A worker's task: the games of ``openings`` (each with both seats) between ``a`` and ``b``."""
+
+    match: int
+    index: int
+    a: str
+    b: str
+    openings: list
+
+
+def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord]]:
+    """Two games from each of the chunk's openings: A as seat 0, then as seat 1."""
+    if checkpoint_path(chunk.a) or checkpoint_path(chunk.b):
+        import numba
+        import torch
+
+        # small networks and one position at a time: more threads only fight the other workers (a
+        # rule-feature kernel's parallel loop over one row spun 4 threads on 2 cores: 7x the CPU)
+        torch.set_num_threads(settings.threads)
+        numba.set_num_threads(min(settings.threads, numba.config.NUMBA_NUM_THREADS))
+    limits = SearchLimits(time_s=settings.move_time_s)
+    repetition = settings.repetition_for((chunk.a, chunk.b))
+    seeds = np.random.SeedSequence([settings.seed, chunk.match, chunk.index]).generate_state(2)
+    a = settings.player(chunk.a, int(seeds[0]))
+    try:
+        b = settings.player(chunk.b, int(seeds[1]))
+    except BaseException:
+        a.close()
+        raise
+    log = (
+        functools.partial(_log_game, settings=settings, repetition=repetition) if settings.log_games else None
+    )
+    try:
+        records = play_openings(
+            a, b, chunk.openings, functools.partial(settings.new_game, repetition), limits, log
+        )
+    finally:
+        a.close()
+        b.close()
+    return chunk, records
+
+
+def play_openings(
+    a: Player,
+    b: Player,
+    openings: list,
+    new_game: Callable[[], Game],
+    limits: SearchLimits,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Two games from each opening (a list of move ids): ``a`` as seat 0, then as seat 1; results
+    from A's side. ``on_game`` sees each record as it ends (a long match's partial results)."""
+    records = []
+    for opening in openings:
+        for seat_of_a in (0, 1):
+            game = new_game()
+            for move in opening:
+                game.play_id(move)
+            seats = (a, b) if seat_of_a == 0 else (b, a)
+            result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
+            result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
+            side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
+            records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
+            if on_game is not None:
+                on_game(records[-1])
+    return records
+
+
+def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
+    metrics = game_metrics([r], settings, repetition)
+    extra = "".join(f" {key}={values[0]:+g}" for key, values in metrics.items())
+    result = "forfeit " + r.forfeit if r.result_for_a is None else f"{int(r.result_for_a):+d}"
+    print(
+        f"game seat_of_a={r.seat_of_a} result_for_a={result} plies={r.plies}{extra} {r.reason}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def play_matches(
+    pairs: list[tuple[str, str]],
+    games: int,
+    settings: Settings,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[tuple[MatchResult, list[GameRecord]]]:
+    """``games`` (even, >= 2) games for each pair (A, B), all pairs from the same opening book, spread
+    over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``)."""
+    check_counts(games, workers)
+    openings = distinct_openings(settings.new_game, settings.opening_plies, games // 2, settings.seed)
+    chunks = [
+        Chunk(m, i // CHUNK_PAIRS, a, b, openings[i : i + CHUNK_PAIRS])
+        for m, (a, b) in enumerate(pairs)
+        for i in range(0, len(openings), CHUNK_PAIRS)
+    ]
+    done: dict[tuple[int, int], list[GameRecord]] = {}
+    with _progress_bar(len(pairs) * games, progress) as bar:
+        if workers == 1 or len(chunks) == 1:
+            for chunk in chunks:
+                _, done[chunk.match, chunk.index] = play_chunk(chunk, settings)
+                bar.update(2 * len(chunk.openings))
+        else:
+            with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=get_context("spawn")) as pool:
+                futures = [pool.submit(play_chunk, chunk, settings) for chunk in chunks]
+                try:
+                    for future in as_completed(futures):
+                        chunk, records = future.result()
+                        done[chunk.match, chunk.index] = records
+                        bar.update(len(records))
+                except BaseException:
+                    for future in futures:
+                        future.cancel()
+                    raise
+    results = []
+    for m, (a, b) in enumerate(pairs):
+        records = [r for c in chunks if c.match == m for r in done[m, c.index]]
+        results.append((summarise(a, b, records), records))
+    return results
+
+
+def check_counts(games, workers) -> None:
+    """``games`` per match an even number >= 2, ``workers`` >= 1 (ValueError naming the flag)."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise ValueError(
+            f"--games must be an even number >= 2 (each opening is played with both seats), got {games!r}"
+        )
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1, got {workers!r}")
+
+
+def _progress_bar(total: int, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", disable=not enabled, file=sys.stderr, dynamic_ncols=True)
+
+
+def play_match(
+    spec_a: str, spec_b: str, games: int, settings: Settings, workers: int = 1, progress: bool = False
+) -> tuple[MatchResult, list[GameRecord]]:
+    """``games`` (even, >= 2) games between A and B, spread over ``workers`` processes."""
+    return play_matches([(spec_a, spec_b)], games, settings, workers, progress)[0]
+
+
+def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResult:
+    """W/D/L by seat over the games with a result; the forfeits of each side apart."""
+    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
+    for r in records:
+        if r.result_for_a is None:
+            continue
+        label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
+        counts[label][r.seat_of_a] += 1
+    forfeits = (sum(r.forfeit == "A" for r in records), sum(r.forfeit == "B" for r in records))
+    return MatchResult.from_counts(
+        name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records), forfeits
+    )
+
+
+def check_not_all_forfeited(result: MatchResult, records: list[GameRecord]) -> None:
+    """A match in which no game reached a result measures nothing: a ValueError with the first reason."""
+    if records and result.decided == 0:
+        raise ValueError(
+            f"{result.player} vs {result.opponent}: every game was forfeited, e.g. {records[0].reason} "
+            "(an engine that needs a time limit takes --move-time)"
+        )
+
+
+def run(
+    players: list[str],
+    opponents: list[str],
+    games: int,
+    settings: Settings,
+    workers: int = 1,
+    out: str | None = None,
+    progress: bool = False,
+) -> dict:
+    """Every player against every opponent; prints the table, writes JSON (with every game) to ``out``.
+
+    ValueError (after the report is written) when a match had no game with a result."""
+    if out:
+        check_writable(out, "--out")
+    pairs = [(a, b) for a in players for b in opponents]
+    played = play_matches(pairs, games, settings, workers, progress)
+    report = {
+        "game": settings.game,
+        "game_options": settings.game_options,
+        "opening_plies": settings.opening_plies,
+        "move_time_s": settings.move_time_s,
+        "matches": [],
+    }
+    for (a, b), (result, records) in zip(pairs, played):
+        match = {
+            **result.to_dict(),
+            "repetition_draw": settings.repetition_for((a, b)),
+            "games_played": [r.__dict__ for r in records],
+        }
+        for key, values in game_metrics(records, settings, match["repetition_draw"]).items():
+            for row, value in zip(match["games_played"], values):
+                row[key] = value
+            match[key] = mean_ci95(values)
+        report["matches"].append(match)
+    print(format_table([result for result, _ in played], forfeits=True))
+    for match in report["matches"]:
+        for metric in game_entry(settings.game).metrics:
+            mean, low, high = match[metric.key]
+            print(
+                f"{match['player']} vs {match['opponent']}: {metric.description} "
+                f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+            )
+    for match in report["matches"]:
+        forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]
+        if forfeits:
+            print(f"{match['player']} vs {match['opponent']}: {len(forfeits)} forfeit(s), e.g. {forfeits[0]}")
+    if out:
+        write_report(out, report)
+    for result, records in played:
+        check_not_all_forfeited(result, records)
+    return report
+
+
+def settings_for(specs: list[str], **kwargs) -> Settings:
+    game, options = game_of(specs)
+    return Settings(game=game, game_options=options, **kwargs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("player", help="random | greedy | alphabeta:D | PATH[@N] | uhp:COMMAND")
+    parser.add_argument("opponents", nargs="+", help="one or more specs, each played against PLAYER")
+    parser.add_argument("--games", type=int, default=20, help="games per match (even), half in each seat")
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, help="random plies opening each pair of games"
+    )
+    parser.add_argument(
+        "--move-time", type=float, help="seconds per move, sent as 'bestmove time' to every player"
+    )
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=60.0,
+        help="an engine that has not answered after this (+ move time) loses the game; also its start-up limit",
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=300, help="Hive: draw after this many plies (0: none)"
+    )
+    parser.add_argument(
+        "--repetition-draw",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="Hive: the third occurrence of a position is a draw (default: on when a player is uhp:)",
+    )
+    parser.add_argument(
+        "--sample", action="store_true", help="checkpoints sample their moves (default: argmax)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="JSON output path (every game with its final position)")
+    parser.add_argument("--log-games", action="store_true", help="a line on stderr as each game ends")
+    parser.add_argument("--progress", action="store_true", help="a progress bar on stderr")
+    add_trust_env_module(parser)  # for checkpoints of such an env; with --workers 1 (workers start afresh)
+    args = parser.parse_args(argv)
+
+    def play() -> None:
+        trust_env_modules(args.trust_env_module)
+        settings = settings_for(
+            [args.player, *args.opponents],
+            opening_plies=args.opening_plies,
+            move_time_s=args.move_time,
+            move_timeout_s=args.move_timeout,
+            max_turns=None if args.max_turns == 0 else args.max_turns,
+            repetition_draw=args.repetition_draw,
+            sample=args.sample,
+            seed=args.seed,
+            log_games=args.log_games,
+        )
+        run([args.player], args.opponents, args.games, settings, args.workers, args.out, args.progress)
+
+    return exit_code(play)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

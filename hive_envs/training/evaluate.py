@@ -1,0 +1,341 @@
+"""Evaluate checkpoints: matches against random, greedy or other checkpoints; Elo for a list.
+
+    # one checkpoint vs random and greedy (default opponents), 400 games each, both seats
+    python training/evaluate.py runs/hoyito_2x6/checkpoints/latest.pt --games 400
+    # vs another checkpoint, or the same one with 32 PUCT simulations per move
+    python training/evaluate.py A.pt --opponents B.pt A.pt@32
+    # vs any UHP engine process (Hive; games one by one, see training/arena.py for time limits etc.)
+    python training/evaluate.py A.pt --opponent uhp:"nokamute uhp" --games 20
+    # a list: every pair plays (plus random and greedy), Elo fit with random at 0, Elo-vs-step plot
+    python training/evaluate.py runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
+    # vs the alpha-beta searchers (any depth D, or T=seconds per move)
+    python training/evaluate.py A.pt --opponents alphabeta:1 alphabeta:2 --games 200
+    # the Elo ladder: random, greedy, alphabeta:1..3 (Hoyito: :2, :4, :6) and the players given
+    python training/evaluate.py --ladder hive --games 200 --workers 2 --out ladder.json --plot ladder.png
+    python training/evaluate.py --ladder hoyito A.pt --games 20
+
+Players and opponents are player specs (`hive_envs.players`: random, greedy, alphabeta:D,
+alphabeta:T=S, PATH, PATH@N, uhp:COMMAND and every kind registered there). Prints a table (W/D/L per
+seat, win rate with a 95% Wilson interval, score, mean game length) and writes everything as JSON
+(`--out`, default evaluation.json next to the first checkpoint). Checkpoints play argmax moves by
+default; `--sample` samples from the policy instead. Outputs and arguments are checked before the
+first game. ``--ladder GAME`` runs `training.ladder` (game by game in the arena, with its opening
+book, workers and progress bar) instead of the batched matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import itertools
+import sys
+from pathlib import Path
+
+import torch
+
+from hive_envs.agents.checkpoint import load_checkpoint
+from hive_envs.games import GAMES, new_game
+from hive_envs.players import PlayerContext, checkpoint_path, make_player
+from hive_envs.training.arena import distinct_openings
+from hive_envs.training.cli import (
+    add_trust_env_module,
+    check_writable,
+    exit_code,
+    trust_env_modules,
+    write_report,
+)
+from hive_envs.training.elo import fit_elo
+from hive_envs.training.games import make_batch
+from hive_envs.training.ladder import ladder
+from hive_envs.training.match import MatchResult, format_table, play_match
+
+BUILTIN = ("random", "greedy")
+
+
+def short_name(spec: str) -> str:
+    """'run/step_0000123456' style for a checkpoint spec (enough to tell checkpoints of different runs
+    apart; a '@N' search suffix is kept); other specs as they are."""
+    path = checkpoint_path(spec)
+    if path is None:
+        return spec
+    resolved = Path(path).resolve()
+    return f"{resolved.parent.parent.name}/{resolved.stem}{spec.strip()[len(path) :]}"
+
+
+class Setup:
+    """The game of the first checkpoint; every other checkpoint must be for the same game."""
+
+    def __init__(self, first: dict):
+        self.game = first["game"]
+        self.game_options = dict(first["game_options"])
+        self.encoding_version = first["encoding_version"]
+        self.observation_shape = tuple(first["observation_shape"])
+        self.num_actions = int(first["num_actions"])
+
+    def load(self, path: Path) -> dict:
+        data = load_checkpoint(
+            path,
+            game=self.game,
+            encoding_version=self.encoding_version,
+            observation_shape=self.observation_shape,
+            num_actions=self.num_actions,
+        )
+        if dict(data["game_options"]) != self.game_options:
+            raise ValueError(
+                f"checkpoint {str(path)!r} is for game_options={data['game_options']}, "
+                f"the others for {self.game_options}"
+            )
+        return data
+
+
+def match_player(spec: str, greedy_play: bool, seed: int, game: str | None = None):
+    """The player of a spec, named as the tables show it."""
+    player = make_player(spec, PlayerContext(game=game, seed=seed, sample=not greedy_play))
+    player.name = short_name(spec)
+    return player
+
+
+def has_greedy(setup: Setup) -> bool:
+    return hasattr(make_batch(setup.game, 1, setup.game_options), "greedy_actions")
+
+
+def evaluate(
+    checkpoints: list[str],
+    opponents: list[str],
+    games: int,
+    seed: int = 0,
+    greedy_play: bool = True,
+    out: str | None = None,
+    plot: str | None = None,
+    opening_plies: int = 4,
+) -> dict:
+    """Run the matches, print the table (and Elo table for a list), write JSON (and the plot).
+
+    Each pair of games (one per seat) starts from its own random opening of ``opening_plies`` plies
+    (the arena's opening book; 0: every game from the start position), so that deterministic players
+    do not replay one game per seat.
+
+    The output paths, the anchor of an Elo table and every checkpoint are checked before the first
+    game (ValueError)."""
+    if not checkpoints:
+        raise ValueError("give at least one checkpoint")
+    if opening_plies < 0:
+        raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
+    out_path = (
+        Path(out)
+        if out
+        else Path(checkpoint_path(checkpoints[0]) or checkpoints[0]).parent / "evaluation.json"
+    )
+    check_writable(out_path, "--out")
+    if plot:
+        if len(checkpoints) < 2:
+            raise ValueError("--plot draws Elo against training step: give two or more checkpoints")
+        check_writable(plot, "--plot")
+    if len(checkpoints) > 1 and "random" not in opponents:
+        raise ValueError("an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)")
+    cache: dict[str, dict] = {}  # every checkpoint spec's data, checked against the first checkpoint's
+    first_path = checkpoint_path(checkpoints[0])
+    if first_path is None:
+        raise ValueError(f"{checkpoints[0]!r} is not a checkpoint; the first player must be one")
+    setup = Setup(load_checkpoint(first_path))
+    for spec in checkpoints + opponents:
+        path = checkpoint_path(spec)
+        if path is not None:
+            cache[spec] = setup.load(Path(path))
+    if "greedy" in opponents and not has_greedy(setup):
+        print(f"note: game {setup.game!r} has no greedy player; skipping it", file=sys.stderr)
+        opponents = [o for o in opponents if o != "greedy"]
+
+    pairs: list[tuple[str, str]] = [(c, o) for c in checkpoints for o in opponents]
+    if len(checkpoints) > 1:
+        pairs += list(itertools.combinations(checkpoints, 2))
+    results: list[MatchResult] = []
+    for number, (a, b) in enumerate(pairs):
+        match_seed = seed + 1000 * number
+        player_a = match_player(a, greedy_play, match_seed + 1, setup.game)
+        player_b = match_player(b, greedy_play, match_seed + 2, setup.game)
+        openings = None
+        if opening_plies:
+            start = functools.partial(new_game, setup.game, setup.game_options)
+            openings = distinct_openings(start, opening_plies, max(1, games // 2), match_seed)
+        try:
+            results.append(
+                play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed, openings)
+            )
+        finally:
+            player_a.close()
+            player_b.close()
+    print(format_table(results))
+    report: dict = {
+        "game": setup.game,
+        "game_options": setup.game_options,
+        "play": "argmax" if greedy_play else "sampled",
+        "opening_plies": opening_plies,
+        "matches": [r.to_dict() for r in results],
+    }
+
+    if len(checkpoints) > 1:
+        names = {c: short_name(c) for c in checkpoints}
+        players = ["random"] + [o for o in opponents if o == "greedy"] + list(names.values())
+        elo = fit_elo(
+            players, [(r.player, r.opponent, r.score * r.games, r.games) for r in results], "random"
+        )
+        steps = {names[c]: int(cache[c]["global_step"]) for c in checkpoints}
+        report["elo"] = [
+            {"player": p, "elo": elo[p][0], "stderr": elo[p][1], "global_step": steps.get(p)} for p in players
+        ]
+        print("\nElo (maximum likelihood, random = 0):")
+        for row in sorted(report["elo"], key=lambda row: -row["elo"]):
+            step = "" if row["global_step"] is None else f"  step {row['global_step']}"
+            print(f"  {row['player']:<40} {row['elo']:8.1f} ± {row['stderr']:.1f}{step}")
+        if plot:
+            plot_elo(report["elo"], plot)
+            report["plot"] = plot
+
+    write_report(out_path, report)
+    return report
+
+
+def plot_elo(rows: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    points = sorted((r["global_step"], r["elo"], r["stderr"]) for r in rows if r["global_step"] is not None)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points], marker="o")
+    for r in rows:
+        if r["global_step"] is None:
+            ax.axhline(r["elo"], linestyle="--", color="grey")
+            ax.text(0.01, r["elo"], r["player"], transform=ax.get_yaxis_transform(), va="bottom")
+    ax.set_xlabel("training step (plies)")
+    ax.set_ylabel("Elo (random = 0)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def arguments() -> argparse.ArgumentParser:
+    """The command line of evaluate.py."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "checkpoints", nargs="*", help="checkpoint file(s); with --ladder: players added to the ladder"
+    )
+    parser.add_argument(
+        "--opponents",
+        "--opponent",
+        nargs="+",
+        default=list(BUILTIN),
+        help="player specs: 'random', 'greedy', alphabeta:D / alphabeta:T=S, checkpoint paths PATH[@N] "
+        "and/or uhp:COMMAND (a UHP engine; see training/arena.py)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per match, half in each seat (400; ladder 200)"
+    )
+    parser.add_argument(
+        "--sample", action="store_true", help="sample moves from the policies (default: argmax)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=60.0,
+        help="UHP engines: seconds to start and to answer a move before they forfeit (see arena.py)",
+    )
+    parser.add_argument("--out", help="JSON output path")
+    parser.add_argument("--plot", help="PNG of Elo against training step (for a list), or of the ladder")
+    parser.add_argument(
+        "--ladder",
+        choices=sorted(GAMES),
+        help="the Elo ladder of a game: its fixed players, the checkpoints / specs given, round robin",
+    )
+    parser.add_argument(
+        "--options", nargs="*", default=[], metavar="NAME=VALUE", help="with --ladder: game options"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="with --ladder: processes playing games")
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=4,
+        help="random opening plies of each pair of games (one per seat); 0: the start position",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="with --ladder: no progress bar")
+    parser.add_argument(
+        "--extend",
+        metavar="REPORT",
+        help="with --ladder: keep the pairs of this earlier ladder report (same settings), play only the new ones",
+    )
+    add_trust_env_module(parser)
+    return parser
+
+
+def run_command(args: argparse.Namespace) -> None:
+    """Run the evaluation that the command line asks for: a ladder, a match with UHP engines, or
+    checkpoints against opponents (ValueError naming a bad flag)."""
+    trust_env_modules(args.trust_env_module)
+    if args.threads < 0:
+        raise ValueError(f"--threads must be >= 0 (0: torch's default), got {args.threads}")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    if args.ladder:
+        from hive_envs.play import parse_options
+
+        ladder(
+            args.checkpoints,
+            game=args.ladder,
+            game_options=parse_options(args.options, args.ladder),
+            games=200 if args.games is None else args.games,
+            workers=args.workers,
+            seed=args.seed,
+            opening_plies=args.opening_plies,
+            progress=not args.no_progress,
+            out=args.out,
+            plot=args.plot,
+            extend=args.extend,
+        )
+        return
+    ladder_only = {"--options": args.options, "--extend": args.extend, "--workers": args.workers != 1}
+    given = [flag for flag, value in ladder_only.items() if value]
+    if given:
+        raise ValueError(f"{', '.join(given)} apply to --ladder only; give --ladder GAME or leave them out")
+    if not args.checkpoints:
+        raise ValueError("give at least one checkpoint (or --ladder GAME)")
+    games = 400 if args.games is None else args.games
+    if any(spec.startswith("uhp:") for spec in args.checkpoints + args.opponents):
+        if args.plot:
+            raise ValueError(
+                "--plot draws an Elo table of checkpoints or a ladder; a match with uhp: has none"
+            )
+        from hive_envs.training import arena  # UHP engine processes play game by game, our engine refereeing
+
+        settings = arena.settings_for(
+            args.checkpoints + args.opponents,
+            sample=args.sample,
+            seed=args.seed,
+            move_timeout_s=args.move_timeout,
+        )
+        arena.run(args.checkpoints, args.opponents, games, settings, out=args.out)
+        return
+    evaluate(
+        args.checkpoints,
+        args.opponents,
+        games,
+        args.seed,
+        not args.sample,
+        args.out,
+        args.plot,
+        args.opening_plies,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
+    return exit_code(lambda: run_command(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,476 @@
+"""Ship a trained checkpoint as a pretrained agent of the package, with its model card; measure it.
+
+    python training/pretrained.py export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
+        --note "trained with configs/hive_base.yaml, then --resume ..."
+    python training/pretrained.py measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
+    python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
+
+Writes ``hive_envs/agents/pretrained/NAME.pt``: the checkpoint without its ``train_state`` (optimizer
+and opponent pool: only --resume needs them, and they are most of the file) and ``search``, re-saved
+in the safe format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
+``NAME.json``, its model card: what it plays, the network, the full training config, the code
+commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
+across --resume), its default search (``--simulations``) and how every ``@N`` of it searches
+(``search``: ``--prior-temperature``, ``--rule-value-share``, by default the checkpoint's own, from
+its training config's ``search_*`` keys, and kept in the card only, so that the file stays the same
+file whatever its search; changing them drops its searched results), its measured
+results (kept from the card it replaces when the weights are the same file, else dropped, with the
+agent's results file) and ``--note`` (free text). NAME must be one of
+`hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
+
+``measure`` plays the shipped agent against each opponent in the arena (`training.arena`: game by
+game, from its book of random openings, both seats, ``--opening-plies`` 4 as the ladder), as
+``argmax`` (the raw policy's best move, no search: the headline), ``sampled`` (moves sampled from the
+policy) or ``search`` (PUCT with the card's ``default_simulations``), and adds one row per match
+(W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
+average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
+(a row of the same play, simulations and opponent is replaced); ``--simulations N`` measures the
+search at N simulations instead of the card's default. ``measure NAME --from-ladder REPORT`` plays
+nothing: it takes the agent's matches from a ladder report (``evaluate.py --ladder ... pretrained:NAME
+pretrained:NAME@N``: the same arena, opening book and seats; only the players' tie-break seeds
+differ) as its rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
+from hive_envs.players.checkpoint import AgentPlayer
+from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
+from hive_envs.training.arena import Settings, play_matches
+from hive_envs.training.cli import exit_code
+from hive_envs.training.match import MatchResult, format_table
+from hive_envs.training.provenance import git_commit, utc_text
+
+MAX_BYTES = 5 * 1024 * 1024
+PLAYS = ("argmax", "sampled", "search")
+RESULTS_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "results"
+
+
+def training_minutes(segments: list[dict]) -> float:
+    """Wall time of training (evaluations during training included) over every run, in minutes."""
+    return sum(s.get("end_seconds", s["start_seconds"]) - s["start_seconds"] for s in segments) / 60.0
+
+
+def export(
+    checkpoint: str,
+    name: str,
+    simulations: int,
+    note: str = "",
+    prior_temperature: float | None = None,
+    rule_value_share: float | None = None,
+) -> tuple[Path, Path]:
+    """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths.
+    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` of the
+    agent searches (`hive_envs.agents.search`); None: the checkpoint's own (its training config's
+    ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
+    if name not in PRETRAINED:
+        raise ValueError(
+            f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
+        )
+    if simulations < 0:
+        raise ValueError(f"--simulations must be >= 0, got {simulations}")
+    data = load_checkpoint(checkpoint)
+    search = stored_search(
+        data, checkpoint, prior_temperature=prior_temperature, rule_value_share=rule_value_share
+    )
+    AgentPlayer.load(checkpoint, simulations, **search)  # ValueError for settings the network cannot use
+    # the card is the one place of a shipped agent's search: the file stays the same file whatever it is
+    payload = {key: value for key, value in data.items() if key not in ("train_state", "search")}
+    folder = pretrained_folder()
+    weights = save_checkpoint(folder / f"{name}.pt", payload)
+    size = weights.stat().st_size
+    if size > MAX_BYTES:
+        weights.unlink()
+        raise ValueError(
+            f"{checkpoint!r} makes a {size:,}-byte file; a pretrained agent must stay under {MAX_BYTES:,}"
+        )
+    segments = list(data.get("training_segments", []))
+    card_path = folder / f"{name}.json"
+    previous = json.loads(card_path.read_text()) if card_path.is_file() else {}
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()
+    same_agent = previous.get("file_sha256") == digest
+    results = previous.get("results", []) if same_agent else []
+    if not same_agent:  # another agent under this name: the old one's results do not describe it
+        (RESULTS_FOLDER / f"pretrained_{name}.json").unlink(missing_ok=True)
+    elif previous.get("search", DEFAULT_SEARCH) != search:  # its searched results are another search's
+        results = drop_search_rows(name, results)
+    card = {
+        "name": name,
+        "description": PRETRAINED[name],
+        "file": weights.name,
+        "bytes": size,
+        "file_sha256": digest,
+        "game": data["game"],
+        "game_options": data["game_options"],
+        "network": data["network"],
+        "plies_trained": data["global_step"],
+        "updates": data["update"],
+        "training_minutes": round(training_minutes(segments), 1),
+        "training_segments": segments,
+        "code_commits": sorted({s["code_commit"] for s in segments if s.get("code_commit")}),
+        "config": data.get("config"),
+        "default_simulations": simulations,
+        "search": search,
+        "usage": {
+            "raw policy": f"pretrained:{name}",
+            "with search": f"pretrained:{name}@{simulations}",
+            "python": f'hive_envs.agents.load_pretrained("{name}")',
+        },
+        "results": results,
+        "note": note,
+    }
+    card_path.write_text(json.dumps(card, indent=2) + "\n")
+    return weights, card_path
+
+
+def drop_search_rows(name: str, results: list[dict]) -> list[dict]:
+    """``results`` without the searched rows, which are also dropped from the agent's results file."""
+    path = RESULTS_FOLDER / f"pretrained_{name}.json"
+    if path.is_file():
+        report = json.loads(path.read_text())
+        report["results"] = [row for row in report["results"] if row["play"] != "search"]
+        path.write_text(json.dumps(report, indent=2) + "\n")
+    return [row for row in results if row["play"] != "search"]
+
+
+def measure(
+    name: str,
+    opponents: list[str],
+    games: int,
+    play: str,
+    workers: int = 1,
+    seed: int = 0,
+    simulations: int | None = None,
+) -> list[dict]:
+    """Arena matches of the shipped agent ``name`` vs each of ``opponents`` (module doc); returns the
+    rows added to its results file and model card. ``simulations``: the search's (play ``search``;
+    default: the card's ``default_simulations``)."""
+    if play not in PLAYS:
+        raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
+    card = model_card(name)
+    simulations = card["default_simulations"] if simulations is None else simulations
+    if play == "search" and simulations < 1:
+        raise ValueError(f"--simulations must be >= 1 for --play search, got {simulations}")
+    spec = f"pretrained:{name}" + (f"@{simulations}" if play == "search" else "")
+    settings = Settings(
+        game=card["game"],
+        game_options=card["game_options"],
+        opening_plies=4,
+        sample=play == "sampled",
+        seed=seed,
+    )
+    commit, dirty = git_commit()
+    load_before, started = list(os.getloadavg()), time.time()
+    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    played = play_matches([(spec, opponent) for opponent in opponents], games, settings, workers)
+    wall = round(time.time() - started, 1)
+    print(format_table([result for result, _ in played], forfeits=True))
+    rows = [
+        {
+            **result.to_dict(),
+            "play": play,
+            "simulations": simulations if play == "search" else 0,
+            "opening_plies": settings.opening_plies,
+            "command": " ".join(["python training/pretrained.py", *sys.argv[1:]]),
+            "code_commit": commit,
+            "code_dirty": dirty,
+            "date_utc": date,
+            "wall_s_all_matches": wall,
+            "workers": workers,
+            "load_average_before": load_before,
+            "load_average_after": list(os.getloadavg()),
+        }
+        for result, _ in played
+    ]
+    record_rows(name, rows)
+    return rows
+
+
+def record_rows(name: str, rows: list[dict]) -> None:
+    """Add ``rows`` to the agent's results file and model card, replacing rows of the same play,
+    simulations and opponent."""
+    replaced = {(row["play"], row["simulations"], row["opponent"]) for row in rows}
+    for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
+        report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
+        kept = [
+            row
+            for row in report["results"]
+            if (row["play"], row["simulations"], row["opponent"]) not in replaced
+        ]
+        report["results"] = kept + rows
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def agent_side(spec: str, name: str) -> int | None:
+    """Simulations of ``spec`` if it plays agent ``name`` (``pretrained:NAME[@N]``; 0: raw), else None."""
+    base, at, count = spec.partition("@")
+    if base != f"pretrained:{name}" or (at and not count.isdigit()):
+        return None
+    return int(count) if at else 0
+
+
+def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict]]:
+    """The agent's matches in the ladder report at ``path`` (`training.ladder`: the arena, opening
+    book and seats of `measure`; only the players' tie-break seeds differ) as result rows from the
+    agent's side, argmax (raw) or search @N; a pair of two settings of the agent gives a row for the
+    searched one."""
+    report = json.loads(Path(path).read_text())
+    if report["game"] != model_card(name)["game"]:
+        raise ValueError(
+            f"--from-ladder: {path!r} is a {report['game']} ladder; {name!r} plays {model_card(name)['game']}"
+        )
+    played = {spec for pair in report["pairs"] for spec in (pair["player"], pair["opponent"])}
+    digest = model_card(name)["file_sha256"]
+    for spec in sorted(spec for spec in played if agent_side(spec, name) is not None):
+        recorded = report.get("checkpoints", {}).get(spec, {}).get("sha256")
+        if recorded != digest:
+            said = f"another file (sha256 {recorded[:12]}…)" if recorded else "a file it does not record"
+            raise ValueError(
+                f"--from-ladder: {path!r} played {spec} with {said}, not the shipped {name}.pt "
+                f"(sha256 {digest[:12]}…); play its pairs again with evaluate.py --ladder ... --extend"
+            )
+    results, rows = [], []
+    for pair in report["pairs"]:
+        mine, theirs = agent_side(pair["player"], name), agent_side(pair["opponent"], name)
+        if mine is None and theirs is None:
+            continue
+        flip = mine is None or (theirs is not None and theirs > mine)
+        side = {"player": pair["player"], "opponent": pair["opponent"]}
+        counts = {key: list(pair[f"{key}_by_seat"]) for key in ("wins", "draws", "losses")}
+        forfeits = tuple(pair["forfeits"])
+        if flip:
+            side = {"player": pair["opponent"], "opponent": pair["player"]}
+            counts = {
+                "wins": counts["losses"][::-1],
+                "draws": counts["draws"][::-1],
+                "losses": counts["wins"][::-1],
+            }
+            forfeits = forfeits[::-1]
+        simulations = agent_side(side["player"], name) or 0
+        result = MatchResult.from_counts(
+            side["player"], side["opponent"], pair["games"], counts, pair["mean_length"], forfeits
+        )
+        load = report["load_average"]
+        results.append(result)
+        rows.append(
+            {
+                **result.to_dict(),
+                "play": "search" if simulations else "argmax",
+                "simulations": simulations,
+                "opening_plies": report["opening_plies"],
+                "command": report["command"],
+                "code_commit": report["commit"],
+                "code_dirty": report["dirty"],
+                "date_utc": utc_text(report["date"]),
+                "wall_s_all_matches": round(report["wall_s"], 1),
+                "workers": report["workers"],
+                "load_average_before": load["before"],
+                "load_average_after": load["after"],
+                "ladder_report": str(path),
+            }
+        )
+    if not rows:
+        raise ValueError(f"--from-ladder: {path!r} has no match of pretrained:{name}")
+    return results, rows
+
+
+DOCS_HEADER = """# Pretrained agents
+
+<!-- generated by `python -m tools.render_docs` from the model cards
+     (hive_envs/agents/pretrained/NAME.json); edit the cards or this script, not this file -->
+
+The package ships trained agents (`hive_envs.pretrained`), each a checkpoint in the safe format
+(`torch.load(weights_only=True)`, a sha256 of the content checked at load) with its model card:
+
+```python
+from hive_envs.agents import load_pretrained
+policy = load_pretrained("hoyito_2x6")          # (observation, action_mask) -> action, argmax play
+```
+
+As a player spec they go wherever a player goes: `pretrained:NAME` (the raw policy's best move) or
+`pretrained:NAME@N` (PUCT search, N simulations per move) in Gym's `opponent=`, `training/evaluate.py`,
+`training/arena.py`, the UHP engine (`python -m hive_envs.uhp --agent pretrained:hive_base`) and the play CLI
+(`python -m hive_envs.play hoyito --agent pretrained:hoyito_2x6`).
+
+Results are measured with `python training/pretrained.py measure NAME ...` (the arena: game by game, both
+seats, a book of 4-ply random openings; score = (wins + draws / 2) / games with its 95% Wilson interval).
+The headline is `argmax` (no search); `sampled` and `search` rows stand beside it. Each row's load average
+is the machine's (2 CPU cores, shared with other work while these were measured): the wall times are
+noisy, the results are not.
+"""
+
+
+def play_label(row: dict) -> str:
+    """How a result row played: argmax, sampled, or search @N."""
+    return f"search @{row['simulations']}" if row["play"] == "search" else row["play"]
+
+
+def play_order(label: str) -> tuple[int, int]:
+    """argmax, sampled, then the searches by simulations."""
+    play, _, simulations = label.partition(" @")
+    return PLAYS.index(play), int(simulations or 0)
+
+
+def search_note(card: dict) -> str:
+    """How the card's searches read the network, when not the plain PUCT."""
+    search = card.get("search", DEFAULT_SEARCH)
+    if search == DEFAULT_SEARCH:
+        return ""
+    return (
+        f" (every search of it: prior temperature {search['prior_temperature']:g}, "
+        f"{search['rule_value_share']:.0%} of the leaf value from the rule value)"
+    )
+
+
+def card_markdown(card: dict) -> str:
+    """The model card as a markdown section: what it is, how it was trained, its measured results."""
+    segments = card["training_segments"]
+    runs = "; ".join(
+        f"{s['started_utc']} UTC from commit `{s['code_commit'][:10]}`"
+        + (" (uncommitted changes)" if s.get("code_dirty") else "")
+        + f": plies {s['start_step']:,} to {s.get('end_step', s['start_step']):,}, "
+        f"{(s.get('end_seconds', s['start_seconds']) - s['start_seconds']) / 60:.1f} min, load average "
+        f"{s['start_load_average'][0]:.1f} at the start, {s.get('end_load_average', [float('nan')])[0]:.1f} at the end"
+        for s in segments
+    )
+    config = card.get("config") or {}
+    summary = (
+        f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
+        f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
+        f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
+        f"`pretrained:{card['name']}@{card['default_simulations']}`{search_note(card)}."
+    )
+    lines = [f"## `{card['name']}`", "", summary]
+    if card.get("note"):
+        lines += ["", card["note"]]
+    lines += [
+        "",
+        "| play | opponent | games | W / D / L | score [95%] | forfeits | mean plies | load before / after |",
+        "|---|---|---:|---|---|---|---:|---|",
+    ]
+    for r in sorted(card["results"], key=lambda r: play_order(play_label(r))):
+        lines.append(
+            f"| {play_label(r)} | `{r['opponent']}` | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | "
+            f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}] | "
+            f"{r['forfeits'][0]}/{r['forfeits'][1]} | {r['mean_length']:.1f} | "
+            f"{r['load_average_before'][0]:.1f} / {r['load_average_after'][0]:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def docs_markdown() -> str:
+    """docs/pretrained.md as rendered from the shipped model cards."""
+    cards = [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
+    return "\n".join([DOCS_HEADER, *(card_markdown(card) for card in cards)])
+
+
+OPPONENT_ORDER = [
+    "random",
+    "greedy",
+    "alphabeta:1",
+    "alphabeta:2",
+    "alphabeta:3",
+    "alphabeta:4",
+    "alphabeta:6",
+]
+
+
+HEADLINE_PLAYS = ("argmax", "search")
+"""The plays of the README's headline table (sampled play is in docs/results.md)."""
+
+
+def results_table(headline: bool = False) -> str:
+    """Each shipped agent's score per play and opponent, from the model cards. The ``headline`` table
+    (the README's) keeps argmax and searched play against the classical players; the full one (in
+    docs/results.md) has every play and opponent."""
+    cards = [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
+    if headline:
+        for card in cards:
+            card["results"] = [
+                r for r in card["results"] if r["play"] in HEADLINE_PLAYS and r["opponent"] in OPPONENT_ORDER
+            ]
+    seen = {r["opponent"] for card in cards for r in card["results"]}
+    opponents = [o for o in OPPONENT_ORDER if o in seen] + sorted(seen - set(OPPONENT_ORDER))
+    lines = [
+        "| agent | play | " + " | ".join(f"`{o}`" for o in opponents) + " |",
+        "|---|---|" + "---:|" * len(opponents),
+    ]
+    for card in cards:
+        for label in sorted({play_label(r) for r in card["results"]}, key=play_order):
+            rows = {r["opponent"]: r for r in card["results"] if play_label(r) == label}
+            cells = [f"{rows[o]['score']:.2f} ({rows[o]['games']})" if o in rows else "" for o in opponents]
+            lines.append(f"| `{card['name']}` | {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    ship = commands.add_parser("export", help="write a checkpoint into the package as agent NAME")
+    ship.add_argument("checkpoint", help="a training checkpoint (e.g. runs/hive_base/checkpoints/latest.pt)")
+    ship.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    ship.add_argument(
+        "--simulations", type=int, default=16, help="the search setting of its 'search' results"
+    )
+    ship.add_argument(
+        "--prior-temperature",
+        type=float,
+        help="its search's prior temperature (1: the policy; default: the checkpoint's, else 1)",
+    )
+    ship.add_argument(
+        "--rule-value-share",
+        type=float,
+        help="share of its search's leaf value from the network's rule value (0: the value head; "
+        "default: the checkpoint's, else 0)",
+    )
+    ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+    bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")
+    bench.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    bench.add_argument("--opponents", nargs="+", default=[], help="player specs (random, alphabeta:2, ...)")
+    bench.add_argument("--games", type=int, default=200, help="games per opponent (even), half in each seat")
+    bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
+    bench.add_argument("--workers", type=int, default=1)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument(
+        "--simulations", type=int, help="with --play search: simulations (default: the card's)"
+    )
+    bench.add_argument(
+        "--from-ladder",
+        metavar="REPORT",
+        help="play nothing: take the agent's matches from this ladder report (evaluate.py --ladder)",
+    )
+    args = parser.parse_args(argv)
+
+    def run() -> None:
+        if args.command == "export":
+            search = (args.prior_temperature, args.rule_value_share)
+            for path in export(args.checkpoint, args.name, args.simulations, args.note, *search):
+                print(f"wrote {path}")
+        elif args.from_ladder:
+            results, rows = rows_from_ladder(args.name, args.from_ladder)
+            record_rows(args.name, rows)
+            print(format_table(results, forfeits=True))
+        elif not args.opponents:
+            raise ValueError("measure: give --opponents (or --from-ladder REPORT)")
+        else:
+            measure(
+                args.name, args.opponents, args.games, args.play, args.workers, args.seed, args.simulations
+            )
+
+    return exit_code(run)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
