@@ -1,7 +1,7 @@
 """``python -m hive_envs.uhp``: run the Universal Hive Protocol engine on stdin/stdout.
 
 See `hive_envs.hive.uhp` for the commands. Options: ``--player SPEC`` (any player spec of
-`hive_envs.players`: ``alphabeta:3`` (default), ``greedy``, ``random``, ``PATH[@N]``, ...), ``--seed N``,
+`hive_envs.players`: ``alphabeta:3`` (default), ``greedy``, ``random``, ``PATH[@N]``, ``PATH@T=S``, ...), ``--seed N``,
 ``--agent PATH`` (a Hive checkpoint) with ``--simulations N`` (play-time search, 0 = raw policy).
 """
 

@@ -124,7 +124,7 @@ def make_player(spec, context: PlayerContext | None = None) -> Player:
 
 
 def checkpoint_path(spec) -> str | None:
-    """The checkpoint file a spec plays (``PATH`` of ``PATH[@N]``, or a kind's ``checkpoint``), else None."""
+    """The checkpoint file a spec plays (``PATH`` of ``PATH[@N]`` or ``PATH@T=S``, or a kind's ``checkpoint``), else None."""
     if not isinstance(spec, str):
         return None
     kind, argument = _lookup(spec.strip())

@@ -471,7 +471,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("player", help="random | greedy | alphabeta:D | PATH[@N] | uhp:COMMAND")
+    parser.add_argument(
+        "player",
+        help="random | greedy | alphabeta:D | alphabeta:T=S | PATH[@N | @T=S] | pretrained:NAME[@N | @T=S] | uhp:COMMAND",
+    )
     parser.add_argument("opponents", nargs="+", help="one or more specs, each played against PLAYER")
     parser.add_argument("--games", type=int, default=20, help="games per match (even), half in each seat")
     parser.add_argument(

@@ -229,7 +229,7 @@ def arguments() -> argparse.ArgumentParser:
         "--opponent",
         nargs="+",
         default=list(BUILTIN),
-        help="player specs: 'random', 'greedy', alphabeta:D / alphabeta:T=S, checkpoint paths PATH[@N] "
+        help="player specs: 'random', 'greedy', alphabeta:D / alphabeta:T=S, checkpoint paths PATH[@N | @T=S] "
         "and/or uhp:COMMAND (a UHP engine; see training/arena.py)",
     )
     parser.add_argument(
