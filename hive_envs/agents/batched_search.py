@@ -125,10 +125,3 @@ def _step(trees: list[Node], games: Sequence[Game], evaluator, config: SearchCon
         backup(path, child.value0)
         for _ in path:
             game.undo()
-
-
-def best_moves(results: Sequence[SearchResult]) -> list[int]:
-    """Each game's most visited move, ties to the higher prior (`search.choose`)."""
-    from hive_envs.agents.search import choose
-
-    return [choose(r.moves, r.visits, r.priors) for r in results]
