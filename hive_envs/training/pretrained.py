@@ -370,8 +370,7 @@ def card_markdown(card: dict) -> str:
 
 def docs_markdown() -> str:
     """docs/pretrained.md as rendered from the shipped model cards."""
-    cards = [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
-    return "\n".join([DOCS_HEADER, *(card_markdown(card) for card in cards)])
+    return "\n".join([DOCS_HEADER, *(card_markdown(card) for card in shipped_cards())])
 
 
 OPPONENT_ORDER = [
@@ -389,25 +388,33 @@ HEADLINE_PLAYS = ("argmax", "search")
 """The plays of the README's headline table (sampled play is in docs/results.md)."""
 
 
+def shipped_cards() -> list[dict]:
+    """The model cards of the pretrained agents that ship one, in `PRETRAINED` order."""
+    return [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
+
+
 def results_table(headline: bool = False) -> str:
     """Each shipped agent's score per play and opponent, from the model cards. The ``headline`` table
     (the README's) keeps argmax and searched play against the classical players; the full one (in
     docs/results.md) has every play and opponent."""
-    cards = [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
-    if headline:
-        for card in cards:
-            card["results"] = [
-                r for r in card["results"] if r["play"] in HEADLINE_PLAYS and r["opponent"] in OPPONENT_ORDER
-            ]
-    seen = {r["opponent"] for card in cards for r in card["results"]}
+    cards = shipped_cards()
+    results = {
+        card["name"]: [
+            r
+            for r in card["results"]
+            if not headline or (r["play"] in HEADLINE_PLAYS and r["opponent"] in OPPONENT_ORDER)
+        ]
+        for card in cards
+    }
+    seen = {r["opponent"] for rows in results.values() for r in rows}
     opponents = [o for o in OPPONENT_ORDER if o in seen] + sorted(seen - set(OPPONENT_ORDER))
     lines = [
         "| agent | play | " + " | ".join(f"`{o}`" for o in opponents) + " |",
         "|---|---|" + "---:|" * len(opponents),
     ]
     for card in cards:
-        for label in sorted({play_label(r) for r in card["results"]}, key=play_order):
-            rows = {r["opponent"]: r for r in card["results"] if play_label(r) == label}
+        for label in sorted({play_label(r) for r in results[card["name"]]}, key=play_order):
+            rows = {r["opponent"]: r for r in results[card["name"]] if play_label(r) == label}
             cells = [f"{rows[o]['score']:.2f} ({rows[o]['games']})" if o in rows else "" for o in opponents]
             lines.append(f"| `{card['name']}` | {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
