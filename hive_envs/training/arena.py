@@ -45,6 +45,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from typing import Any
 
 import numpy as np
 
@@ -133,15 +134,18 @@ class Settings:
             return self.repetition_draw
         return self.has_option("repetition_draw") and any(str(s).startswith("uhp:") for s in specs)
 
-    def new_game(self, repetition_draw: bool = False) -> Game:
-        """A game at the start under the match's options (``max_turns`` where the game has a cap)."""
-        entry = game_entry(self.game)
+    def options(self, repetition_draw: bool = False) -> Any:
+        """The game's options object for the match (``max_turns`` where the game has a cap)."""
         options = dict(self.game_options)
         if self.has_option("max_turns"):
             options["max_turns"] = self.max_turns
         if repetition_draw:
             options["repetition_draw"] = True
-        return entry.game(options)
+        return game_entry(self.game).parse_options(options)
+
+    def new_game(self, repetition_draw: bool = False) -> Game:
+        """A game at the start under the match's options (`options`)."""
+        return game_entry(self.game).new_game(self.options(repetition_draw))
 
     def player(self, spec: str, seed: int):
         return make_player(spec, PlayerContext(self.game, seed, self.sample, self.move_timeout_s))
@@ -179,7 +183,7 @@ def game_metrics(
     definition = game_entry(settings.game)
     if not definition.metrics:
         return {}
-    options = settings.new_game(repetition_draw).options
+    options = settings.options(repetition_draw)
     finals = [definition.from_record(r.record, options) for r in records]
     return {
         metric.key: [metric.value(game, r.seat_of_a) for game, r in zip(finals, records)]

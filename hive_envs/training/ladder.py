@@ -302,7 +302,7 @@ def _row_problem(row, players: list, games: int, count, pair_of_counts) -> str |
 
 def game_label(settings: Settings) -> str:
     """ "Hive Base+MLP", "Hoyito II 2x6": the definition's ``label`` of the match's options."""
-    return game_entry(settings.game).label(settings.new_game().options)
+    return game_entry(settings.game).label(settings.options())
 
 
 def _pair_row(result, records, settings: Settings) -> dict:
