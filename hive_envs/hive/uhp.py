@@ -29,7 +29,8 @@ command line (``--player greedy``, ``--player runs/x.pt@64``, ``--agent PATH``),
 player registered there can answer ``bestmove``. By default it is the alpha-beta search
 (`AlphaBetaPlayer`, ``--player alphabeta:3``): a plain ``bestmove`` searches ``MaxDepth`` plies (3)
 and stops at ``MaxTime`` seconds if that is set; ``bestmove depth N`` searches N plies (0 counts as
-1; at most 12), ``bestmove time hh:mm:ss`` deepens until the time is used (the clock is read inside
+1; at most 12, and at most `MAX_UNTIMED_DEPTH` = 5 while ``MaxTime`` is 0: deeper untimed searches
+could run for hours and are refused with an ``err`` that says how to set a limit), ``bestmove time hh:mm:ss`` deepens until the time is used (the clock is read inside
 the search, which answers a few milliseconds after the limit at most). A player may also expose
 ``uhp_options()`` / ``set_uhp_option(name, value)`` (listed and set by ``options``) and ``warm_up()``
 (run once at start, so a first timed ``bestmove`` is not spent loading compiled code).
@@ -58,6 +59,11 @@ CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 MAX_PERFT_DEPTH = 8
 """Refuse deeper perft requests: depth 9 of Base+MLP would run for days in a loop that cannot be
 interrupted except by killing the process."""
+MAX_UNTIMED_DEPTH = 5
+"""The deepest search a ``bestmove`` may ask for while the player has no time limit (``MaxTime 0``):
+each ply multiplies the search by about ten (middle-game positions took up to ~3 s at depth 5 and a
+minute or more at depth 6 on one core), and the engine reads no command while it searches, so a
+deeper untimed search would leave a viewer without an answer for hours."""
 
 _TIME_RE = re.compile(r"([0-9]{1,2}):([0-5][0-9]):([0-5][0-9])")
 DEFAULT_PLAYER = "alphabeta:3"
@@ -223,6 +229,7 @@ class UHPEngine:
         game = self._require_game()
         if game.is_terminal:
             raise UHPError(f"the game is over ({game.outcome}); there is no best move")
+        self._refuse_untimed_deep_search(limits)
         try:
             move = self.player.choose(game.copy(), limits)
         except (ValueError, PlayerFailure) as e:  # e.g. an agent for another game type, a dead engine
@@ -233,6 +240,21 @@ class UHPEngine:
             raise UHPError(
                 f"the player chose move {move!r}, which is not legal here: {_one_line(e)}"
             ) from None
+
+    def _refuse_untimed_deep_search(self, limits: SearchLimits) -> None:
+        """An alpha-beta player (one with ``MaxDepth`` / ``MaxTime`` options) asked for more than
+        `MAX_UNTIMED_DEPTH` plies with no time limit is refused, naming the way out."""
+        options = {row[0]: row[2] for row in getattr(self.player, "uhp_options", list)()}
+        if "MaxDepth" not in options or limits.time_s is not None or options.get("MaxTime"):
+            return
+        depth = limits.depth if limits.depth is not None else options["MaxDepth"]
+        if depth > MAX_UNTIMED_DEPTH:
+            asked = f"bestmove depth {depth}" if limits.depth is not None else f"bestmove at MaxDepth {depth}"
+            raise UHPError(
+                f"{asked} without a time limit could search for hours (the engine reads no command "
+                f"meanwhile); set one first (options set MaxTime SECONDS), use bestmove time hh:mm:ss, "
+                f"or ask for at most depth {MAX_UNTIMED_DEPTH}"
+            )
 
     def _undo(self, args: list[str]) -> list[str]:
         game = self._require_game()

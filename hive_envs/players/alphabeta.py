@@ -11,9 +11,10 @@ keeps it (and its transposition table) for later moves. Depth caps: Hive 12 plie
 (`MAX_DEPTH` of each searcher); time in (0, 3600] s. Bad specs raise ValueError naming the spec.
 
 Limits: a caller's ``SearchLimits`` (UHP ``bestmove depth N`` / ``bestmove time hh:mm:ss``, the
-arena's ``--move-time``) replace the player's own for that move when either is given; else the
-player's own apply (the spec's, or those the UHP ``options`` command set: `uhp_options`); depth 0
-(UHP allows it) searches one ply. The
+arena's ``--move-time``) replace the player's own for that move when either is given, except that a
+caller's depth alone keeps the player's own time limit (``MaxTime`` caps ``bestmove depth N`` too);
+else the player's own apply (the spec's, or those the UHP ``options`` command set: `uhp_options`);
+depth 0 (UHP allows it) searches one ply. The
 search reads its clock inside the compiled loop, so a time limit is kept to a few milliseconds,
 and its move is always one the generator listed. The seed only breaks ties between moves the
 search cannot tell apart (``seed(None)`` means 0): the same position and limits give the same move
@@ -135,6 +136,8 @@ class AlphaBetaPlayer(BasePlayer):
         time_s = getattr(limits, "time_s", None)
         if depth == 0:  # UHP allows `bestmove depth 0`; a move needs at least one ply
             depth = 1
+        if depth is not None and time_s is None:  # a depth asked for stays within this player's time
+            time_s = self.time_s
         return self.searcher(game.game_name).search(game, depth, time_s).move_id
 
     def warm_up(self) -> None:

@@ -310,3 +310,57 @@ def test_an_unknown_option_error_lists_the_players_options_too(engine):
         "err unknown option 'Nope'; options are TournamentOpening, MaxTurns, RepetitionDraw, MaxDepth, "
         "MaxTime, TableSizeMB"
     )
+
+
+class _RecordingSearcher:
+    """Stands in for the alpha-beta player: its MaxDepth / MaxTime options, and the limits it was asked for."""
+
+    def __init__(self, max_depth: int, max_time: int):
+        self.options = {"MaxDepth": max_depth, "MaxTime": max_time}
+        self.asked = []
+
+    def uhp_options(self):
+        return [(name, "int", value, value, 0, 3600) for name, value in self.options.items()]
+
+    def choose(self, game, limits):
+        self.asked.append(limits)
+        return int(game.legal_move_ids()[0])
+
+
+@pytest.mark.parametrize(
+    "line, max_depth, named",
+    [("bestmove depth 6", 3, "bestmove depth 6"), ("bestmove depth 12", 3, "bestmove depth 12"),
+     ("bestmove", 9, "bestmove at MaxDepth 9")],
+)  # fmt: skip
+def test_a_deep_search_without_a_time_limit_is_refused_before_it_starts(line, max_depth, named):
+    player = _RecordingSearcher(max_depth, max_time=0)
+    engine = UHPEngine(player=player)
+    answer(engine, "newgame")
+    out = answer(engine, line)
+    assert len(out) == 1 and out[0].startswith(f"err {named} without a time limit"), out
+    assert "options set MaxTime" in out[0] and not player.asked  # refused before any search
+
+
+@pytest.mark.parametrize(
+    "line, max_depth, max_time",
+    [("bestmove depth 5", 3, 0), ("bestmove depth 12", 3, 1), ("bestmove time 00:00:01", 12, 0),
+     ("bestmove", 5, 0), ("bestmove", 12, 1)],
+)  # fmt: skip
+def test_a_time_limit_or_a_shallow_depth_lets_the_search_run(line, max_depth, max_time):
+    player = _RecordingSearcher(max_depth, max_time)
+    engine = UHPEngine(player=player)
+    answer(engine, "newgame")
+    assert not answer(engine, line)[0].startswith("err")
+    assert len(player.asked) == 1
+
+
+def test_a_deep_bestmove_with_max_time_answers_in_time(engine):
+    import time
+
+    answer(engine, "newgame Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-")
+    assert answer(engine, "bestmove depth 12")[0].startswith("err bestmove depth 12 without a time limit")
+    answer(engine, "options set MaxTime 1")
+    start = time.perf_counter()
+    (move,) = answer(engine, "bestmove depth 12")
+    assert move in answer(engine, "validmoves")[0].split(";")
+    assert time.perf_counter() - start < 1.0 + 0.5

@@ -201,3 +201,18 @@ def test_every_listed_table_size_can_be_set_back():
     default = {row[0]: row for row in AlphaBetaPlayer(seed=0).uhp_options()}["TableSizeMB"][3]
     player.set_uhp_option("TableSizeMB", default)
     assert player.table_bits == AlphaBetaPlayer(seed=0).table_bits
+
+
+def test_a_callers_depth_keeps_the_players_time_limit():
+    import time
+
+    from hive_envs.hive import HiveGame
+    from hive_envs.players import SearchLimits
+
+    game = HiveGame.from_gamestring("Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-")
+    player = AlphaBetaPlayer(time_s=0.3)
+    player.choose(game, SearchLimits(depth=1))  # load the compiled search first
+    started = time.perf_counter()
+    move = player.choose(game, SearchLimits(depth=12))  # hours untimed: the player's 0.3 s stops it
+    assert time.perf_counter() - started < 0.3 + 0.5
+    assert move in game.legal_move_ids().tolist()
