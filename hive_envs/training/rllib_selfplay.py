@@ -34,7 +34,7 @@ from hive_envs.training.cli import config_parser, exit_code
 from hive_envs.training.config_keys import parse_overrides
 from hive_envs.training.rllib import RAY_HINT, require_ray
 from hive_envs.training.rllib.config import RLlibConfig, describe_keys, load_config
-from hive_envs.training.run_dir import check_run_dir, prepare_run_dir
+from hive_envs.training.run_dir import check_run_dir, prepare_run_dir, run_lock
 
 SAMPLED = "num_env_steps_sampled_lifetime"
 SAMPLING_TIMER = "env_runner_sampling_timer"
@@ -115,81 +115,94 @@ def train(config: RLlibConfig, address: str | None = None, overwrite: bool = Fal
     """Start Ray, train for `iterations` (or the time limit), export, evaluate; returns a summary.
 
     A run folder that already holds a run is refused unless `overwrite` (its checkpoints and
-    logs are deleted first, once every check passed)."""
+    logs are deleted first, once every check passed). The folder is locked from before Ray starts
+    to the final evaluation's report (`run_dir.run_lock`: a second run of it is refused)."""
     import ray
 
     from hive_envs.training.rllib.cluster import init_ray
     from hive_envs.training.rllib.envs import make_aec
-    from hive_envs.training.rllib.export import export_module
-    from hive_envs.training.rllib.league import MAIN
 
     run_dir = Path(config.runs_dir) / config.name
     check_run_dir(run_dir, resume=False, overwrite=overwrite)
     make_aec(config.game, config.env_options()).close()  # bad options fail here, before Ray starts
-    checkpoint_dir = run_dir / "checkpoints"
-    started_ray = not ray.is_initialized()
-    if started_ray:
-        try:
-            init_ray(address, num_cpus=max(os.cpu_count() or 1, config.num_env_runners + 1))
-        except ConnectionError as error:
-            raise ValueError(f"cannot connect to a Ray cluster at {address!r}: {error}") from None
-    algorithm = None
-    summary: dict = {"run_dir": str(run_dir), "iterations": []}
-    try:
-        algorithm = build_algorithm(config)
-        prepare_run_dir(run_dir, overwrite=overwrite)  # only now that Ray and the algorithm are up
-        started = time.time()
-        global_step, latest = 0, None
-        with open(run_dir / "progress.jsonl", "a") as progress:
-            for iteration in range(1, config.iterations + 1):
-                result = algorithm.train()
-                runners = result.get("env_runners", {})
-                steps = int(runners.get(SAMPLED, global_step)) - global_step
-                global_step += steps
-                row = {
-                    "iteration": iteration,
-                    "env_steps": global_step,
-                    "seconds": round(time.time() - started, 2),
-                    **_throughputs(result, steps),
-                    "episode_len_mean": runners.get("episode_len_mean"),
-                    "league": result.get("league"),
-                }
-                progress.write(json.dumps(row) + "\n")
-                progress.flush()
-                summary["iterations"].append(row)
-                print(json.dumps(row), flush=True)
-                done = iteration == config.iterations or (
-                    config.time_limit_minutes and time.time() - started >= config.time_limit_minutes * 60
-                )
-                if done or iteration % config.export_every == 0:
-                    module = algorithm.get_module(MAIN)
-                    export_module(
-                        module, config, checkpoint_dir / f"step_{global_step:010d}.pt", global_step, iteration
-                    )
-                    latest = export_module(
-                        module, config, checkpoint_dir / "latest.pt", global_step, iteration
-                    )
-                if done:
-                    break
-        summary.update(global_step=global_step, train_seconds=time.time() - started, checkpoint=str(latest))
-    finally:
-        if algorithm is not None:
-            algorithm.stop()
+    with run_lock(run_dir):
+        check_run_dir(run_dir, resume=False, overwrite=overwrite)  # again, now that no twin can write
+        started_ray = not ray.is_initialized()
         if started_ray:
-            ray.shutdown()
-    if config.eval_games:
-        from hive_envs.training.evaluate import evaluate
+            try:
+                init_ray(address, num_cpus=max(os.cpu_count() or 1, config.num_env_runners + 1))
+            except ConnectionError as error:
+                raise ValueError(f"cannot connect to a Ray cluster at {address!r}: {error}") from None
+        algorithm = None
+        summary: dict = {"run_dir": str(run_dir)}
+        try:
+            algorithm = build_algorithm(config)
+            prepare_run_dir(run_dir, overwrite=overwrite)  # only now that Ray and the algorithm are up
+            summary.update(_iterate(algorithm, config, run_dir))
+        finally:
+            if algorithm is not None:
+                algorithm.stop()
+            if started_ray:
+                ray.shutdown()
+        if config.eval_games:
+            from hive_envs.training.evaluate import evaluate
 
-        opponents = list(game_entry(config.game).eval_opponents)
-        report = evaluate(
-            [str(latest)],
-            opponents,
-            config.eval_games,
-            seed=config.seed,
-            out=str(run_dir / "final_eval.json"),
-        )
-        summary["final_eval"] = report["matches"]
+            opponents = list(game_entry(config.game).eval_opponents)
+            report = evaluate(
+                [summary["checkpoint"]],
+                opponents,
+                config.eval_games,
+                seed=config.seed,
+                out=str(run_dir / "final_eval.json"),
+            )
+            summary["final_eval"] = report["matches"]
     return summary
+
+
+def _iterate(algorithm, config: RLlibConfig, run_dir: Path) -> dict:
+    """Train until `iterations` or the time limit, logging each iteration to progress.jsonl and
+    exporting the main policy every `export_every` iterations and at the end; the run's totals."""
+    from hive_envs.training.rllib.export import export_module
+    from hive_envs.training.rllib.league import MAIN
+
+    checkpoint_dir = run_dir / "checkpoints"
+    started = time.time()
+    global_step, latest, iterations = 0, None, []
+    with open(run_dir / "progress.jsonl", "a") as progress:
+        for iteration in range(1, config.iterations + 1):
+            result = algorithm.train()
+            runners = result.get("env_runners", {})
+            steps = int(runners.get(SAMPLED, global_step)) - global_step
+            global_step += steps
+            row = {
+                "iteration": iteration,
+                "env_steps": global_step,
+                "seconds": round(time.time() - started, 2),
+                **_throughputs(result, steps),
+                "episode_len_mean": runners.get("episode_len_mean"),
+                "league": result.get("league"),
+            }
+            progress.write(json.dumps(row) + "\n")
+            progress.flush()
+            print(json.dumps(row), flush=True)
+            iterations.append(row)
+            done = iteration == config.iterations or (
+                config.time_limit_minutes and time.time() - started >= config.time_limit_minutes * 60
+            )
+            if done or iteration % config.export_every == 0:
+                module = algorithm.get_module(MAIN)
+                export_module(
+                    module, config, checkpoint_dir / f"step_{global_step:010d}.pt", global_step, iteration
+                )
+                latest = export_module(module, config, checkpoint_dir / "latest.pt", global_step, iteration)
+            if done:
+                break
+    return {
+        "iterations": iterations,
+        "global_step": global_step,
+        "train_seconds": time.time() - started,
+        "checkpoint": str(latest),
+    }
 
 
 def _throughputs(result: dict, steps: int) -> dict:

@@ -38,3 +38,15 @@ def test_bad_game_options_through_the_script_leave_no_ray_running(capsys, tmp_pa
     assert code == 2
     assert "holes_per_row" in capsys.readouterr().err
     assert not ray.is_initialized()
+
+
+def test_a_run_folder_in_use_is_refused_before_ray_starts(tmp_path):
+    from hive_envs.training.run_dir import LOCK, run_lock
+
+    config = RLlibConfig(runs_dir=str(tmp_path), iterations=1)
+    run = tmp_path / config.name
+    with run_lock(run):  # held by a live process (this one): a twin run of the folder
+        with pytest.raises(ValueError, match="is in use by"):
+            rllib_selfplay.train(config)
+        assert sorted(path.name for path in run.iterdir()) == [LOCK]  # the twin wrote nothing
+    assert not ray.is_initialized()
