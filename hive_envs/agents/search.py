@@ -203,6 +203,18 @@ def search(
     Returns ``(moves, visit counts, priors)`` of the root's children. With ``simulations=0`` the
     visit counts are all zero and the caller should play the highest prior.
     """
+    root = search_root(game, evaluator, config, clock)
+    return root.moves, root.n.copy(), root.priors
+
+
+def search_root(
+    game: Game,
+    evaluator: Callable[[Game], Evaluation],
+    config: SearchConfig,
+    clock: Callable[[], float] = time.monotonic,
+) -> Node:
+    """`search`'s tree, by its root: for tools that show more than the move choice (e.g. each root
+    child's mean value ``w / n``, from the root's player to move)."""
     if game.is_terminal:
         raise ValueError("search: the game is over; there is no move to choose")
     deadline = Deadline(config.time_s, clock)
@@ -214,7 +226,7 @@ def search(
             break
         _simulate(root, game, evaluator, config)
         deadline.lap()
-    return root.moves, root.n.copy(), root.priors
+    return root
 
 
 def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:

@@ -1,5 +1,6 @@
 """What a network player thinks of a position: its top moves with their policy probability, the visits
-its search gives each, and the network's value, for the page to list and draw on the board.
+its search gives each and the mean value the search found below each, and the network's value of the
+position, for the page to list and draw on the board.
 
 A player is a network player when it has the checkpoint player's ``evaluator`` (`NetworkEvaluator`) and
 ``config_for`` (`hive_envs.players.checkpoint.AgentPlayer`); others (random, greedy, alpha-beta, UHP
@@ -16,29 +17,40 @@ TOP_MOVES = 8
 
 
 def thoughts_of(player, game: Game, moves: list[dict], top: int = TOP_MOVES) -> dict | None:
-    """``{"player", "value", "simulations", "moves": [{**move, "probability", "visits"}]}`` for a network
-    player on ``game`` (played on and left as found), best ``top`` first; None for other players.
+    """``{"player", "value", "simulations", "moves": [{**move, "probability", "visits", "value"}]}`` for
+    a network player on ``game`` (played on and left as found), best ``top`` first; None for others.
 
     ``moves``: the position's moves as `boards.position` lists them (their drawing data is kept);
-    ``value``: the network's value for the player to move, in [-1, 1].
+    ``value``: the network's value of the position for the player to move, in [-1, 1]; a move's
+    ``value``: the mean of the values its search visits backed up, for the same player (None for a
+    move the search did not visit, and for every move of the raw policy).
     """
     evaluator = getattr(player, "evaluator", None)
     if evaluator is None or not hasattr(player, "config_for"):
         return None
-    from hive_envs.agents.search import search  # torch: loaded already by the network player
+    from hive_envs.agents.search import search_root  # torch: loaded already by the network player
 
     legal, priors, value = evaluator(game)
     config = player.config_for(None)
-    visits = [0] * len(legal)
+    searched: dict[int, tuple[int, float | None]] = {}
     if config.simulations > 0:
-        searched, counts, _ = search(game, evaluator, config)
-        by_move = dict(zip(searched.tolist(), counts.tolist()))
-        visits = [by_move.get(m, 0) for m in legal.tolist()]
+        root = search_root(game, evaluator, config)
+        searched = {
+            int(m): (int(n), float(w / n) if n else None) for m, n, w in zip(root.moves, root.n, root.w)
+        }
     drawing = {m["name"]: m for m in moves}
-    rows = [
-        {**drawing.get(game.move_name(m), {"name": game.move_name(m)}), "probability": float(p), "visits": v}
-        for m, p, v in zip(legal.tolist(), priors.tolist(), visits)
-    ]
+    rows = []
+    for m, p in zip(legal.tolist(), priors.tolist()):
+        visits, mean_value = searched.get(m, (0, None))
+        name = game.move_name(m)
+        rows.append(
+            {
+                **drawing.get(name, {"name": name}),
+                "probability": float(p),
+                "visits": visits,
+                "value": mean_value,
+            }
+        )
     rows.sort(key=lambda row: (-row["visits"], -row["probability"]))
     return {
         "player": player.name,

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from hive_envs.agents.search import SearchConfig, choose, search, tempered
+from hive_envs.agents.search import SearchConfig, choose, search, search_root, tempered
 
 
 class Nim:
@@ -82,6 +82,18 @@ def test_search_finds_the_winning_take_in_nim(stones, extra):
     moves, visits, priors = search(game, uniform, SearchConfig(simulations=400))
     assert choose(moves, visits, priors) in best
     assert (game.stones, game.to_move, game._stack) == (stones, 0, [])  # left as found
+
+
+@pytest.mark.parametrize("extra", [False, True])
+@pytest.mark.parametrize("stones", [2, 4, 5, 7])
+def test_root_values_are_each_moves_mean_outcome_for_the_root_mover(stones, extra):
+    root = search_root(Nim(stones, extra), uniform, SearchConfig(simulations=600))
+    means = {int(m): w / n for m, n, w in zip(root.moves, root.n, root.w)}
+    if stones in means:  # taking the last stones wins at once: every visit backs up +1
+        assert means[stones] == 1.0
+    best, others = winning_moves(stones, extra), set(means) - winning_moves(stones, extra)
+    assert all(means[w] > 0.8 for w in best)  # the search's value of a won position, near +1
+    assert all(means[loss] < min(means[w] for w in best) for loss in others)
 
 
 def test_zero_simulations_is_the_raw_policy():

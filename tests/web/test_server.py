@@ -164,12 +164,16 @@ def test_a_searching_network_player_shows_policy_visits_and_value(client):
     assert all(0.0 < r["probability"] <= 1.0 and r["piece"] and r["to"] for r in rows)
     assert [r["visits"] for r in rows] == sorted((r["visits"] for r in rows), reverse=True)
     assert rows[0]["visits"] > 0
+    for row in rows:  # a searched move's mean value; none for a move the search never tried
+        assert (row["value"] is None) == (row["visits"] == 0)
+        assert row["value"] is None or -1.0 <= row["value"] <= 1.0
 
 
 def test_the_raw_policy_shows_probabilities_that_cover_the_legal_moves(client):
     state = start(client, players=("pretrained:hive_base", "human"), expansions="")
     thoughts = client.post(f"/api/games/{state['id']}/computer", json={"think": True}).json["thoughts"]
-    assert thoughts["simulations"] == 0 and all(r["visits"] == 0 for r in thoughts["moves"])
+    assert thoughts["simulations"] == 0
+    assert all(r["visits"] == 0 and r["value"] is None for r in thoughts["moves"])
     assert len(thoughts["moves"]) == 4  # the four first placements of the tournament opening
     assert sum(r["probability"] for r in thoughts["moves"]) == pytest.approx(1.0)
 

@@ -124,6 +124,14 @@ function drawHive(svg, position, interactive) {
   drawThoughts(svg, position.thoughtsShown, centre, radius);
 }
 
+function signed(value) {
+  return value === null ? "—" : (value >= 0 ? "+" : "") + value.toFixed(2);
+}
+
+function thoughtTip(row) {  // shown on hover over a move the agent considered
+  return `${row.name}: policy ${(100 * row.probability).toFixed(1)}%, ${row.visits} visits, value ${signed(row.value)}`;
+}
+
 function drawThoughts(svg, rows, centre, radius) {
   (rows || []).slice(0, 5).forEach((row, i) => {
     if (!row.to) return;
@@ -132,7 +140,8 @@ function drawThoughts(svg, rows, centre, radius) {
       const [fx, fy] = centre(row.from);
       el("line", { class: "thought", x1: fx, y1: fy, x2: tx, y2: ty, stroke: "rgba(0,90,255,0.7)", "stroke-width": i === 0 ? 5 : 2 }, svg);
     }
-    el("circle", { class: "thought", cx: tx, cy: ty, r: radius * 0.42, fill: "rgba(0,90,255,0.85)" }, svg);
+    const mark = el("circle", { class: "thought", cx: tx, cy: ty, r: radius * 0.42, fill: "rgba(0,90,255,0.85)" }, svg);
+    el("title", {}, mark, thoughtTip(row));
     const label = row.visits ? `${row.visits}` : `${Math.round(100 * row.probability)}%`;
     el("text", { x: tx, y: ty + radius * 0.12, "text-anchor": "middle", "font-size": radius * 0.34, fill: "#fff" }, svg, label);
   });
@@ -165,8 +174,9 @@ function drawHoyito(svg, position, interactive) {
   (position.thoughtsShown || []).slice(0, 5).forEach((row) => {
     const hole = row.hole, r = hole < n ? 1 : 0, col = hole < n ? hole : 2 * n - 1 - hole;
     const cx = left + col * (pit + gap) + pit / 2, cy = top + r * (pit + 2 * gap) + pit / 2;
-    el("text", { x: cx, y: r === 1 ? cy + pit / 2 + 32 : cy - pit / 2 - 22, "text-anchor": "middle", "font-size": 12, fill: "rgb(0,90,255)" },
+    const label = el("text", { x: cx, y: r === 1 ? cy + pit / 2 + 32 : cy - pit / 2 - 22, "text-anchor": "middle", "font-size": 12, fill: "rgb(0,90,255)" },
        svg, row.visits ? `${row.visits} v` : `${Math.round(100 * row.probability)}%`);
+    el("title", {}, label, thoughtTip(row));
   });
 }
 
@@ -271,11 +281,11 @@ function showThoughts(state) {
   const t = state.thoughts, box = $("thoughts");
   if (!t) { box.innerHTML = ""; state.thoughtsShown = null; return; }
   state.thoughtsShown = t.moves;
-  const value = (t.value >= 0 ? "+" : "") + t.value.toFixed(2);
-  box.innerHTML = `<p><b>${t.player}</b> before playing <b>${state.computer_move}</b>: value ${value} for the side to move` +
+  box.innerHTML = `<p><b>${t.player}</b> before playing <b>${state.computer_move}</b>: value ${signed(t.value)} for the side to move` +
     (t.simulations ? `, ${t.simulations} simulations` : ", raw policy") + "</p>" +
-    "<table><tr><th>move</th><th>policy</th><th>visits</th></tr>" +
-    t.moves.map((m) => `<tr><td>${m.name}</td><td>${(100 * m.probability).toFixed(1)}%</td><td>${m.visits}</td></tr>`).join("") +
+    "<table><tr><th>move</th><th>policy</th><th>visits</th><th>value</th></tr>" +
+    t.moves.map((m) => `<tr><td>${m.name}</td><td>${(100 * m.probability).toFixed(1)}%</td><td>${m.visits}</td>` +
+      `<td>${signed(m.value)}</td></tr>`).join("") +
     "</table>";
 }
 
