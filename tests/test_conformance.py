@@ -50,6 +50,12 @@ class MaskOffByOne(NimBatch):
         self.action_mask[g] = np.roll(self.action_mask[g], 1)
 
 
+class TakesOneForAnIllegalAction(NimBatch):
+    def _prepare_actions(self, a, active):
+        legal = self.action_mask[np.arange(self.num_games), np.clip(a, 0, 2)] == 1
+        return np.where(legal, a, 0).astype(np.int64)
+
+
 def test_an_undo_that_does_not_restore_the_position_is_found():
     broken = dataclasses.replace(NIM, new_game=UndoForgetsTheSeat)
     with pytest.raises(ConformanceError, match="nim protocol: play_id.* then undo"):
@@ -78,3 +84,9 @@ def test_a_picture_that_is_not_rgb_is_found():
     broken = dataclasses.replace(NIM, draw_picture=lambda game: np.zeros((4, 4), dtype=np.uint8))
     with pytest.raises(ConformanceError, match=r"nim drawing: draw_picture gave uint8 \(4, 4\)"):
         check_protocol(broken)
+
+
+def test_a_batch_that_plays_an_illegal_action_instead_of_refusing_it_is_found():
+    broken = dataclasses.replace(NIM, batch=TakesOneForAnIllegalAction)
+    with pytest.raises(ConformanceError, match=r"nim batch: row 0 accepted the illegal action \d"):
+        check_batch(broken)
