@@ -22,6 +22,7 @@ import os
 import random
 import sys
 import time
+from functools import partial
 
 import numpy as np
 
@@ -30,28 +31,16 @@ from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
 from hive_envs.hoyito.engine import kernels as hoyito_kernels
 
 
-def hive_positions(game_type: str, count: int, seed: int) -> list[HiveGame]:
+def random_positions(new_game, count: int, seed: int, plies: tuple[int, int]) -> list:
+    """``count`` positions, each a new game after a seeded number of plies in ``plies`` (inclusive),
+    the moves uniformly random; games that end on the way are skipped."""
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
-        game = HiveGame(game_type)
-        for _ in range(rng.randint(10, 30)):
-            ids = game.valid_move_ids()
-            game.play_id(int(ids[rng.randrange(len(ids))]))
-            if game.is_terminal:
-                break
-        if not game.is_terminal:
-            positions.append(game)
-    return positions
-
-
-def hoyito_positions(count: int, seed: int) -> list[HoyitoGame]:
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        game = HoyitoGame(holes_per_row=6)
-        for _ in range(rng.randint(4, 30)):
-            game.play(rng.choice(game.legal_moves()))
+        game = new_game()
+        for _ in range(rng.randint(*plies)):
+            moves = game.legal_move_ids()
+            game.play_id(int(moves[rng.randrange(len(moves))]))
             if game.is_terminal:
                 break
         if not game.is_terminal:
@@ -105,13 +94,13 @@ def search_rows(positions: int, depths: list[int], seed: int = 0) -> list[dict]:
     hoyito_playout_rate(0.01)
     rows = []
     for game_type in ("Base", "Base+MLP"):
-        games = hive_positions(game_type, positions, seed)
+        games = random_positions(partial(HiveGame, game_type), positions, seed, (10, 30))
         reference = hive_perft_rate(games)
         for depth in depths:
             row = time_searches(HiveAlphaBeta(depth=depth), games)
             rows.append({"game": f"Hive {game_type}", "depth": depth, "positions": positions, **row,
                          "reference": "perft(3) nodes/s", "reference_rate": reference})  # fmt: skip
-    games = hoyito_positions(positions, seed)
+    games = random_positions(partial(HoyitoGame, holes_per_row=6), positions, seed, (4, 30))
     reference = hoyito_playout_rate()
     for depth in depths:
         row = time_searches(HoyitoAlphaBeta(depth=2 * depth), games)

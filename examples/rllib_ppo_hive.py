@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import gymnasium as gym
@@ -41,12 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # examples/ and
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
 from examples.sb3_evaluation import (
     PlyCounter,
+    TrainingClock,
     add_run_arguments,
+    add_shaping_arguments,
     evaluate,
     parse_run_arguments,
-    write_report,
+    plies_played,
+    report,
 )
-from hive_envs.training.match import format_table
 
 ENV_NAME = "hive_envs_hive_masked_flat"
 
@@ -124,7 +125,8 @@ def build(args, shaping: bool):
 
 
 def plies_sampled(algo) -> int:
-    return sum(env.get_wrapper_attr("plies") for env in algo.env_runner.env.unwrapped.envs)
+    """The plies played in the env runner of the driver (its vector env's `PlyCounter`s)."""
+    return plies_played(algo.env_runner.env.unwrapped)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,11 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--minutes", type=float, default=15.0, help="wall-time budget of training")
-    parser.add_argument("--no-shaping", action="store_true", help="train on the raw +1/-1/0 rewards")
-    parser.add_argument(
-        "--gamma", type=float, default=0.95, help="discount per learner move (PPO and shaping)"
-    )
     parser.add_argument("--envs", type=int, default=8, help="games per vector step of the env runner")
+    add_shaping_arguments(parser)
     add_run_arguments(parser)
     args = parse_run_arguments(parser, argv)
     if args.minutes <= 0:
@@ -147,37 +146,26 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        load_before = os.getloadavg()
         algo = build(args, not args.no_shaping)
-        started, cpu_started, iterations = time.time(), time.process_time(), 0
-        while time.time() - started < 60 * args.minutes:
+        clock, iterations = TrainingClock(), 0
+        while clock.elapsed() < 60 * args.minutes:
             algo.train()
             iterations += 1
-            steps, elapsed = plies_sampled(algo), time.time() - started
-            print(f"{elapsed / 60:5.1f} min  iteration {iterations:3d}  {steps:8d} plies", flush=True)
-        train_s, cpu_s = time.time() - started, time.process_time() - cpu_started
-        load_after = os.getloadavg()
+            print(
+                f"{clock.elapsed() / 60:5.1f} min  iteration {iterations:3d}  {plies_sampled(algo):8d} plies",
+                flush=True,
+            )
         steps = int(algo.metrics.peek(("env_runners", "num_env_steps_sampled_lifetime")))
-        plies = plies_sampled(algo)
-        print(
-            f"trained {steps} learner steps ({plies} plies) in {train_s / 60:.1f} min, {iterations} iterations "
-            f"({steps / train_s:.1f} steps/s, {plies / train_s:.1f} plies/s); "
-            f"load average {load_before} -> {load_after}"
-        )
+        trained = clock.finish(steps, plies_sampled(algo), f", {iterations} iterations")
         env = make_env(args.seed)
         policy = ModulePolicy(algo.get_module(), env)
         results = evaluate(policy, env, args.eval_games, args.seed + 1, name="rllib_ppo_default_mlp")
-        print(format_table(results))
-        if args.out:
-            write_report(
-                args.out, Path(__file__).name, sys.argv[1:] if argv is None else argv, results,
-                budget_minutes=args.minutes, torch_threads=args.threads, shaping=not args.no_shaping,
-                gamma=args.gamma, module="ActionMaskingTorchRLModule (DefaultPPOTorchRLModule, MLP 256x256)",
-                ray=ray.__version__, iterations=iterations,
-                load_average_before=load_before, load_average_after=load_after, learner_steps=steps,
-                plies=plies, train_seconds=round(train_s, 1), train_cpu_seconds=round(cpu_s, 1),
-                learner_steps_per_second=round(steps / train_s, 1), plies_per_second=round(plies / train_s, 1),
-            )  # fmt: skip
+        report(
+            args, argv, Path(__file__).name, results,
+            budget_minutes=args.minutes, shaping=not args.no_shaping, gamma=args.gamma,
+            module="ActionMaskingTorchRLModule (DefaultPPOTorchRLModule, MLP 256x256)",
+            ray=ray.__version__, iterations=iterations, **trained,
+        )  # fmt: skip
         algo.stop()
     finally:
         ray.shutdown()

@@ -1,4 +1,5 @@
-"""Shared by the SB3 examples: a trained model played as the arena plays, and the JSON report.
+"""Shared by the examples (SB3 and RLlib): a trained model played as the arena plays, the training's
+clock, and the printed results and JSON report.
 
 `evaluate(model, env, games, seed)` plays the model's argmax policy (over the legal moves) against
 built-in players (`hive_envs.players`: "random", "greedy") from the arena's random openings
@@ -7,8 +8,11 @@ seat) and returns `training.match.MatchResult`s (W/D/L per seat, win rate with i
 interval). ``env`` is the Gymnasium env the model was trained on: its ``observation_of(game)`` gives
 the observation, its encoder the mask and the move of an action.
 
-`write_report` records the commit of the tree the script started from (`COMMIT_AT_START`, read when
-this module is imported), so commits made while a long run trains do not end up in its report.
+`TrainingClock` measures a training run (wall and CPU time, learner steps and plies per second, the
+load average before and after) and prints it in one line. `report` prints the match results and,
+with ``--out``, writes them as JSON with the run's facts; it records the commit of the tree the
+script started from (`COMMIT_AT_START`, read when this module is imported), so commits made while a
+long run trains do not end up in its report.
 
 `PlyCounter` wraps a training env to count the plies played in it (the learner's and the opponent's),
 so a report can give the budget in plies as well as in learner steps.
@@ -19,6 +23,9 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
+import sys
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -28,7 +35,7 @@ import numpy as np
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.training.arena import distinct_openings, play_openings, summarise
-from hive_envs.training.match import MatchResult
+from hive_envs.training.match import MatchResult, format_table
 from hive_envs.training.provenance import git_commit, machine
 
 OPENING_PLIES = 2
@@ -57,7 +64,8 @@ class PlyCounter(gym.Wrapper):
 
 
 def plies_played(vec_env) -> int:
-    """The plies played in an SB3 ``DummyVecEnv`` whose envs wrap a `PlyCounter` (at any depth)."""
+    """The plies played in a vector env (SB3's ``DummyVecEnv``, Gymnasium's ``SyncVectorEnv``) whose
+    envs wrap a `PlyCounter` (at any depth)."""
     return sum(env.get_wrapper_attr("plies") for env in vec_env.envs)
 
 
@@ -82,6 +90,39 @@ class ModelPlayer:
         pass
 
 
+class TrainingClock:
+    """Started when made (just before training): `finish` prints how the training went and returns
+    the facts of the JSON report."""
+
+    def __init__(self) -> None:
+        self.load_before = os.getloadavg()
+        self.started, self.cpu_started = time.time(), time.process_time()
+
+    def elapsed(self) -> float:
+        return time.time() - self.started
+
+    def finish(self, steps: int, plies: int, detail: str = "") -> dict:
+        """Stop at ``steps`` learner steps and ``plies`` plies; ``detail`` follows the minutes."""
+        train_s, cpu_s = time.time() - self.started, time.process_time() - self.cpu_started
+        load_after = os.getloadavg()
+        print(
+            f"trained {steps} learner steps ({plies} plies) in {train_s / 60:.1f} min{detail} ({steps / train_s:.1f} "
+            f"steps/s, {plies / train_s:.1f} plies/s; {steps / cpu_s:.1f} steps per CPU-second); "
+            f"load average {self.load_before} -> {load_after}"
+        )
+        return {
+            "load_average_before": self.load_before,
+            "load_average_after": load_after,
+            "learner_steps": steps,
+            "plies": plies,
+            "train_seconds": round(train_s, 1),
+            "train_cpu_seconds": round(cpu_s, 1),
+            "learner_steps_per_second": round(steps / train_s, 1),
+            "plies_per_second": round(plies / train_s, 1),
+            "learner_steps_per_cpu_second": round(steps / cpu_s, 1),
+        }
+
+
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every example has: ``--seed``, ``--eval-games``, ``--threads``, ``--out``."""
     parser.add_argument("--seed", type=int, default=0)
@@ -90,6 +131,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--threads", type=int, default=1, help="torch threads (2 ran slower on the shared 2-core machine)"
     )
     parser.add_argument("--out", help="write the budget and the results as JSON here")
+
+
+def add_shaping_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--no-shaping`` and ``--gamma`` of the Hive examples (the env's reward shaping is on by default)."""
+    parser.add_argument("--no-shaping", action="store_true", help="train on the raw +1/-1/0 rewards")
+    parser.add_argument(
+        "--gamma", type=float, default=0.95, help="discount per learner move (PPO and shaping)"
+    )
 
 
 def parse_run_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
@@ -118,15 +167,22 @@ def evaluate(
     return results
 
 
-def write_report(path: str, script: str, argv: list[str], results: list[MatchResult], **facts) -> None:
-    """The command (``python examples/<script> <argv>``), commit, date, machine and ``facts`` (budget,
-    load, ...) with the match results, as JSON at ``path``."""
-    report = {
+def report(
+    args: argparse.Namespace, argv: list[str] | None, script: str, results: list[MatchResult], **facts
+) -> None:
+    """Print the results; with ``--out``, write as JSON there the command (``python examples/<script>
+    <argv>``), commit, date, machine, torch threads and ``facts`` (budget, clock, ...) with them."""
+    print(format_table(results))
+    if not args.out:
+        return
+    argv = sys.argv[1:] if argv is None else argv
+    document = {
         "command": " ".join(["python", f"examples/{script}", *argv]),
         "commit": COMMIT_AT_START[0] or "unknown",
         "dirty": COMMIT_AT_START[1],
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
+        "torch_threads": args.threads,
         **facts,
         "evaluation": {
             "policy": "argmax over the legal moves",
@@ -134,4 +190,4 @@ def write_report(path: str, script: str, argv: list[str], results: list[MatchRes
             "matches": [result.to_dict() for result in results],
         },
     }
-    Path(path).write_text(json.dumps(report, indent=2) + "\n")
+    Path(args.out).write_text(json.dumps(document, indent=2) + "\n")

@@ -29,7 +29,6 @@ win rate with its 95% Wilson interval (``--out`` also writes them, with the budg
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -50,14 +49,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
 from examples.sb3_evaluation import (
     PlyCounter,
+    TrainingClock,
     add_run_arguments,
+    add_shaping_arguments,
     evaluate,
     parse_run_arguments,
     plies_played,
-    write_report,
+    report,
 )
 from hive_envs.agents.networks import HexConv
-from hive_envs.training.match import format_table
 
 SHAPING = {"reward_shaping": "queen_margin"}
 
@@ -196,42 +196,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--minutes", type=float, default=20.0, help="wall-time budget of training (0 = none)")
     parser.add_argument("--steps", type=int, default=None, help="learner steps of training (default: no cap)")
-    parser.add_argument("--no-shaping", action="store_true", help="train on the raw +1/-1/0 rewards")
-    parser.add_argument(
-        "--gamma", type=float, default=0.95, help="discount per learner move (PPO and shaping)"
-    )
     parser.add_argument("--envs", type=int, default=8, help="envs stepped together (one policy batch)")
+    add_shaping_arguments(parser)
     add_run_arguments(parser)
     args = parse_run_arguments(parser, argv)
     if not args.minutes and not args.steps:
         parser.error("give a budget: --minutes > 0 or --steps")
     torch.set_num_threads(args.threads)
-    load_before = os.getloadavg()
-    gamma = args.gamma
-    envs = vector_env(args.envs, args.seed, not args.no_shaping, gamma)
-    model = build(envs, args.seed, gamma=gamma)
-    started, cpu_started = time.time(), time.process_time()
+    envs = vector_env(args.envs, args.seed, not args.no_shaping, args.gamma)
+    model = build(envs, args.seed, gamma=args.gamma)
+    clock = TrainingClock()
     model.learn(total_timesteps=args.steps or 10**12, callback=budget_callback(args.minutes or None))
-    train_s, cpu_s = time.time() - started, time.process_time() - cpu_started
-    load_after = os.getloadavg()
-    steps, plies = int(model.num_timesteps), plies_played(envs)
-    print(
-        f"trained {steps} learner steps ({plies} plies) in {train_s / 60:.1f} min ({steps / train_s:.1f} "
-        f"steps/s, {plies / train_s:.1f} plies/s; {steps / cpu_s:.1f} steps per CPU-second); "
-        f"load average {load_before} -> {load_after}"
-    )
+    trained = clock.finish(int(model.num_timesteps), plies_played(envs))
     results = evaluate(model, make_env(args.seed), args.eval_games, args.seed + 1)
-    print(format_table(results))
-    if args.out:
-        write_report(
-            args.out, Path(__file__).name, sys.argv[1:] if argv is None else argv, results,
-            budget_minutes=args.minutes or None, budget_steps=args.steps,
-            torch_threads=args.threads, shaping=not args.no_shaping, gamma=gamma,
-            load_average_before=load_before, load_average_after=load_after, learner_steps=steps,
-            plies=plies, train_seconds=round(train_s, 1), train_cpu_seconds=round(cpu_s, 1),
-            learner_steps_per_second=round(steps / train_s, 1), plies_per_second=round(plies / train_s, 1),
-            learner_steps_per_cpu_second=round(steps / cpu_s, 1),
-        )  # fmt: skip
+    budget = {"budget_minutes": args.minutes or None, "budget_steps": args.steps}
+    report(
+        args,
+        argv,
+        Path(__file__).name,
+        results,
+        **budget,
+        shaping=not args.no_shaping,
+        gamma=args.gamma,
+        **trained,
+    )
     return 0
 
 

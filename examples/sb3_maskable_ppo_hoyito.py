@@ -17,9 +17,7 @@ Wilson intervals.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 
 import gymnasium as gym
@@ -31,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import hive_envs  # noqa: F401  (registers the hive_envs/ ids)
 from examples.sb3_evaluation import (
     PlyCounter,
+    TrainingClock,
     add_run_arguments,
     evaluate,
     parse_run_arguments,
     plies_played,
-    write_report,
+    report,
 )
-from hive_envs.training.match import format_table
 
 
 def make_env(seed: int, holes_per_row: int = 6, opponent="random", shaping: bool = False) -> gym.Env:
@@ -71,29 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     add_run_arguments(parser)
     args = parse_run_arguments(parser, argv)
     torch.set_num_threads(args.threads)
-    load_before = os.getloadavg()
     env = PlyCounter(make_env(args.seed, args.holes_per_row, shaping=args.shaping))
     model = build(args.seed, args.holes_per_row, env=env)
-    started, cpu_started = time.time(), time.process_time()
+    clock = TrainingClock()
     model.learn(total_timesteps=args.steps)
-    train_s, cpu_s = time.time() - started, time.process_time() - cpu_started
-    load_after = os.getloadavg()
-    steps, plies = int(model.num_timesteps), plies_played(model.get_env())
-    print(
-        f"trained {steps} learner steps ({plies} plies) in {train_s / 60:.1f} min ({steps / train_s:.1f} "
-        f"steps/s, {plies / train_s:.1f} plies/s); load average {load_before} -> {load_after}"
-    )
+    trained = clock.finish(int(model.num_timesteps), plies_played(model.get_env()))
     results = evaluate(model, make_env(args.seed, args.holes_per_row), args.eval_games, args.seed + 1)
-    print(format_table(results))
-    if args.out:
-        write_report(
-            args.out, Path(__file__).name, sys.argv[1:] if argv is None else argv, results,
-            budget_steps=args.steps, holes_per_row=args.holes_per_row, shaping=args.shaping,
-            torch_threads=args.threads, load_average_before=load_before, load_average_after=load_after,
-            learner_steps=steps, plies=plies, train_seconds=round(train_s, 1),
-            train_cpu_seconds=round(cpu_s, 1), learner_steps_per_second=round(steps / train_s, 1),
-            plies_per_second=round(plies / train_s, 1), learner_steps_per_cpu_second=round(steps / cpu_s, 1),
-        )  # fmt: skip
+    budget = {"budget_steps": args.steps, "holes_per_row": args.holes_per_row, "shaping": args.shaping}
+    report(args, argv, Path(__file__).name, results, **budget, **trained)
     return 0
 
 

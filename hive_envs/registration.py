@@ -1,8 +1,9 @@
 """Registration of every game's environment ids with Gymnasium and PettingZoo.
 
 The ids and entry points are those of each game's definition (`hive_envs.core.definition`:
-``gym_envs``, ``gym_entry_point``, ``vector_entry_point``, ``aec_id``, ``aec_env``). Entry points are
-``"module:attribute"`` texts, so registering imports no env code and
+``gym_envs``, ``gym_entry_point``, ``vector_entry_point``, ``aec_id``, ``aec_env``). The package's entry
+points are ``"module:attribute"`` texts, handed over as written (`GameDefinition.ref`), so registering
+imports no env, engine or numba code and
 `gym.make("hive_envs:hive_envs/Hoyito-v0")` works without a prior import.
 
 `register_game(definition)` adds a game of the user's (or the tests' Nim): it joins `hive_envs.games`
@@ -30,7 +31,7 @@ def _register(definition: GameDefinition) -> None:
             disable_env_checker=False,
         )
     if definition.aec_id is not None and definition.aec_id not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", definition.aec_id, definition.aec_env)
+        pettingzoo.register("aec", definition.aec_id, definition.ref("aec_env"))
 
 
 def register_game(definition: GameDefinition) -> None:

@@ -35,6 +35,8 @@ per part; the defaults take a few seconds for a Hive game type once its kernels 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -86,6 +88,21 @@ def _move_of(encoder, game, action: int) -> int:
     any per-position state of the encoder for this game)."""
     moves, actions = encoder.legal_actions(game)
     return int(np.asarray(moves)[np.flatnonzero(np.asarray(actions) == action)[0]])
+
+
+def _refuses(action: Callable[[], Any]) -> bool:
+    """Whether ``action()`` is refused with the ValueError every part owes a bad action."""
+    try:
+        action()
+    except ValueError:
+        return True
+    return False
+
+
+def _same_twice(definition: GameDefinition, part: str, play: Callable[[], list]) -> None:
+    """Two plays with the same seed must give the same list (of actions, observations)."""
+    if play() != play():
+        raise ConformanceError(f"{definition.name} {part}: the same seed played another game")
 
 
 def _refusals(game) -> list[Any]:
@@ -163,11 +180,7 @@ def _check_apply_undo(definition, encoder, game, move: int) -> None:
 
     before = snapshot()
     for bad in _refusals(game):
-        try:
-            game.play_id(bad)
-        except ValueError:
-            pass
-        else:
+        if not _refuses(partial(game.play_id, bad)):
             raise _fail("protocol", definition, game, f"play_id({bad!r}) was accepted")
         if snapshot() != before:
             raise _fail("protocol", definition, game, f"the refused play_id({bad!r}) changed the game")
@@ -238,11 +251,7 @@ def _check_aec_refusal(definition, env, game) -> None:
     if not illegal.size:
         return
     before = raw.game.record()
-    try:
-        raw.step(int(illegal[0]))
-    except ValueError:
-        pass
-    else:
+    if not _refuses(lambda: raw.step(int(illegal[0]))):
         raise _fail("AEC env", definition, game, f"the raw env accepted the illegal action {int(illegal[0])}")
     if raw.game.record() != before:
         raise _fail("AEC env", definition, game, "a refused action changed the env's game")
@@ -260,9 +269,11 @@ def check_aec_env(
     parsed = definition.parse_options(options)
     encoder = definition.encoder(parsed)
     for number in range(games):
-        first = _aec_playout(definition, options, parsed, encoder, seed + number, max_plies)
-        if _aec_playout(definition, options, parsed, encoder, seed + number, max_plies) != first:
-            raise ConformanceError(f"{definition.name} AEC env: the same seed played another game")
+        _same_twice(
+            definition,
+            "AEC env",
+            partial(_aec_playout, definition, options, parsed, encoder, seed + number, max_plies),
+        )
 
 
 # ---------------------------------------------------------------------------- Gym env
@@ -281,11 +292,7 @@ def _gym_episode(definition, env_id: str, options, seed: int, max_plies: int) ->
         if not np.array_equal(mask, _mask(encoder, game)):
             raise _fail("Gym env", definition, game, "action_masks() is not the encoder's mask")
         before = game.record()
-        try:
-            env.step(int(encoder.num_actions))
-        except ValueError:
-            pass
-        else:
+        if not _refuses(lambda: env.step(int(encoder.num_actions))):
             raise _fail("Gym env", definition, game, "an action outside the action space was accepted")
         if single.aec.game.record() != before:
             raise _fail("Gym env", definition, game, "a refused action changed the game")
@@ -317,9 +324,9 @@ def check_gym_env(
 ) -> None:
     """The first Gymnasium id of the definition: masks and per-seed determinism (module docstring)."""
     env_id = next(iter(definition.gym_envs))
-    first = _gym_episode(definition, env_id, options, seed, max_plies)
-    if _gym_episode(definition, env_id, options, seed, max_plies) != first:
-        raise ConformanceError(f"{definition.name} Gym env {env_id}: the same seed played another episode")
+    _same_twice(
+        definition, f"Gym env {env_id}", lambda: _gym_episode(definition, env_id, options, seed, max_plies)
+    )
 
 
 # ---------------------------------------------------------------------------- batch
@@ -378,11 +385,7 @@ def _check_batch_refusal(definition, batch, actions: np.ndarray, game) -> None:
     bad = actions.copy()
     bad[0] = illegal[0]
     before = (batch.observation.copy(), batch.action_mask.copy(), batch.to_move.copy())
-    try:
-        batch.step(bad)
-    except ValueError:
-        pass
-    else:
+    if not _refuses(lambda: batch.step(bad)):
         raise _fail("batch", definition, game, f"row 0 accepted the illegal action {int(illegal[0])}")
     after = (batch.observation, batch.action_mask, batch.to_move)
     if not all(np.array_equal(x, y) for x, y in zip(before, after)):

@@ -50,31 +50,57 @@ class MaskOffByOne(NimBatch):
         self.action_mask[g] = np.roll(self.action_mask[g], 1)
 
 
-def test_an_undo_that_does_not_restore_the_position_is_found():
-    broken = dataclasses.replace(NIM, new_game=UndoForgetsTheSeat)
-    with pytest.raises(ConformanceError, match="nim protocol: play_id.* then undo"):
-        check_protocol(broken)
+class TakesOneForAnIllegalAction(NimBatch):
+    def _prepare_actions(self, a, active):
+        legal = self.action_mask[np.arange(self.num_games), np.clip(a, 0, 2)] == 1
+        return np.where(legal, a, 0).astype(np.int64)
 
 
-def test_a_move_id_that_should_be_refused_is_found():
-    broken = dataclasses.replace(NIM, new_game=AcceptsFloats)
-    with pytest.raises(ConformanceError, match=r"play_id\(1.5\) was accepted"):
-        check_protocol(broken)
+def not_rgb(game):
+    return np.zeros((4, 4), dtype=np.uint8)
 
 
-def test_a_batch_mask_that_disagrees_with_the_encoder_is_found():
-    broken = dataclasses.replace(NIM, batch=MaskOffByOne)
-    with pytest.raises(ConformanceError, match=r"nim batch: row \d+'s mask is not the encoder's"):
-        check_batch(broken)
+def forgets_the_moves(text, options):
+    return NimGame(options)
 
 
-def test_a_record_that_does_not_replay_is_found():
-    broken = dataclasses.replace(NIM, from_record=lambda text, options: NimGame(options))
-    with pytest.raises(ConformanceError, match="nim record: from_record"):
-        check_protocol(broken)
+# A broken part of Nim, the check that must find it, and what its ConformanceError must say.
+BROKEN = {
+    "an undo that does not restore the position": (
+        {"new_game": UndoForgetsTheSeat},
+        check_protocol,
+        "nim protocol: play_id.* then undo",
+    ),
+    "a move id that should be refused": (
+        {"new_game": AcceptsFloats},
+        check_protocol,
+        r"play_id\(1.5\) was accepted",
+    ),
+    "a batch mask that disagrees with the encoder": (
+        {"batch": MaskOffByOne},
+        check_batch,
+        r"nim batch: row \d+'s mask is not the encoder's",
+    ),
+    "a record that does not replay": (
+        {"from_record": forgets_the_moves},
+        check_protocol,
+        "nim record: from_record",
+    ),
+    "a picture that is not RGB": (
+        {"draw_picture": not_rgb},
+        check_protocol,
+        r"nim drawing: draw_picture gave uint8 \(4, 4\)",
+    ),
+    "a batch that plays an illegal action instead of refusing it": (
+        {"batch": TakesOneForAnIllegalAction},
+        check_batch,
+        r"nim batch: row 0 accepted the illegal action \d",
+    ),
+}
 
 
-def test_a_picture_that_is_not_rgb_is_found():
-    broken = dataclasses.replace(NIM, draw_picture=lambda game: np.zeros((4, 4), dtype=np.uint8))
-    with pytest.raises(ConformanceError, match=r"nim drawing: draw_picture gave uint8 \(4, 4\)"):
-        check_protocol(broken)
+@pytest.mark.parametrize("broken", BROKEN)
+def test_each_kind_of_disagreement_is_found(broken):
+    parts, check, message = BROKEN[broken]
+    with pytest.raises(ConformanceError, match=message):
+        check(dataclasses.replace(NIM, **parts))

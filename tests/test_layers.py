@@ -30,6 +30,7 @@ LAYERS = [
             "hive_envs.core",
             "hive_envs.core.game",
             "hive_envs.core.definition",
+            "hive_envs.core.lazy",
             "hive_envs.core.choice",
             "hive_envs.core.shaping",
         ],

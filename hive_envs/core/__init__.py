@@ -2,6 +2,7 @@
 
 - `definition.GameDefinition`: one game's record of everything game-specific, which every tool reads
   (`hive_envs.games` collects them).
+- `lazy.lazy_names`: a package's names imported on first read (the game packages' ``__init__``).
 - `game.Game`: the game protocol every tool talks to (implemented by HiveGame and HoyitoGame), and
   `game.as_integer` / `check_integer`: what counts as an integer action, move id or row (no bools,
   no floats).

@@ -51,7 +51,9 @@ def _registry() -> dict[str, str]:
     imported on use: the registry imports this module)."""
     games = importlib.import_module("hive_envs.games").GAMES
     return {
-        d.aec_id: d.aec_env for d in games.values() if d.aec_id is not None and isinstance(d.aec_env, str)
+        d.aec_id: d.ref("aec_env")
+        for d in games.values()
+        if d.aec_id is not None and isinstance(d.ref("aec_env"), str)
     }
 
 

@@ -1,41 +1,47 @@
 """`GameDefinition`: everything game-specific about one game, declared once in the game's folder.
 
-    HIVE = GameDefinition(name="hive", title="Hive", options=HiveOptions, new_game=..., ...)
+    HIVE = GameDefinition(name="hive", title="Hive", options="hive_envs.hive.engine.options:HiveOptions", ...)
+    HIVE.options                    # the class, imported now; HIVE.ref("options") is the text
 
 Every tool (registration, players, the terminal front end, the arena and ladder, RLlib, the
 benchmarks, `hive_envs.testing`) reads what it needs from the definition and never asks a game's
 name. `hive_envs.games` collects the package's definitions; `hive_envs.register_game(definition)`
 adds another (the tests' Nim is added so).
 
-Fields (those marked *ref* take the object itself or a ``"module:attribute"`` text imported on first
-use, so that a definition in a low layer can point at its envs, drawing or agents code without
-importing it, as Gymnasium's entry points do; they are written in code, never read from a file):
+The parts that are code (classes and functions, marked *part* below) take the object itself or a
+``"module:attribute"`` text (``"module:Class.method"`` too), as Gymnasium's entry points do: reading
+the field imports the module on first use and gives the object. So a definition names its engine,
+encoder, batch, envs, drawing and agents without importing them, and `import hive_envs`, which
+registers every game's env ids, loads no engine, numba or torch. ``definition.ref(field)`` is what
+was written (the text itself), for code that must not import it. The texts are written in code,
+never read from a file.
 
 - ``name``: the game's name in configs, checkpoints, reports and player contexts.
 - ``title``: the name shown to people ("Hive", "Hoyito II").
-- ``options``: the options dataclass; constructing it validates the values (ValueError).
-- ``new_game(options) -> Game``: a protocol game (`hive_envs.core.game`) at the start.
-- ``from_record(text, options) -> Game``: replay a `Game.record` text under ``options`` (the rules
+- ``options`` *part*: the options dataclass; constructing it validates the values (ValueError).
+- ``new_game`` *part*: ``(options) -> Game``: a protocol game (`hive_envs.core.game`) at the start.
+- ``from_record`` *part*: ``(text, options) -> Game``: replay a `Game.record` text under ``options`` (the rules
   the record's text does not carry, such as a turn cap or repetition draw); ValueError if bad.
-- ``encoder(options)``: the encoder of the game's envs (`hive_envs.core.game_env`).
-- ``label(options) -> str``: the game under these options for tables ("Hive Base+MLP").
+- ``encoder`` *part*: ``(options) ->`` encoder: the encoder of the game's envs (`hive_envs.core.game_env`).
+- ``label`` *part*: ``(options) -> str``: the game under these options for tables ("Hive Base+MLP").
 - ``seat_names``: the two seats as people call them (("White", "Black")).
-- ``batch`` *ref*: the batched stepper class (`hive_envs.core.batch`), ``Batch(num_games, **options)``;
+- ``batch`` *part*: the batched stepper class (`hive_envs.core.batch`), ``Batch(num_games, **options)``;
   None for a game without one (no PPO training, no ``make_vec``).
-- ``aec_env`` *ref*: ``env(**options)``, the wrapped PettingZoo AEC env; ``aec_id`` its PettingZoo id.
+- ``aec_env`` *part*: ``env(**options)``, the wrapped PettingZoo AEC env; ``aec_id`` its PettingZoo id.
 - ``gym_envs``: Gymnasium id -> default keyword options; ``gym_entry_point`` and ``vector_entry_point``
-  the refs (as Gymnasium takes them) of the single-agent env and of its ``make_vec`` class.
-- ``searcher`` *ref*: the `hive_envs.core.alphabeta.AlphaBetaSearcher` subclass behind ``alphabeta:D``;
+  the entry points of the single-agent env and of its ``make_vec`` class, as Gymnasium takes them (an
+  object or a ``"module:attribute"`` text that Gymnasium imports when an id is made).
+- ``searcher`` *part*: the `hive_envs.core.alphabeta.AlphaBetaSearcher` subclass behind ``alphabeta:D``;
   None: the game has no alpha-beta player.
-- ``draw_text`` *ref*: ``(game) -> str``, the board as the terminal front end prints it;
-  ``score_text(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing;
-  ``draw_picture`` *ref*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None;
-  ``web_board`` *ref*: ``(game) -> dict``, what the browser page (`hive_envs.web`) draws of the
+- ``draw_text`` *part*: ``(game) -> str``, the board as the terminal front end prints it;
+  ``score_text`` *part*: ``(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing;
+  ``draw_picture`` *part*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None;
+  ``web_board`` *part*: ``(game) -> dict``, what the browser page (`hive_envs.web`) draws of the
   position, or None (the page then cannot show the game).
 - ``ladder``: the fixed player specs of the game's strength ladder, weakest first.
 - ``eval_opponents``: the quick baselines a training run's final evaluation plays.
 - ``metrics``: `MatchMetric` values the arena reports per game and per match besides the result.
-- ``fresh_moves`` *ref*: ``(game, moves) -> bool array | None``: which moves lead to a position the
+- ``fresh_moves`` *part*: ``(game, moves) -> bool array | None``: which moves lead to a position the
   game has not been in (the network players avoid repeating); None for a game without repetitions.
 - ``uhp``: whether external Universal Hive Protocol engines play the game (``uhp:COMMAND`` players).
 - ``potential``: the name of the game's potential for the opt-in reward shaping, None for none.
@@ -43,7 +49,7 @@ importing it, as Gymnasium's entry points do; they are written in code, never re
   instead of game by game: for games whose protocol copy is slow (an AEC env copied every move).
 - ``networks``: network kinds (`hive_envs.agents.networks`) made for this game only; of them,
   ``rule_networks`` simulate moves with the game's own kernels, and their spec carries the rule
-  options ``network_rules(options) -> dict``.
+  options ``network_rules`` *part*: ``(options) -> dict``.
 """
 
 from __future__ import annotations
@@ -51,9 +57,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from hive_envs.core.game import Game
 
@@ -68,12 +75,49 @@ def check_names(owner: str, options, known: Sequence[str]) -> None:
         raise ValueError(f"{owner} has no option {', '.join(unknown)}; its options are {', '.join(known)}")
 
 
+_REF = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+_REQUIRED: Any = object()
+T = TypeVar("T")
+
+
 def load(ref: Any) -> Any:
-    """The object a *ref* field names: itself, or the attribute of a ``"module:attribute"`` text."""
+    """The object a part names: itself, or the attribute of a ``"module:attribute"`` text (a dotted
+    attribute path such as ``"module:Class.method"`` too)."""
     if not isinstance(ref, str):
         return ref
-    module_name, _, attribute = ref.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
+    module_name, _, path = ref.partition(":")
+    value = importlib.import_module(module_name)
+    for attribute in path.split("."):
+        value = getattr(value, attribute)
+    return value
+
+
+class Part(Generic[T]):
+    """A `GameDefinition` field that takes the object itself or a ``"module:attribute"`` text and
+    gives the object: a text is imported on the first read and the object kept. A text that is not of
+    that form raises ValueError when the definition is made."""
+
+    def __init__(self, default: Any = _REQUIRED) -> None:
+        self.default = default
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, definition: Any, owner: type | None = None) -> T:
+        if definition is None:  # the class's default, which dataclasses reads: none for a required part
+            if self.default is _REQUIRED:
+                raise AttributeError(f"the part {self.name!r} has no default")
+            return self.default
+        loaded = definition.__dict__.setdefault("_loaded_parts", {})
+        if self.name not in loaded:
+            loaded[self.name] = load(definition.__dict__[self.name])
+        return loaded[self.name]
+
+    def __set__(self, definition: Any, value: T | str) -> None:
+        if isinstance(value, str) and not _REF.fullmatch(value):
+            raise ValueError(f"{self.name} must be an object or a 'module:attribute' text, got {value!r}")
+        definition.__dict__[self.name] = value
+        definition.__dict__.get("_loaded_parts", {}).pop(self.name, None)
 
 
 @dataclass(frozen=True)
@@ -89,39 +133,50 @@ class MatchMetric:
     value: Callable[[Any, int], float]  # (the game's own class, seat of A)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class GameDefinition:
     """One game's record of everything game-specific (the fields: see the module docstring)."""
 
     name: str
     title: str
-    options: type
-    new_game: Callable[[Any], Game]
-    from_record: Callable[[str, Any], Game]
-    encoder: Callable[[Any], Any]
-    label: Callable[[Any], str]
+    options: Part[type] = Part()
+    new_game: Part[Callable[[Any], Game]] = Part()
+    from_record: Part[Callable[[str, Any], Game]] = Part()
+    encoder: Part[Callable[[Any], Any]] = Part()
+    label: Part[Callable[[Any], str]] = Part()
     seat_names: tuple[str, str]
-    batch: Any = None
-    aec_env: Any = None
+    batch: Part[Any] = Part(None)
+    aec_env: Part[Any] = Part(None)
     aec_id: str | None = None
     gym_envs: dict[str, dict] = field(default_factory=dict)
     gym_entry_point: Any = None
     vector_entry_point: Any = None
-    searcher: Any = None
-    draw_text: Any = None
-    draw_picture: Any = None
-    web_board: Any = None
-    score_text: Callable[[Any], str] = lambda game: ""  # takes the game's own class
+    searcher: Part[Any] = Part(None)
+    draw_text: Part[Any] = Part(None)
+    draw_picture: Part[Any] = Part(None)
+    web_board: Part[Any] = Part(None)
+    score_text: Part[Callable[[Any], str]] = Part(lambda game: "")  # takes the game's own class
     ladder: tuple[str, ...] = ("random", "greedy")
     eval_opponents: tuple[str, ...] = ("random",)
     metrics: tuple[MatchMetric, ...] = ()
-    fresh_moves: Any = None
+    fresh_moves: Part[Any] = Part(None)
     uhp: bool = False
     potential: str | None = None
     evaluate_in_batch: bool = False
     networks: tuple[str, ...] = ()
     rule_networks: tuple[str, ...] = ()
-    network_rules: Callable[[Any], dict] | None = None
+    network_rules: Part[Callable[[Any], dict] | None] = Part(None)
+
+    def __repr__(self) -> str:  # the dataclass's would import every part
+        return f"GameDefinition(name={self.name!r}, title={self.title!r})"
+
+    def ref(self, part: str) -> Any:
+        """What the part ``part`` was given, not imported: the object or its ``"module:attribute"`` text
+        (registration hands the text to PettingZoo, which imports it when the env is made)."""
+        if not isinstance(vars(type(self)).get(part), Part):
+            parts = sorted(name for name, value in vars(type(self)).items() if isinstance(value, Part))
+            raise ValueError(f"a game definition has no part {part!r}; its parts are {', '.join(parts)}")
+        return self.__dict__[part]
 
     # -- options ----------------------------------------------------------------------------------
     @property
@@ -146,11 +201,11 @@ class GameDefinition:
         """A new game under keyword ``options`` (validated by the options object)."""
         return self.new_game(self.parse_options(options))
 
-    # -- the parts a ref names --------------------------------------------------------------------
+    # -- the parts ------------------------------------------------------------------------------
     def batch_class(self) -> type:
         if self.batch is None:
             raise ValueError(f"game {self.name!r} has no batch (it cannot be trained or vectorised)")
-        return load(self.batch)
+        return self.batch
 
     def make_batch(self, num_games: int, options: dict[str, Any]):
         """A batch of ``num_games`` games; an unknown option name raises ValueError naming it and the
@@ -165,15 +220,15 @@ class GameDefinition:
         """The wrapped PettingZoo AEC env (``env(**options)``: illegal moves lose, call order enforced)."""
         if self.aec_env is None:
             raise ValueError(f"game {self.name!r} has no PettingZoo env")
-        return load(self.aec_env)(**dict(options or {}))
+        return self.aec_env(**dict(options or {}))
 
     def searcher_class(self) -> type | None:
-        return None if self.searcher is None else load(self.searcher)
+        return self.searcher
 
     def draw(self, game: Game) -> str:
         """The board as text (the game's record when the definition has no drawing)."""
-        return game.record() if self.draw_text is None else load(self.draw_text)(game)
+        return game.record() if self.draw_text is None else self.draw_text(game)
 
     def fresh(self, game: Game, moves) -> Any:
         """`fresh_moves` of the game, or None when the game has no repetitions."""
-        return None if self.fresh_moves is None else load(self.fresh_moves)(game, moves)
+        return None if self.fresh_moves is None else self.fresh_moves(game, moves)

@@ -5,56 +5,43 @@ the torus grid helpers (`GRID_SIZE`, `cell_to_qr`, `qr_to_cell`, `DIRECTIONS`) a
 move encoding (``move_id = pack_move(piece_id, cell) = piece_id * 1024 + cell``, `move_piece`,
 `move_cell`, `PASS_MOVE`), the rule options `HiveOptions`, the alpha-beta searcher `HiveAlphaBeta`. Kernels that work on the flat
 state array directly (for batched stepping) are in `hive_envs.hive.engine`.
+
+The names are imported on first use (PEP 562), so that importing a module of this package (such
+as `hive_envs.hive.definition`, which `import hive_envs` reads) loads no engine or numba.
 """
 
-from hive_envs.hive.batch import HiveBatch
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
-from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hive.engine.grid import (
-    DIRECTION_NAMES,
-    DIRECTIONS,
-    GRID_SIZE,
-    NUM_CELLS,
-    ORIGIN,
-    cell_to_qr,
-    qr_to_cell,
-)
-from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece, pack_move
-from hive_envs.hive.engine.options import EXPANSION_SETS, GAME_TYPES, HiveOptions
-from hive_envs.hive.engine.pieces import (
-    BLACK,
-    NUM_PIECE_SLOTS,
-    NUM_PIECES,
-    PIECE_IDS,
-    PIECE_NAMES,
-    SLOT_NAMES,
-    WHITE,
-)
+from __future__ import annotations
 
-__all__ = [
-    "BLACK",
-    "DIRECTIONS",
-    "DIRECTION_NAMES",
-    "EXPANSION_SETS",
-    "GAME_TYPES",
-    "GRID_SIZE",
-    "NUM_CELLS",
-    "NUM_MOVE_IDS",
-    "NUM_PIECES",
-    "NUM_PIECE_SLOTS",
-    "ORIGIN",
-    "PASS_MOVE",
-    "PIECE_IDS",
-    "PIECE_NAMES",
-    "SLOT_NAMES",
-    "WHITE",
-    "HiveAlphaBeta",
-    "HiveBatch",
-    "HiveGame",
-    "HiveOptions",
-    "cell_to_qr",
-    "move_cell",
-    "move_piece",
-    "pack_move",
-    "qr_to_cell",
-]
+from typing import TYPE_CHECKING
+
+from hive_envs.core.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from hive_envs.hive.batch import HiveBatch as HiveBatch
+    from hive_envs.hive.engine.alphabeta import HiveAlphaBeta as HiveAlphaBeta
+    from hive_envs.hive.engine.game import HiveGame as HiveGame
+    from hive_envs.hive.engine.grid import DIRECTION_NAMES as DIRECTION_NAMES
+    from hive_envs.hive.engine.grid import DIRECTIONS as DIRECTIONS
+    from hive_envs.hive.engine.grid import GRID_SIZE as GRID_SIZE
+    from hive_envs.hive.engine.grid import NUM_CELLS as NUM_CELLS
+    from hive_envs.hive.engine.grid import ORIGIN as ORIGIN
+    from hive_envs.hive.engine.grid import cell_to_qr as cell_to_qr
+    from hive_envs.hive.engine.grid import qr_to_cell as qr_to_cell
+    from hive_envs.hive.engine.moves import NUM_MOVE_IDS as NUM_MOVE_IDS
+    from hive_envs.hive.engine.moves import PASS_MOVE as PASS_MOVE
+    from hive_envs.hive.engine.moves import move_cell as move_cell
+    from hive_envs.hive.engine.moves import move_piece as move_piece
+    from hive_envs.hive.engine.moves import pack_move as pack_move
+    from hive_envs.hive.engine.options import EXPANSION_SETS as EXPANSION_SETS
+    from hive_envs.hive.engine.options import GAME_TYPES as GAME_TYPES
+    from hive_envs.hive.engine.options import HiveOptions as HiveOptions
+    from hive_envs.hive.engine.pieces import BLACK as BLACK
+    from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS as NUM_PIECE_SLOTS
+    from hive_envs.hive.engine.pieces import NUM_PIECES as NUM_PIECES
+    from hive_envs.hive.engine.pieces import PIECE_IDS as PIECE_IDS
+    from hive_envs.hive.engine.pieces import PIECE_NAMES as PIECE_NAMES
+    from hive_envs.hive.engine.pieces import SLOT_NAMES as SLOT_NAMES
+    from hive_envs.hive.engine.pieces import WHITE as WHITE
+
+
+__getattr__, __dir__, __all__ = lazy_names(__name__, __file__)

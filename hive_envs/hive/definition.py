@@ -1,24 +1,40 @@
-"""Hive's `GameDefinition` (`hive_envs.core.definition`): what every tool needs to know about Hive."""
+"""Hive's `GameDefinition` (`hive_envs.core.definition`): what every tool needs to know about Hive.
+
+Its parts are ``"module:attribute"`` texts and functions that import the engine when called, so that
+reading the definition (`import hive_envs` registers its env ids) imports no engine or numba.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hive_envs.core.definition import GameDefinition, MatchMetric
-from hive_envs.hive.batch import HiveBatch
-from hive_envs.hive.encoding import make_encoding
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
-from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hive.engine.heuristics import POTENTIAL_NAME
-from hive_envs.hive.engine.options import EXPANSION_SETS, HiveOptions
+
+if TYPE_CHECKING:
+    from hive_envs.hive.engine.game import HiveGame
+    from hive_envs.hive.engine.options import HiveOptions
+
+_EXPANSION_SETS = ("", "M", "L", "P", "ML", "MP", "LP", "MLP")
+"""`hive_envs.hive.engine.options.EXPANSION_SETS`, written out for the env ids (as is the potential's
+name below): reading them there would load the engine. A test keeps them equal."""
 
 
 def _from_record(text: str, options: HiveOptions) -> HiveGame:
     """Replay a GameString (it names the game type) under the options' other rules."""
+    from hive_envs.hive.engine.game import HiveGame
+
     return HiveGame.from_gamestring(
         text,
         tournament_opening=options.tournament_opening,
         max_turns=options.max_turns,
         repetition_draw=options.repetition_draw,
     )
+
+
+def _encoder(options: HiveOptions):
+    from hive_envs.hive.encoding import make_encoding
+
+    return make_encoding(options.expansions)
 
 
 def _network_rules(options: HiveOptions) -> dict:
@@ -40,22 +56,22 @@ a finer measure than W/D/L when weak players draw at the turn limit."""
 HIVE = GameDefinition(
     name="hive",
     title="Hive",
-    options=HiveOptions,
-    new_game=HiveGame.from_options,
+    options="hive_envs.hive.engine.options:HiveOptions",
+    new_game="hive_envs.hive.engine.game:HiveGame.from_options",
     from_record=_from_record,
-    encoder=lambda options: make_encoding(options.expansions),
+    encoder=_encoder,
     label=lambda options: f"Hive {options.game_type}",
     seat_names=("White", "Black"),
-    batch=HiveBatch,
+    batch="hive_envs.hive.batch:HiveBatch",
     aec_env="hive_envs.hive_v0:env",
     aec_id="hive_envs/hive-v0",
     gym_envs={
         "hive_envs/Hive-v0": {},
-        **{f"hive_envs/Hive{letters}-v0": {"expansions": letters} for letters in EXPANSION_SETS if letters},
+        **{f"hive_envs/Hive{letters}-v0": {"expansions": letters} for letters in _EXPANSION_SETS if letters},
     },
     gym_entry_point="hive_envs.hive.gym_env:HiveEnv",
     vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
-    searcher=HiveAlphaBeta,
+    searcher="hive_envs.hive.engine.alphabeta:HiveAlphaBeta",
     draw_text="hive_envs.hive.render:render_ansi",
     draw_picture="hive_envs.hive.render:render_rgb",
     web_board="hive_envs.web.boards:hive_position",
@@ -64,7 +80,7 @@ HIVE = GameDefinition(
     metrics=(QUEEN_MARGIN,),
     fresh_moves="hive_envs.agents.history:fresh_moves",
     uhp=True,
-    potential=POTENTIAL_NAME,
+    potential="queen_margin",  # hive_envs.hive.engine.heuristics.POTENTIAL_NAME (tested equal)
     networks=("hexconv", "hive_lookahead"),
     rule_networks=("hive_lookahead",),
     network_rules=_network_rules,

@@ -1,19 +1,25 @@
-"""Hoyito II's `GameDefinition` (`hive_envs.core.definition`): what every tool needs to know about it."""
+"""Hoyito II's `GameDefinition` (`hive_envs.core.definition`): what every tool needs to know about it.
+
+Its parts are ``"module:attribute"`` texts and functions that import the engine when called, so that
+reading the definition (`import hive_envs` registers its env ids) imports no engine or numba.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from hive_envs.core.definition import GameDefinition
-from hive_envs.hoyito.batch import HoyitoBatch
-from hive_envs.hoyito.encoding import HoyitoEncoding
-from hive_envs.hoyito.engine.alphabeta import HoyitoAlphaBeta
-from hive_envs.hoyito.engine.game import POTENTIAL_NAME, HoyitoGame
-from hive_envs.hoyito.engine.options import HoyitoOptions
+
+if TYPE_CHECKING:
+    from hive_envs.hoyito.engine.game import HoyitoGame
+    from hive_envs.hoyito.engine.options import HoyitoOptions
 
 
 def _from_record(text: str, options: HoyitoOptions) -> HoyitoGame:
     """Replay a record; it carries every option itself, so ``options`` only has to agree with it."""
+    from hive_envs.hoyito.engine.game import HoyitoGame
+
     game = HoyitoGame.from_record(text)
     if game.options != options:
         raise ValueError(f"Hoyito record {text!r} is a game of {game.options}, not of {options}")
@@ -23,26 +29,26 @@ def _from_record(text: str, options: HoyitoOptions) -> HoyitoGame:
 HOYITO = GameDefinition(
     name="hoyito",
     title="Hoyito II",
-    options=HoyitoOptions,
-    new_game=HoyitoGame.from_options,
+    options="hive_envs.hoyito.engine.options:HoyitoOptions",
+    new_game="hive_envs.hoyito.engine.game:HoyitoGame.from_options",
     from_record=_from_record,
-    encoder=HoyitoEncoding,
+    encoder="hive_envs.hoyito.encoding:HoyitoEncoding",
     label=lambda options: f"Hoyito II 2x{options.holes_per_row}",
     seat_names=("South", "North"),
-    batch=HoyitoBatch,
+    batch="hive_envs.hoyito.batch:HoyitoBatch",
     aec_env="hive_envs.hoyito_v0:env",
     aec_id="hive_envs/hoyito-v0",
     gym_envs={"hive_envs/Hoyito-v0": {}, "hive_envs/Hoyito2x12-v0": {"holes_per_row": 12}},
     gym_entry_point="hive_envs.hoyito.gym_env:HoyitoEnv",
     vector_entry_point="hive_envs.hoyito.gym_env:HoyitoVectorEnv",
-    searcher=HoyitoAlphaBeta,
+    searcher="hive_envs.hoyito.engine.alphabeta:HoyitoAlphaBeta",
     draw_text="hive_envs.hoyito.render:render_numbered",
     draw_picture="hive_envs.hoyito.render:render_rgb",
     web_board="hive_envs.web.boards:hoyito_position",
     score_text=lambda game: " ({}-{})".format(*game.captured),
     ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
     eval_opponents=("random", "greedy"),
-    potential=POTENTIAL_NAME,
+    potential="captured_margin",  # hive_envs.hoyito.engine.game.POTENTIAL_NAME (tested equal)
     networks=("hoyito_lookahead",),
     rule_networks=("hoyito_lookahead",),
     network_rules=lambda options: {

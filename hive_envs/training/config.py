@@ -9,9 +9,7 @@ field's meaning is in its `doc` metadata and its allowed values in `allowed` (bo
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from hive_envs.games import GAMES
@@ -20,11 +18,14 @@ from hive_envs.training.config_keys import (
     NOT_EMPTY,
     SEED,
     ConfigKeys,
+    KeyedConfig,
     Rule,
     above,
     at_least,
     between,
     check_fields,
+    check_rule_start,
+    has_rule_value,
     key,
     one_of,
     reject,
@@ -32,11 +33,13 @@ from hive_envs.training.config_keys import (
 )
 
 NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
+RULE_FEATURE_KEYS = {"hive_lookahead": "hive_features", "hoyito_lookahead": "hoyito_features"}
+"""The networks with a rule value (at feature set 2) and the key of their feature set."""
 GAME = Rule("a game of hive_envs.games (hive, hoyito, or one added with register_game)", lambda v: v in GAMES)
 
 
 @dataclass
-class TrainConfig:
+class TrainConfig(KeyedConfig):
     # --- run ---
     name: str = key("run", "run name; outputs go to <runs_dir>/<name>/", FOLDER_NAME)
     runs_dir: str = key("runs", "directory holding one folder per run", NOT_EMPTY)
@@ -225,17 +228,8 @@ class TrainConfig:
             self._use_env()
         elif self.env_options:
             reject(self, "env_options", self.env_options, "{} without env")
-        rule_networks = {"hive_lookahead": self.hive_features, "hoyito_lookahead": self.hoyito_features}
-        if self.init_from_rule and rule_networks.get(self.network) != 2:
-            reject(
-                self,
-                "init_from_rule",
-                self.init_from_rule,
-                f"false unless network is 'hive_lookahead' with hive_features 2 or 'hoyito_lookahead' "
-                f"with hoyito_features 2 (network {self.network!r}, hive_features {self.hive_features}, "
-                f"hoyito_features {self.hoyito_features})",
-            )
-        if self.search_rule_value_share and rule_networks.get(self.network) != 2:
+        check_rule_start(self, RULE_FEATURE_KEYS)
+        if self.search_rule_value_share and not has_rule_value(self, RULE_FEATURE_KEYS):
             reject(
                 self,
                 "search_rule_value_share",
@@ -296,22 +290,9 @@ class TrainConfig:
             "rule_value_share": self.search_rule_value_share,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
 
 KEYS = ConfigKeys(TrainConfig)
-
-
-def config_from_dict(values: dict[str, Any]) -> TrainConfig:
-    """Build a config from a dict of YAML keys; unknown keys and bad values raise ValueError."""
-    return KEYS.from_dict(values)
-
-
-def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    return KEYS.load(path, overrides)
-
-
-def describe_keys() -> str:
-    """One line per key: name, type, default, allowed values, doc (for --help)."""
-    return KEYS.describe()
+config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
+"""`config_from_dict(values)`: a config of a dict of YAML keys; `load_config(path, overrides)`: of a
+YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key);
+`describe_keys()`: one line per key for ``--help``."""

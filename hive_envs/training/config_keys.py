@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import yaml
 
@@ -131,16 +131,51 @@ def check_fields(config: Any) -> None:
             reject(config, f.name, value, str(allowed))
 
 
-class ConfigKeys:
-    """Unknown-key messages, loading from YAML plus overrides, and the --help listing of one
-    config dataclass."""
+def has_rule_value(config: Any, feature_keys: dict[str, str]) -> bool:
+    """Whether the config's network has a rule value: a lookahead network (``feature_keys``: network ->
+    the key of its rule feature set) with feature set 2."""
+    key = feature_keys.get(config.network)
+    return key is not None and getattr(config, key) == 2
 
-    def __init__(self, cls: type) -> None:
+
+def check_rule_start(config: Any, feature_keys: dict[str, str]) -> None:
+    """``init_from_rule`` starts the heads at the network's rule value: refused for a network without
+    one (`has_rule_value`), naming the networks that have one."""
+    if config.init_from_rule and not has_rule_value(config, feature_keys):
+        networks = " or ".join(f"{network!r} with {key} 2" for network, key in feature_keys.items())
+        settings = ", ".join(f"{key} {getattr(config, key)}" for key in feature_keys.values())
+        reject(
+            config,
+            "init_from_rule",
+            config.init_from_rule,
+            f"false unless network is {networks} (network {config.network!r}, {settings})",
+        )
+
+
+class KeyedConfig:
+    """Base of a config dataclass: its keys as a dict (what checkpoints and run folders record)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+
+C = TypeVar("C", bound=KeyedConfig)
+
+
+class ConfigKeys(Generic[C]):
+    """Unknown-key messages, loading from YAML plus overrides, and the --help listing of one
+    config dataclass. A config module offers them as its functions:
+
+        KEYS = ConfigKeys(TrainConfig)
+        config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
+    """
+
+    def __init__(self, cls: type[C]) -> None:
         self.cls = cls
         self.fields = {f.name: f for f in dataclasses.fields(cls)}
         self.types = typing.get_type_hints(cls)
 
-    def from_dict(self, values: dict[str, Any]) -> Any:
+    def from_dict(self, values: dict[str, Any]) -> C:
         """Build a config from a dict of YAML keys; unknown keys and bad values raise ValueError."""
         if not isinstance(values, dict):
             raise ValueError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
@@ -152,7 +187,7 @@ class ConfigKeys:
             raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(self.fields)}")
         return self.cls(**values)
 
-    def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> Any:
+    def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> C:
         """The YAML file at `path` (if any) with `overrides` on top, as a checked config."""
         values: dict[str, Any] = {}
         if path is not None:

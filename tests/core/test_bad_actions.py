@@ -18,7 +18,9 @@ import pytest
 import hive_envs  # noqa: F401  (registers the env ids)
 from hive_envs import hive_v0, hoyito_v0
 from hive_envs.hive import HiveBatch, HiveGame
+from hive_envs.hive.vector_env import HiveVectorEnv
 from hive_envs.hoyito import HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.gym_env import HoyitoVectorEnv
 from hive_envs.players import GreedyPlayer, RandomPlayer
 
 BAD_VALUES = [
@@ -196,6 +198,18 @@ def test_vector_env_names_a_failing_opponent_and_needs_a_reset():
         vec.reset(seed=0)
     with pytest.raises(ValueError, match="reset"):
         vec.step(np.zeros(4, np.int64))
+
+
+@pytest.mark.parametrize("vector_env, out_of_range", [(HiveVectorEnv, 99999), (HoyitoVectorEnv, 7)])
+def test_vector_env_bad_actions_and_arguments_raise_naming_them(vector_env, out_of_range):
+    vec = vector_env(3)
+    vec.reset(seed=0)
+    with pytest.raises(ValueError, match=f"game 1: action {out_of_range} is out of range"):
+        vec.step(np.array([0, out_of_range, 0]))
+    with pytest.raises(ValueError, match="learner_seat"):
+        vector_env(2, learner_seat=3)
+    with pytest.raises(ValueError, match="opponent"):
+        vector_env(2, opponent=42)
 
 
 class IllegalPlayer(RandomPlayer):

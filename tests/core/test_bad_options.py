@@ -53,6 +53,10 @@ HOYITO_MAKERS = {
 @pytest.mark.parametrize(
     "options, named",
     [
+        ({"expansions": "X"}, "expansions"),
+        ({"expansions": "LM"}, "expansions"),
+        ({"tournament_opening": 1}, "tournament_opening"),
+        ({"max_turns": 0}, "max_turns"),
         ({"repetition_draw": "no"}, "repetition_draw"),
         ({"repetition_draw": None}, "repetition_draw"),
         ({"repetition_draw": 2}, "repetition_draw"),
@@ -76,6 +80,7 @@ def test_the_largest_hive_ply_cap_works():
 @pytest.mark.parametrize(
     "options, named",
     [
+        ({"holes_per_row": 0}, "holes_per_row"),
         ({"seeds_per_hole": 2**30}, "seeds_per_hole"),  # 12 * 2**30 counters overflowed the int32 state
         ({"seeds_per_hole": 2**20}, "counters"),  # 12 * 2**20 > 2**23: no longer exact in float32
         ({"holes_per_row": 2**22 + 1}, "holes_per_row"),

@@ -47,21 +47,16 @@ def test_perft_refuses_negative_depth():
         HiveGame().perft(-1)
 
 
+def _perft_cli(game_type: str, depth: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", game_type, depth]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
 def test_perft_cli_prints_the_count():
-    out = subprocess.run(
-        [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+MLP", "3"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert out.strip() == "6678"
+    proc = _perft_cli("Base+MLP", "3")
+    assert proc.returncode == 0 and proc.stdout.strip() == "6678", proc.stderr
 
 
 def test_perft_cli_rejects_bad_game_type():
-    proc = subprocess.run(
-        [sys.executable, "-m", "hive_envs.hive.perft", "--game-type", "Base+X", "2"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = _perft_cli("Base+X", "2")
     assert proc.returncode == 2 and "Base+X" in proc.stderr

@@ -56,28 +56,29 @@ def test_translated_positions_have_translated_moves_and_equal_repetition_keys(ga
             assert position_key(moved) == position_key(state)
 
 
-def test_count_moves_equals_the_generated_count_in_random_games():
-    w = new_workspace()
-    out = np.empty(MAX_MOVES, dtype=np.int32)
+def _random_states(seed):
+    """(game, copy of its state) over random games of every game type."""
     for game_type in GAME_TYPES:
-        for game in random_positions(game_type, seed=4, max_plies=120):
-            s = game.state.copy()
-            assert count_moves(s, w, out) == generate_moves(s, w, out), game.gamestring
+        for game in random_positions(game_type, seed=seed, max_plies=120):
+            yield game, game.state.copy()
+
+
+def test_count_moves_equals_the_generated_count_in_random_games():
+    w, out = new_workspace(), np.empty(MAX_MOVES, dtype=np.int32)
+    for game, s in _random_states(seed=4):
+        assert count_moves(s, w, out) == generate_moves(s, w, out), game.gamestring
 
 
 def test_generate_movements_lists_the_generated_moves_of_pieces_in_play_in_random_games():
     """The evaluation's movements-only generation: exactly the moves of pieces already on the board."""
-    w = new_workspace()
-    out = np.empty(MAX_MOVES, dtype=np.int32)
-    for game_type in GAME_TYPES:
-        for game in random_positions(game_type, seed=5, max_plies=120):
-            s = game.state.copy()
-            n = generate_movements(s, w, out)
-            movements = sorted(int(m) for m in out[:n])
-            expected = sorted(
-                int(m) for m in game.valid_move_ids() if m != PASS_MOVE and s[PCELL + move_piece(int(m))] >= 0
-            )
-            assert movements == expected, game.gamestring
+    w, out = new_workspace(), np.empty(MAX_MOVES, dtype=np.int32)
+    for game, s in _random_states(seed=5):
+        n = generate_movements(s, w, out)
+        movements = sorted(int(m) for m in out[:n])
+        expected = sorted(
+            int(m) for m in game.valid_move_ids() if m != PASS_MOVE and s[PCELL + move_piece(int(m))] >= 0
+        )
+        assert movements == expected, game.gamestring
 
 
 def test_stacks_unwrap_a_hive_that_straddles_the_seam():

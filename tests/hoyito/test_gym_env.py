@@ -109,15 +109,10 @@ def test_a_registered_player_kind_is_an_opponent_string(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "kwargs, name",
-    [
-        ({"opponent": "nobody"}, "opponent"),
-        ({"learner_seat": 2}, "learner_seat"),
-        ({"holes_per_row": 0}, "holes_per_row"),
-        ({"render_mode": "x"}, "render_mode"),
-    ],
+    "kwargs, name", [({"opponent": "nobody"}, "opponent"), ({"render_mode": "x"}, "render_mode")]
 )
-def test_bad_options_raise_naming_the_option(kwargs, name):
+def test_bad_env_arguments_raise_naming_them(kwargs, name):
+    # learner seats and the game's options are refused on every surface in tests/core/test_bad_options.py
     with pytest.raises(ValueError, match=name):
         gym.make("hive_envs/Hoyito-v0", **kwargs)
 

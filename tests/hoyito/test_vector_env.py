@@ -43,14 +43,3 @@ def test_random_seats_greedy_opponent_rewards_and_lengths():
         assert (rewards[~terminated] == 0).all()
     assert seats == {0, 1} and set(results) <= {-1.0, 0.0, 1.0} and len(results) > 20
     assert np.mean(results) < 0  # a random learner loses to the greedy opponent on average
-
-
-def test_bad_actions_raise_naming_the_game():
-    vec = HoyitoVectorEnv(3)
-    vec.reset(seed=0)
-    with pytest.raises(ValueError, match="game 1: action 7 is out of range"):
-        vec.step(np.array([0, 7, 0]))
-    with pytest.raises(ValueError, match="learner_seat"):
-        HoyitoVectorEnv(2, learner_seat=3)
-    with pytest.raises(ValueError, match="opponent"):
-        HoyitoVectorEnv(2, opponent=42)

@@ -9,24 +9,25 @@ prints both).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from hive_envs.games import GAMES as ALL_GAMES
 from hive_envs.games import game_entry, game_for_network
+from hive_envs.training.config import NETWORKS
 from hive_envs.training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
     SEED,
     ConfigKeys,
+    KeyedConfig,
     Rule,
     above,
     at_least,
     between,
     check_fields,
+    check_rule_start,
     key,
     one_of,
     reject,
@@ -34,12 +35,12 @@ from hive_envs.training.config_keys import (
 )
 from hive_envs.training.games import carries_rules, lookahead_rules
 
-GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.aec_env is not None)
+GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.ref("aec_env") is not None)
 """The games with a PettingZoo env (RLlib plays those), as registered when this module is imported."""
 
 
 @dataclass
-class RLlibConfig:
+class RLlibConfig(KeyedConfig):
     # --- run ---
     name: str = key("rllib_run", "run name; outputs go to <runs_dir>/<name>/", FOLDER_NAME)
     runs_dir: str = key("runs", "directory holding one folder per run", NOT_EMPTY)
@@ -53,7 +54,7 @@ class RLlibConfig:
         "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only), "
         "'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' (hexconv + rule features per "
         "action, Hive only: the native trainer's Hive network)",
-        one_of("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead"),
+        one_of(*NETWORKS),
     )
     hidden_sizes: list[int] = key([128, 128], "mlp: hidden widths", at_least(1))
     conv_channels: int = key(32, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
@@ -147,10 +148,7 @@ class RLlibConfig:
                 f"<= {self.train_batch_size_per_learner}, the env steps each learner gets per iteration "
                 f"(train_batch_size {self.train_batch_size} / {max(1, self.num_learners)} learner(s))",
             )
-        if self.init_from_rule and (self.network != "hive_lookahead" or self.hive_features != 2):
-            reject(
-                self, "init_from_rule", True, "false unless network is 'hive_lookahead' with hive_features 2"
-            )
+        check_rule_start(self, {"hive_lookahead": "hive_features"})
 
     @property
     def train_batch_size_per_learner(self) -> int:
@@ -186,21 +184,9 @@ class RLlibConfig:
                 spec["features"] = self.hive_features
         return spec
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
 
 KEYS = ConfigKeys(RLlibConfig)
-
-
-def config_from_dict(values: dict[str, Any]) -> RLlibConfig:
-    """A config from YAML keys; unknown keys and bad values raise ValueError naming the key."""
-    return KEYS.from_dict(values)
-
-
-def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> RLlibConfig:
-    return KEYS.load(path, overrides)
-
-
-def describe_keys() -> str:
-    return KEYS.describe()
+config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
+"""`config_from_dict(values)`: a config of a dict of YAML keys; `load_config(path, overrides)`: of a
+YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key);
+`describe_keys()`: one line per key for ``--help``."""

@@ -68,14 +68,3 @@ def test_random_legal_actions_are_legal_and_cover_every_legal_action():
         assert out[1] == 49
         seen.add(int(out[0]))
     assert seen == {3, 7, 40}
-
-
-def test_bad_actions_raise_naming_the_game():
-    vec = HiveVectorEnv(3)
-    vec.reset(seed=0)
-    with pytest.raises(ValueError, match="game 1: action 99999 is out of range"):
-        vec.step(np.array([0, 99999, 0]))
-    with pytest.raises(ValueError, match="learner_seat"):
-        HiveVectorEnv(2, learner_seat=3)
-    with pytest.raises(ValueError, match="opponent"):
-        HiveVectorEnv(2, opponent=42)
