@@ -500,7 +500,7 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
 
     from hive_envs.agents.networks import build_network
     from hive_envs.training.config import load_config
-    from hive_envs.training.games import make_batch
+    from hive_envs.training.game_lookup import make_batch
     from hive_envs.training.run import network_spec
     from hive_envs.training.selfplay import SelfPlayCollector
 

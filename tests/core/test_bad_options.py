@@ -25,7 +25,7 @@ from hive_envs.hoyito.encoding import decode_observation
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import INT32_MAX, MAX_COUNTERS, MAX_NO_CAPTURE_LIMIT, HoyitoOptions
 from hive_envs.hoyito.env import raw_env as hoyito_raw_env
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 
 HIVE_MAKERS = {
     "HiveOptions": HiveOptions,
