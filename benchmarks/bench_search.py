@@ -36,7 +36,7 @@ def hive_positions(game_type: str, count: int, seed: int) -> list[HiveGame]:
     while len(positions) < count:
         game = HiveGame(game_type)
         for _ in range(rng.randint(10, 30)):
-            ids = game.valid_move_ids()
+            ids = game.legal_move_ids()
             game.play_id(int(ids[rng.randrange(len(ids))]))
             if game.is_terminal:
                 break

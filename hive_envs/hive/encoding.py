@@ -160,7 +160,7 @@ class HiveEncoding:
 
     def write_mask(self, game, out: np.ndarray) -> int:
         """Write the mover's action mask into ``out`` (int8); return the number of legal actions."""
-        ids = game.legal_moves_view()
+        ids = game.legal_move_ids_view()
         return encode_mask(
             game.state, ids, len(ids), self.frame, self.grid, self.tiles_per_colour, self.slot_of, out
         )

@@ -34,7 +34,7 @@ def _check_mask_equals_engine(env):
         assert env._mask.all(), "the mask returned with the final observation is all ones"
         return
     legal = np.flatnonzero(env._mask)
-    moves = game.valid_moves()
+    moves = game.legal_move_names()
     assert legal.size == len(moves) > 0, "one action index per distinct legal move"
     stacks = game.stacks()
     where = oracle.locate(stacks)
