@@ -51,7 +51,7 @@ def hoyito_positions(count: int, seed: int) -> list[HoyitoGame]:
     while len(positions) < count:
         game = HoyitoGame(holes_per_row=6)
         for _ in range(rng.randint(4, 30)):
-            game.play(rng.choice(game.legal_moves()))
+            game.play_id(rng.choice(game.legal_move_ids().tolist()))
             if game.is_terminal:
                 break
         if not game.is_terminal:

@@ -365,7 +365,7 @@ def _hoyito_rows() -> dict:
     rows = {
         "hoyito:2x6:engine": Row(
             "engine (HoyitoGame API)",
-            "`HoyitoGame.legal_moves()`, `play(hole)`; no observation",
+            "`HoyitoGame.legal_move_ids()`, `play_id(hole)`; no observation",
             lambda s: called(B.engine_api_plies_per_second, s),
         ),
         "hoyito:2x6:kernel": Row(

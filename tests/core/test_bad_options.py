@@ -150,8 +150,8 @@ def test_hoyito_games_never_exceed_the_ply_bound_the_options_check():
         for _ in range(300):
             game = HoyitoGame(holes, seeds, no_capture_limit=limit)
             while not game.is_terminal:
-                moves = game.legal_moves()
-                game.play(moves[int(rng.integers(len(moves)))])
+                moves = game.legal_move_ids().tolist()
+                game.play_id(moves[int(rng.integers(len(moves)))])
             longest = max(longest, game.ply)
         assert longest <= bound
 

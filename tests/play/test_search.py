@@ -190,8 +190,8 @@ def test_hoyito_search_leaves_the_game_as_found():
     rng = random.Random(0)
     game = HoyitoGame()
     for _ in range(20):
-        game.play(rng.choice(game.legal_moves()))
+        game.play_id(rng.choice(game.legal_move_ids().tolist()))
     before = (game.record(), game.state.tolist())
     moves, visits, _ = search(game, uniform, SearchConfig(simulations=200))
-    assert visits.sum() == 200 and set(moves.tolist()) == set(game.legal_moves())
+    assert visits.sum() == 200 and set(moves.tolist()) == set(game.legal_move_ids().tolist())
     assert (game.record(), game.state.tolist()) == before
