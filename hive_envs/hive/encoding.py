@@ -170,10 +170,7 @@ class HiveEncoding:
     def write_mask(self, game, out: np.ndarray) -> int:
         """Write the mover's action mask into ``out`` (int8); return the number of legal actions."""
         ids = game.legal_move_ids_view()
-        frame = np.empty(FRAME_SIZE, dtype=np.int32)  # written by the kernel; this call's own
-        return encode_mask(
-            game.state, ids, len(ids), frame, self.grid, self.tiles_per_colour, self.slot_of, out
-        )
+        return mask_of_moves(game.state, ids, len(ids), self.grid, self.tiles_per_colour, self.slot_of, out)
 
     def legal_actions(self, game) -> tuple[np.ndarray, np.ndarray]:
         """``(legal move ids, their action indices)`` of the player to move, in the same order."""
@@ -354,8 +351,19 @@ def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
 
     ``frame`` (int32[FRAME_SIZE]) is written from ``s`` first, so the caller can reuse it.
     """
-    lo_q, off_q, lo_r, off_r = _frame_of(s, grid)
-    frame[0], frame[1], frame[2], frame[3] = lo_q, off_q, lo_r, off_r
+    frame[0], frame[1], frame[2], frame[3] = _frame_of(s, grid)
+    return _fill_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out)
+
+
+@kernel
+def mask_of_moves(s, moves, n_moves, grid, n_tiles, slot_of, mask_out):
+    """`encode_mask` in the frame of ``s``, computed here and not kept."""
+    return _fill_mask(s, moves, n_moves, _frame_of(s, grid), grid, n_tiles, slot_of, mask_out)
+
+
+@inline_kernel
+def _fill_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
+    lo_q, off_q, lo_r, off_r = frame[0], frame[1], frame[2], frame[3]
     mask_out[:] = 0
     count = 0
     to_move = s[I_TO_MOVE]
