@@ -246,7 +246,7 @@ class HiveBatch(BatchGame):
         self.encoding = enc = E.make_encoding(options.expansions)
         self._tables = (enc.grid, enc.tiles_per_colour, enc.slot_of, enc.engine_slot, enc.kinds)
         self.num_actions = enc.num_actions
-        self.observation_shape = enc.obs_shape
+        self.observation_shape = enc.observation_shape
         self.observation_dtype = np.dtype(np.uint8)
         self.parallel = parallel
         chunks = min(N, numba.get_num_threads()) if self.parallel else 1

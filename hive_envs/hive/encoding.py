@@ -45,6 +45,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
+from hive_envs.core.game import deprecated_alias
 from hive_envs.hive.engine.grid import GRID_SIZE
 from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
@@ -106,8 +107,11 @@ class HiveEncoding:
         return self.num_actions - 1
 
     @property
-    def obs_shape(self) -> tuple[int, int, int]:
+    def observation_shape(self) -> tuple[int, int, int]:
+        """``(planes, C, C)``: the shape of one observation."""
         return (self.num_planes, self.grid, self.grid)
+
+    obs_shape = deprecated_alias("obs_shape", "observation_shape", "HiveEncoding", is_property=True)
 
     def plane_names(self) -> list[str]:
         """Name of each observation plane, in order (the documented layout)."""
@@ -134,13 +138,9 @@ class HiveEncoding:
         k = len(self.kinds)
         high[n2 + 3 : n2 + 3 + 2 * k] = np.tile(KIND_COUNT[self.kinds], 2)
         high[-3:] = 255
-        return np.broadcast_to(high[:, None, None], self.obs_shape).copy()
+        return np.broadcast_to(high[:, None, None], self.observation_shape).copy()
 
     # -- the encoder of a HiveGame ----------------------------------------------------------------
-    @property
-    def observation_shape(self) -> tuple[int, int, int]:
-        return self.obs_shape
-
     @property
     def label(self) -> str:
         """The game type this encoding is for, e.g. "Base+MLP"."""
@@ -155,10 +155,10 @@ class HiveEncoding:
         return game.game_type if getattr(game, "game_name", None) == "hive" else str(game.game_name)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros(self.obs_shape, dtype=np.uint8), self.observation_high()
+        return np.zeros(self.observation_shape, dtype=np.uint8), self.observation_high()
 
     def observe(self, game, seat: int, out: np.ndarray) -> None:
-        """Write ``seat``'s observation of ``game`` into ``out`` (uint8, `obs_shape`)."""
+        """Write ``seat``'s observation of ``game`` into ``out`` (uint8, `observation_shape`)."""
         encode_observation(game.state, seat, self.grid, self.tiles_per_colour, self.slot_of, self.kinds, out)
 
     def frame_of(self, game) -> np.ndarray:

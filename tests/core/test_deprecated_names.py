@@ -63,3 +63,11 @@ def test_hoyito_play_refuses_text_that_names_no_legal_hole_and_leaves_the_game_u
         with pytest.raises(ValueError, match=f"move {text}|'{text}'"):
             game.play(text)
     assert np.array_equal(game.state, before)
+
+
+def test_hive_encodings_obs_shape_is_its_observation_shape():
+    from hive_envs.hive.encoding import make_encoding
+
+    encoding = make_encoding("MLP")
+    with pytest.warns(DeprecationWarning, match="use HiveEncoding.observation_shape"):
+        assert encoding.obs_shape == encoding.observation_shape == (encoding.num_planes, 30, 30)
