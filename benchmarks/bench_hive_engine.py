@@ -7,7 +7,7 @@ pick one uniformly, play it) through
   * OpenSpiel: ``pyspiel.load_game("hive", {...})`` with ``legal_actions()`` + ``apply_action()``
     in a Python loop, no observation (expansions chosen by the ``uses_mosquito/uses_ladybug/
     uses_pillbug`` parameters; its other parameters at their defaults);
-  * hive_envs, integer path from Python: ``HiveGame.valid_move_ids()`` + ``HiveGame.play_id()``;
+  * hive_envs, integer path from Python: ``HiveGame.legal_move_ids()`` + ``HiveGame.play_id()``;
   * hive_envs, compiled loop: ``engine.playout.random_playout`` (the same kernels, no Python per ply);
 and the ratios to OpenSpiel; then perft(5) from the start (last ply bulk-counted) with nodes/s.
 Timings are wall-clock; the machine's load average is printed because it moves them.
@@ -44,7 +44,7 @@ def python_path_rate(game_type: str, seconds: float) -> float:
     while time.perf_counter() - start < seconds:
         game = HiveGame(game_type)
         while not game.is_terminal:
-            ids = game.valid_move_ids()
+            ids = game.legal_move_ids()
             game.play_id(ids[rng.randrange(len(ids))])
             plies += 1
     return plies / (time.perf_counter() - start)

@@ -5,7 +5,7 @@
 Rows (random play, plies per second, single process):
 - AEC env: `hoyito_v0.env()` vs `connect_four_v3.env()`, both driven the same way through
   `agent_iter()` / `last()` (observation and mask every ply) / `step()`;
-- engine: `HoyitoGame` through its Python API (legal_moves + play), and the compiled rule
+- engine: `HoyitoGame` through its Python API (legal_move_ids + play_id), and the compiled rule
   kernel alone (`kernels.random_playout`, whole games in one call);
 - batch: `HoyitoBatch.step` at N = 1, 64, 1024 (random legal actions drawn with numpy).
 Compilation is done before timing (numba caches it on disk). Two rates are printed: per
@@ -66,7 +66,7 @@ def engine_api_plies_per_second(seconds: float) -> tuple[float, float]:
     while clock.elapsed() < seconds:
         game = HoyitoGame()
         while not game.is_terminal:
-            game.play(rng.choice(game.legal_moves()))
+            game.play_id(rng.choice(game.legal_move_ids().tolist()))
             plies += 1
     return clock.rates(plies)
 

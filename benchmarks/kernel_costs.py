@@ -79,7 +79,7 @@ def kernel_costs(game_type: str, count: int = 2000, repeats: int = 5, seed: int 
     counts = np.empty(count, dtype=np.int64)
     frames = np.empty((count, E.FRAME_SIZE), dtype=np.int32)
     masks = np.empty((count, enc.num_actions), dtype=np.int8)
-    obs = np.empty(enc.obs_shape, dtype=np.uint8)
+    obs = np.empty(enc.observation_shape, dtype=np.uint8)
     rows, u, actions = np.arange(count), rng.random(count), np.empty(count, dtype=np.int64)
     kernels = {
         "generate_moves": lambda: _generate_all(states, w, moves, counts),

@@ -25,7 +25,7 @@ def middle_game(game_type: str, rng: random.Random, opening: int) -> HiveGame | 
     searcher = HiveAlphaBeta(depth=1, seed=rng.randrange(1 << 30))
     target = rng.randint(16, 40)
     while game.ply < target:
-        ids = game.valid_move_ids()
+        ids = game.legal_move_ids()
         if game.ply < opening or rng.random() < 0.2:
             game.play_id(int(ids[rng.randrange(len(ids))]))
         else:

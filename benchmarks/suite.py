@@ -11,7 +11,7 @@ Every loop does what a learner's rollout does each ply: it gets the observation 
 actions (mask) of the player to move, picks a uniformly random legal action and applies it; a new
 game starts when one ends. Rows, per game (Hive Base, Hive Base+MLP, Hoyito II 2x6):
 
-- engine: the game's Python engine API (`HiveGame.valid_move_ids` / `play_id`; `HoyitoGame`), and
+- engine: the game's Python engine API (`HiveGame.legal_move_ids` / `play_id`; `HoyitoGame`), and
   the engine kernel alone (compiled whole-game random playouts), no observation;
 - AEC env: `hive_v0.env()` / `hoyito_v0.env()` through `last()` / `step()` (wrappers included);
 - Gymnasium env: `gym.make(id)`, opponent "random" inside (plies of both seats counted);
@@ -242,7 +242,7 @@ def _hive_rows(name: str, expansions: str) -> dict:
         return timed(H.aec_loop(env, np.random.default_rng(0)), seconds)
 
     def gym_env(seconds):
-        return timed(gym_loop(env_id, lambda env: env.unwrapped.game.turn_number), seconds)
+        return timed(gym_loop(env_id, lambda env: env.unwrapped.game.ply), seconds)
 
     def vector(seconds):
         loop, batch = vector_loop(env_id, 1024)
@@ -264,7 +264,7 @@ def _hive_rows(name: str, expansions: str) -> dict:
     rows = {
         f"hive:{name}:engine": Row(
             "engine (HiveGame ids)",
-            "`HiveGame.valid_move_ids()`, `play_id(id)`; no observation",
+            "`HiveGame.legal_move_ids()`, `play_id(id)`; no observation",
             lambda s: called(lambda x: G.python_path_rate(name, x), s),
         ),
         f"hive:{name}:kernel": Row(
@@ -365,7 +365,7 @@ def _hoyito_rows() -> dict:
     rows = {
         "hoyito:2x6:engine": Row(
             "engine (HoyitoGame API)",
-            "`HoyitoGame.legal_moves()`, `play(hole)`; no observation",
+            "`HoyitoGame.legal_move_ids()`, `play_id(hole)`; no observation",
             lambda s: called(B.engine_api_plies_per_second, s),
         ),
         "hoyito:2x6:kernel": Row(
@@ -500,7 +500,7 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
 
     from hive_envs.agents.networks import build_network
     from hive_envs.training.config import load_config
-    from hive_envs.training.games import make_batch
+    from hive_envs.training.game_lookup import make_batch
     from hive_envs.training.run import network_spec
     from hive_envs.training.selfplay import SelfPlayCollector
 

@@ -128,8 +128,10 @@ class HiveRuleFeatures:
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         obs = np.ascontiguousarray(observations, dtype=np.uint8)
         enc = self.encoding
-        if obs.ndim != 4 or obs.shape[1:] != enc.obs_shape:
-            raise ValueError(f"expected Hive observations (B, {enc.obs_shape}), got shape {obs.shape}")
+        if obs.ndim != 4 or obs.shape[1:] != enc.observation_shape:
+            raise ValueError(
+                f"expected Hive observations (B, {enc.observation_shape}), got shape {obs.shape}"
+            )
         rows = obs.shape[0]
         counts = np.zeros(rows, dtype=np.int64)
         position = np.zeros((rows, self.position_features), dtype=np.float32)
@@ -156,7 +158,7 @@ class HiveRuleFeatures:
         rows = states.shape[0]
         counts = np.zeros(rows, dtype=np.int64)
         position = np.zeros((rows, self.position_features), dtype=np.float32)
-        observations = np.zeros((rows, *enc.obs_shape), dtype=np.uint8)
+        observations = np.zeros((rows, *enc.observation_shape), dtype=np.uint8)
         while True:
             moves = np.zeros((rows, self.capacity), dtype=np.int32)
             actions = np.full((rows, self.capacity), enc.num_actions, dtype=np.int64)

@@ -296,10 +296,10 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         )
         self.feature_set = feature_set
         action_features, position_features = self.extractor.action_features, self.extractor.position_features
-        if tuple(observation_shape) != self.extractor.encoding.obs_shape:
+        if tuple(observation_shape) != self.extractor.encoding.observation_shape:
             raise ValueError(
                 f"network 'hive_lookahead' for expansions {rules['expansions']!r} needs observations "
-                f"{self.extractor.encoding.obs_shape}, got {tuple(observation_shape)}"
+                f"{self.extractor.encoding.observation_shape}, got {tuple(observation_shape)}"
             )
         self.num_actions = num_actions
         self.board = HexConvPolicy(observation_shape, num_actions, channels, blocks)

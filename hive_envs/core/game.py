@@ -31,6 +31,7 @@ A player or a search may ``play_id``/``undo`` freely on a game it was given if i
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -114,3 +115,28 @@ def check_integer(value, what: str) -> int:
     if index is None:
         raise ValueError(f"{what} must be an integer, got {value!r} ({type(value).__name__})")
     return index
+
+
+def deprecated_alias(old: str, new: str, owner: str, *, is_property: bool = False):
+    """A class attribute ``old`` that warns (DeprecationWarning) and forwards to ``new``.
+
+    Each concept has one name (the glossary in docs/architecture.md); a public name that an earlier
+    version documented stays reachable this way for a while: ``turn_number = deprecated_alias(
+    "turn_number", "ply", "HiveGame", is_property=True)``.
+    """
+    message = f"{owner}.{old} is deprecated; use {owner}.{new}"
+
+    def forward(self, *args, **kwargs):
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        return getattr(self, new)(*args, **kwargs)
+
+    if is_property:
+
+        def read(self):
+            warnings.warn(message, DeprecationWarning, stacklevel=2)
+            return getattr(self, new)
+
+        return property(read, doc=f"Deprecated: `{new}`.")
+    forward.__name__ = forward.__qualname__ = old
+    forward.__doc__ = f"Deprecated: `{new}`."
+    return forward

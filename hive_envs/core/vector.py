@@ -6,7 +6,7 @@ through the batch's single compiled `step`. After the learners' actions, opponen
 again, so observations are always the learner's view at its turn.
 
 Autoreset is Gymnasium's SAME_STEP mode: a finished game is reset within the step that ends
-it. `infos["final_obs"]` is an (N, *obs_shape) array whose rows flagged by
+it. `infos["final_obs"]` is an (N, *observation_shape) array whose rows flagged by
 `infos["_final_obs"]` hold the last position of the finished game from the LEARNER's view;
 `infos["episode_length"]` the finished game's plies (both sides); `infos["learner_seat"]`
 the learner's seat in the game now running (redrawn per episode with learner_seat="random").

@@ -76,9 +76,17 @@ from hive_envs.hive.engine.workspace import new_workspace
 
 
 # --------------------------------------------------------------------------- per-game kernels
+# The compiled loop's arguments, grouped (each kernel takes at most a dozen), as tuples numba unpacks:
+#   games   (states, frames, keys, template, repetition): every game's engine state, its per-ply
+#           encoder frame, its position keys (repetition draw), the start state, the draw's switch;
+#   inputs  (actions, active, final_view): what `step` was given;
+#   tables  (grid, n_tiles, slot_of, engine_slot, kinds): the encoding's sizes and tables;
+#   out     the contract's buffers in `BatchGame._buffers` order (observation, action_mask, to_move,
+#           rewards, terminated, final_observation, episode_length).
 @inline_kernel
-def _publish(s, w, moves, frame, grid, n_tiles, slot_of, kinds, obs, mask):
+def _publish(s, w, moves, frame, tables, obs, mask):
     """Mask and observation of the player to move (what the AEC env caches once per ply)."""
+    grid, n_tiles, slot_of, _, kinds = tables
     count = generate_moves(s, w, moves)
     E.encode_mask(s, moves, count, frame, grid, n_tiles, slot_of, mask)
     E.encode_observation_in_frame(s, s[I_TO_MOVE], frame, grid, n_tiles, slot_of, kinds, obs)
@@ -102,32 +110,12 @@ def _repetition_draw(s, keys):
 
 
 @kernel
-def _step_one(
-    g,
-    w,
-    moves,
-    rec,
-    states,
-    frames,
-    keys,
-    template,
-    actions,
-    active,
-    final_view,
-    repetition,
-    grid,
-    n_tiles,
-    slot_of,
-    engine_slot,
-    kinds,
-    obs,
-    mask,
-    to_move,
-    rewards,
-    terminated,
-    final_obs,
-    episode_length,
-):
+def _step_one(g, w, moves, rec, games, inputs, tables, out):
+    """Step game ``g`` (the arguments' groups are listed above `_publish`)."""
+    states, frames, keys, template, repetition = games
+    actions, active, final_view = inputs
+    grid, n_tiles, slot_of, engine_slot, kinds = tables
+    obs, mask, to_move, rewards, terminated, final_obs, episode_length = out
     terminated[g] = False
     rewards[g, 0] = 0.0
     rewards[g, 1] = 0.0
@@ -156,48 +144,45 @@ def _step_one(
             s[i] = template[i]
         if repetition:
             keys[g, 0] = position_key(s)
-    to_move[g] = _publish(s, w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
+    to_move[g] = _publish(s, w, moves, frames[g], tables, obs[g], mask[g])
 
 
 @njit(cache=True)
-def _step_chunk(t, chunks, workspaces, moves, *args):
-    """Step games ``chunks[t] <= g < chunks[t + 1]`` with thread ``t``'s workspace and move buffer.
-
-    ``args``: `_step_one`'s arguments after ``rec`` (states ... episode_length).
-    """
+def _step_chunk(t, chunks, workspaces, moves, games, inputs, tables, out):
+    """Step games ``chunks[t] <= g < chunks[t + 1]`` with thread ``t``'s workspace and move buffer."""
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
     w, thread_moves = workspaces[t], moves[t]  # views taken once (each view is reference-counted)
     for g in range(chunks[t], chunks[t + 1]):
-        _step_one(g, w, thread_moves, rec, *args)
+        _step_one(g, w, thread_moves, rec, games, inputs, tables, out)
 
 
 @njit(cache=True)
-def _step_serial(chunks, workspaces, moves, *args):
+def _step_serial(chunks, workspaces, moves, games, inputs, tables, out):
     """Every game with the one workspace of a serial batch (``chunks`` = ``[0, N]``): `_step_chunk`'s
     loop written out, since each compiled level above the move generator re-optimises all of it
     (about a second of cold start per level)."""
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
     w, thread_moves = workspaces[0], moves[0]
     for g in range(chunks[0], chunks[1]):
-        _step_one(g, w, thread_moves, rec, *args)
+        _step_one(g, w, thread_moves, rec, games, inputs, tables, out)
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(chunks, workspaces, moves, *args):
+def _step_parallel(chunks, workspaces, moves, games, inputs, tables, out):
     for t in prange(chunks.shape[0] - 1):
-        _step_chunk(t, chunks, workspaces, moves, *args)
+        _step_chunk(t, chunks, workspaces, moves, games, inputs, tables, out)
 
 
 @njit(cache=True)
-def _reset_games(
-    states, frames, keys, template, repetition, grid, n_tiles, slot_of, kinds, w, moves, obs, mask, to_move
-):
+def _reset_games(games, tables, w, moves, out):
+    states, frames, keys, template, repetition = games
+    obs, mask, to_move = out[0], out[1], out[2]
     for g in range(states.shape[0]):
         for i in range(template.shape[0]):  # not states[g, :] = template: its shape check compiles
             states[g, i] = template[i]  # numba's string formatting of the error (seconds of cold start)
         if repetition:
             keys[g, 0] = position_key(states[g])
-        to_move[g] = _publish(states[g], w, moves, frames[g], grid, n_tiles, slot_of, kinds, obs[g], mask[g])
+        to_move[g] = _publish(states[g], w, moves, frames[g], tables, obs[g], mask[g])
 
 
 @njit(cache=True)
@@ -259,8 +244,9 @@ class HiveBatch(BatchGame):
         parallel = check_parallel(parallel)
         shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
         self.encoding = enc = E.make_encoding(options.expansions)
+        self._tables = (enc.grid, enc.tiles_per_colour, enc.slot_of, enc.engine_slot, enc.kinds)
         self.num_actions = enc.num_actions
-        self.observation_shape = enc.obs_shape
+        self.observation_shape = enc.observation_shape
         self.observation_dtype = np.dtype(np.uint8)
         self.parallel = parallel
         chunks = min(N, numba.get_num_threads()) if self.parallel else 1
@@ -346,47 +332,20 @@ class HiveBatch(BatchGame):
 
     # ------------------------------------------------------------------ BatchGame hooks
     def _reset_games(self) -> None:
-        enc = self.encoding
-        _reset_games(
-            self.states,
-            self._frames,
-            self._keys,
-            self._template,
-            self.options.repetition_draw,
-            enc.grid,
-            enc.tiles_per_colour,
-            enc.slot_of,
-            enc.kinds,
-            self._workspaces[0],
-            self._moves[0],
-            self.observation,
-            self.action_mask,
-            self.to_move,
-        )
+        _reset_games(self._games(), self._tables, self._workspaces[0], self._moves[0], self._buffers())
 
     def _step_games(self, actions, a, active, view) -> None:
         if self.options.repetition_draw:
             self._grow_keys()
-        enc = self.encoding
         kernel = _step_parallel if self.parallel else _step_serial
         kernel(
             self._chunks,
             self._workspaces,
             self._moves,
-            self.states,
-            self._frames,
-            self._keys,
-            self._template,
-            a,
-            active,
-            view,
-            self.options.repetition_draw,
-            enc.grid,
-            enc.tiles_per_colour,
-            enc.slot_of,
-            enc.engine_slot,
-            enc.kinds,
-            *self._buffers(),
+            self._games(),
+            (a, active, view),
+            self._tables,
+            self._buffers(),
         )
 
     def _prepare_actions(self, a, active) -> np.ndarray:
@@ -408,6 +367,10 @@ class HiveBatch(BatchGame):
         return np.ascontiguousarray(a, dtype=np.int64)
 
     # ------------------------------------------------------------------ helpers
+    def _games(self) -> tuple:
+        """The kernels' ``games`` group (see above `_publish`); ``_keys`` may have grown since the last."""
+        return (self.states, self._frames, self._keys, self._template, self.options.repetition_draw)
+
     def _grow_keys(self) -> None:
         if int(self.states[:, I_PLY].max()) + 1 >= self._keys.shape[1]:
             grown = np.zeros((self.num_games, 2 * self._keys.shape[1]), dtype=np.uint64)

@@ -39,12 +39,13 @@ Action ``a = slot * C * C + frame_cell`` moves or places tile ``slot`` onto ``fr
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 from numba import njit
 
+from hive_envs.core.game import deprecated_alias
 from hive_envs.hive.engine.grid import GRID_SIZE
 from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
@@ -83,7 +84,13 @@ _N_TAIL = 7
 class HiveEncoding:
     """Sizes and tables of the encoding for one game type (expansion letters), and the encoder of a
     `HiveGame` of that type: ``observe``, ``write_mask``, ``legal_actions``, ``action_to_move`` and
-    ``move_to_action`` (the encoder interface the envs and the agents use, `hive_envs.core.game_env`)."""
+    ``move_to_action`` (the encoder interface the envs and the agents use, `hive_envs.core.game_env`).
+
+    The per-ply frame (where the hive sits on the ``C x C`` torus, `frame_of`) is a function of the
+    game's state: each method derives it from the state it is given and keeps nothing, so one encoding
+    serves any number of games, in any interleaving. Only a batch keeps frames, one per game it owns
+    (`hive_envs.hive.batch`), to reuse the mask's frame for the observation and the next action.
+    """
 
     expansions: str
     grid: int  # C
@@ -93,9 +100,6 @@ class HiveEncoding:
     kinds: np.ndarray  # bug kinds present, in QSBGAMLP order
     num_planes: int
     num_actions: int
-    frame: np.ndarray = field(  # scratch: the hive frame `write_mask` computes
-        default_factory=lambda: np.zeros(FRAME_SIZE, dtype=np.int32), compare=False, repr=False
-    )
     observation_dtype: ClassVar[np.dtype] = np.dtype(np.uint8)
 
     @property
@@ -103,8 +107,11 @@ class HiveEncoding:
         return self.num_actions - 1
 
     @property
-    def obs_shape(self) -> tuple[int, int, int]:
+    def observation_shape(self) -> tuple[int, int, int]:
+        """``(planes, C, C)``: the shape of one observation."""
         return (self.num_planes, self.grid, self.grid)
+
+    obs_shape = deprecated_alias("obs_shape", "observation_shape", "HiveEncoding", is_property=True)
 
     def plane_names(self) -> list[str]:
         """Name of each observation plane, in order (the documented layout)."""
@@ -131,13 +138,9 @@ class HiveEncoding:
         k = len(self.kinds)
         high[n2 + 3 : n2 + 3 + 2 * k] = np.tile(KIND_COUNT[self.kinds], 2)
         high[-3:] = 255
-        return np.broadcast_to(high[:, None, None], self.obs_shape).copy()
+        return np.broadcast_to(high[:, None, None], self.observation_shape).copy()
 
     # -- the encoder of a HiveGame ----------------------------------------------------------------
-    @property
-    def observation_shape(self) -> tuple[int, int, int]:
-        return self.obs_shape
-
     @property
     def label(self) -> str:
         """The game type this encoding is for, e.g. "Base+MLP"."""
@@ -152,41 +155,37 @@ class HiveEncoding:
         return game.game_type if getattr(game, "game_name", None) == "hive" else str(game.game_name)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros(self.obs_shape, dtype=np.uint8), self.observation_high()
+        return np.zeros(self.observation_shape, dtype=np.uint8), self.observation_high()
 
     def observe(self, game, seat: int, out: np.ndarray) -> None:
-        """Write ``seat``'s observation of ``game`` into ``out`` (uint8, `obs_shape`)."""
+        """Write ``seat``'s observation of ``game`` into ``out`` (uint8, `observation_shape`)."""
         encode_observation(game.state, seat, self.grid, self.tiles_per_colour, self.slot_of, self.kinds, out)
+
+    def frame_of(self, game) -> np.ndarray:
+        """The frame of ``game``'s current position: a new int32[FRAME_SIZE] (``lo_q, off_q, lo_r, off_r``)."""
+        frame = np.empty(FRAME_SIZE, dtype=np.int32)
+        hive_frame(game.state, self.grid, frame)
+        return frame
 
     def write_mask(self, game, out: np.ndarray) -> int:
         """Write the mover's action mask into ``out`` (int8); return the number of legal actions."""
-        ids = game.legal_moves_view()
-        return encode_mask(
-            game.state, ids, len(ids), self.frame, self.grid, self.tiles_per_colour, self.slot_of, out
-        )
+        ids = game.legal_move_ids_view()
+        return mask_of_moves(game.state, ids, len(ids), self.grid, self.tiles_per_colour, self.slot_of, out)
 
     def legal_actions(self, game) -> tuple[np.ndarray, np.ndarray]:
         """``(legal move ids, their action indices)`` of the player to move, in the same order."""
         ids = game.legal_move_ids()
         actions = np.empty(len(ids), dtype=np.int64)
-        state = game.state
-        hive_frame(state, self.grid, self.frame)
-        actions_of_moves(
-            state, ids, len(ids), self.frame, self.grid, self.tiles_per_colour, self.slot_of, actions
-        )
+        actions_of_moves(game.state, ids, len(ids), self.grid, self.tiles_per_colour, self.slot_of, actions)
         return ids, actions
 
     def action_to_move(self, game, action: int) -> int:
         """The engine move id of action index ``action`` for the player to move (legality not checked)."""
-        return int(
-            decode_action(game.state, action, self.frame, self.grid, self.tiles_per_colour, self.engine_slot)
-        )
+        return int(decode_action(game.state, action, self.grid, self.tiles_per_colour, self.engine_slot))
 
     def move_to_action(self, game, move_id: int) -> int:
         """The action index of engine move ``move_id`` for the player to move; -1 if not encodable."""
-        return int(
-            encode_move(game.state, move_id, self.frame, self.grid, self.tiles_per_colour, self.slot_of)
-        )
+        return int(encode_move(game.state, move_id, self.grid, self.tiles_per_colour, self.slot_of))
 
 
 def make_encoding(expansions: str) -> HiveEncoding:
@@ -327,23 +326,21 @@ def action_to_move_id(s, action, frame, grid, n_tiles, engine_slot):
 
 
 @kernel
-def decode_action(s, action, frame, grid, n_tiles, engine_slot):
-    """`action_to_move_id` in the frame of ``s``, written into the scratch ``frame`` first."""
-    hive_frame(s, grid, frame)
-    return action_to_move_id(s, action, frame, grid, n_tiles, engine_slot)
+def decode_action(s, action, grid, n_tiles, engine_slot):
+    """`action_to_move_id` in the frame of ``s``, computed here (a tuple of four integers)."""
+    return action_to_move_id(s, action, _frame_of(s, grid), grid, n_tiles, engine_slot)
 
 
 @kernel
-def encode_move(s, move, frame, grid, n_tiles, slot_of):
-    """`move_id_to_action` in the frame of ``s``, written into the scratch ``frame`` first."""
-    hive_frame(s, grid, frame)
-    return move_id_to_action(s, move, frame, grid, n_tiles, slot_of)
+def encode_move(s, move, grid, n_tiles, slot_of):
+    """`move_id_to_action` in the frame of ``s``, computed here (a tuple of four integers)."""
+    return move_id_to_action(s, move, _frame_of(s, grid), grid, n_tiles, slot_of)
 
 
 @kernel
-def actions_of_moves(s, moves, n_moves, frame, grid, n_tiles, slot_of, out):
-    """``out[i]`` = action index of engine move ``moves[i]`` (``frame`` already written for ``s``)."""
-    lo_q, off_q, lo_r, off_r = frame[0], frame[1], frame[2], frame[3]
+def actions_of_moves(s, moves, n_moves, grid, n_tiles, slot_of, out):
+    """``out[i]`` = action index of engine move ``moves[i]``, in the frame of ``s`` (computed here)."""
+    lo_q, off_q, lo_r, off_r = _frame_of(s, grid)
     for i in range(n_moves):
         out[i] = _action_of(s[I_TO_MOVE], moves[i], lo_q, off_q, lo_r, off_r, grid, n_tiles, slot_of)
 
@@ -354,8 +351,19 @@ def encode_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
 
     ``frame`` (int32[FRAME_SIZE]) is written from ``s`` first, so the caller can reuse it.
     """
-    lo_q, off_q, lo_r, off_r = _frame_of(s, grid)
-    frame[0], frame[1], frame[2], frame[3] = lo_q, off_q, lo_r, off_r
+    frame[0], frame[1], frame[2], frame[3] = _frame_of(s, grid)
+    return _fill_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out)
+
+
+@kernel
+def mask_of_moves(s, moves, n_moves, grid, n_tiles, slot_of, mask_out):
+    """`encode_mask` in the frame of ``s``, computed here and not kept."""
+    return _fill_mask(s, moves, n_moves, _frame_of(s, grid), grid, n_tiles, slot_of, mask_out)
+
+
+@inline_kernel
+def _fill_mask(s, moves, n_moves, frame, grid, n_tiles, slot_of, mask_out):
+    lo_q, off_q, lo_r, off_r = frame[0], frame[1], frame[2], frame[3]
     mask_out[:] = 0
     count = 0
     to_move = s[I_TO_MOVE]

@@ -1,7 +1,7 @@
 """Pictures of a Hive position: a text board (`ansi`), an RGB image (`rgb_array`), PNG files.
 
 Everything here reads a `HiveGame` through its public inspection API (`stacks()`, `reserve()`,
-`last_moved`, `to_move`, `turn_number`, `outcome`) and draws the hive in unwrapped axial
+`last_moved`, `to_move`, `ply`, `outcome`) and draws the hive in unwrapped axial
 coordinates: the engine keeps cells on a torus, so the hive is first cut out of the torus along
 the widest empty band of each axis (`hive_envs.hive.encoding.unwrap_cells`).
 
@@ -81,10 +81,10 @@ def board_view(game) -> BoardView:
                 last_cell = cell
     reserves = (list(game.reserve(0)), list(game.reserve(1)))
     if game.outcome is not None:
-        header = f"{game.outcome} after {game.turn_number} plies"
+        header = f"{game.outcome} after {game.ply} plies"
     else:
         side = "White" if int(game.to_move) == 0 else "Black"
-        header = f"{side} to move, ply {game.turn_number}"
+        header = f"{side} to move, ply {game.ply}"
     return BoardView(stacks, reserves, last_cell, header)
 
 

@@ -222,7 +222,7 @@ class UHPEngine:
         game = self._require_game()
         if game.is_terminal:
             raise UHPError(f"the game is over ({game.outcome}); there are no valid moves")
-        return [";".join(game.valid_moves())]
+        return [";".join(game.legal_move_names())]
 
     def _bestmove(self, args: list[str]) -> list[str]:
         limits = _parse_limits(args)
@@ -265,7 +265,7 @@ class UHPEngine:
             if not _is_count(args[0]):
                 raise UHPError(f"undo needs a non-negative integer, got {_quote(args[0])}")
             count = int(args[0])
-        played = game.turn_number  # plies, passes included
+        played = game.ply  # plies, passes included
         if count > played:
             raise UHPError(f"cannot undo {count} moves: only {played} have been played")
         for _ in range(count):

@@ -33,6 +33,11 @@ from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.game import POTENTIAL_NAME, HoyitoGame
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
+# The compiled loop's arguments, grouped (each kernel takes at most a dozen):
+# ``params`` int64[5]: holes per row n, max_laps, no_capture_limit, seeds per hole, total counters;
+# ``out``: the contract's buffers in `BatchGame._buffers` order: observation, action_mask, to_move,
+# rewards, terminated, final_observation, episode_length.
+
 
 @njit(cache=True)
 def _publish(s, n, limit, total, obs, mask, to_move):
@@ -43,8 +48,9 @@ def _publish(s, n, limit, total, obs, mask, to_move):
 
 
 @njit(cache=True)
-def _step_one(s, action, view, n, max_laps, limit, seeds, total, obs, mask, to_move, rewards, final_obs):
+def _step_one(s, action, view, params, obs, mask, to_move, rewards, final_obs):
     """Step one game; on its end write the final view and restart it. Return the finished length or 0."""
+    n, max_laps, limit, seeds, total = params[0], params[1], params[2], params[3], params[4]
     m = 2 * n
     mover = s[m + K.TURN]
     K.play(s, mover * n + action, n, max_laps, limit)
@@ -79,36 +85,18 @@ def _first_bad_action(actions, active, mask):
 
 
 @njit(cache=True)
-def _step_game(
-    g,
-    actions,
-    active,
-    mask,
-    states,
-    final_view,
-    params,
-    obs,
-    to_move,
-    rewards,
-    terminated,
-    final_obs,
-    episode_length,
-):
+def _step_game(g, actions, active, final_view, states, params, out):
+    obs, mask, to_move, rewards, terminated, final_obs, episode_length = out
     terminated[g] = False
     if not active[g]:
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
         return
-    n, max_laps, limit, seeds, total = params[0], params[1], params[2], params[3], params[4]
     length = _step_one(
         states[g],
         actions[g],
         final_view[g],
-        n,
-        max_laps,
-        limit,
-        seeds,
-        total,
+        params,
         obs[g],
         mask[g],
         to_move[g : g + 1],
@@ -121,27 +109,24 @@ def _step_game(
 
 
 @njit(cache=True)
-def _step_serial(actions, active, mask, *args):
-    """Validate every game's action, then step them all; return the first bad game (nothing stepped) or -1.
-
-    ``args``: states, final_view, params, obs, to_move, rewards, terminated, final_obs, episode_length.
-    """
-    bad = _first_bad_action(actions, active, mask)
+def _step_serial(actions, active, final_view, states, params, out):
+    """Validate every game's action, then step them all; return the first bad game (nothing stepped) or -1."""
+    bad = _first_bad_action(actions, active, out[1])
     if bad >= 0:
         return bad
     for g in range(actions.shape[0]):
-        _step_game(g, actions, active, mask, *args)
+        _step_game(g, actions, active, final_view, states, params, out)
     return -1
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(actions, active, mask, *args):
+def _step_parallel(actions, active, final_view, states, params, out):
     """`_step_serial` with the games spread over all cores."""
-    bad = _first_bad_action(actions, active, mask)
+    bad = _first_bad_action(actions, active, out[1])
     if bad >= 0:
         return bad
     for g in prange(actions.shape[0]):
-        _step_game(g, actions, active, mask, *args)
+        _step_game(g, actions, active, final_view, states, params, out)
     return -1
 
 
@@ -258,20 +243,7 @@ class HoyitoBatch(BatchGame):
 
     def _step_games(self, actions, a, active, view) -> None:
         kernel = _step_parallel if self.parallel else _step_serial
-        bad = kernel(
-            a,
-            active,
-            self.action_mask,
-            self.states,
-            view,
-            self._params,
-            self.observation,
-            self.to_move,
-            self.rewards,
-            self.terminated,
-            self.final_observation,
-            self.episode_length,
-        )
+        bad = kernel(a, active, view, self.states, self._params, self._buffers())
         if bad >= 0:
             action = int(np.asarray(actions)[bad])
             if 0 <= action < self.num_actions:

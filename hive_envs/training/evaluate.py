@@ -45,7 +45,7 @@ from hive_envs.training.cli import (
     write_report,
 )
 from hive_envs.training.elo import fit_elo
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.ladder import ladder
 from hive_envs.training.match import MatchResult, format_table, play_match
 

@@ -52,7 +52,7 @@ from hive_envs.training.cli import add_run_flags, config_parser, exit_code
 from hive_envs.training.config import TrainConfig, describe_keys, load_config
 from hive_envs.training.config_keys import parse_overrides
 from hive_envs.training.eval_matches import game_options
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.run import TrainingRun
 
 

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from hive_envs.players import RandomPlayer, batch_actions
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 
 
 @dataclass

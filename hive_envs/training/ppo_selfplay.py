@@ -37,7 +37,7 @@ from hive_envs.training.cli import (
 from hive_envs.training.config import TrainConfig, describe_keys, load_config
 from hive_envs.training.config_keys import parse_overrides
 from hive_envs.training.eval_matches import make_players
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.ppo import ppo_update
 from hive_envs.training.run import TrainingRun
 from hive_envs.training.selfplay import SelfPlayCollector, compute_gae

@@ -44,7 +44,7 @@ from hive_envs.agents.networks import build_network
 from hive_envs.training.budget import TimeBudget, expected_final_step
 from hive_envs.training.config import TrainConfig
 from hive_envs.training.eval_matches import evaluate_now, evaluation_opponents, make_players
-from hive_envs.training.games import carries_rules, encoding_version, lookahead_rules
+from hive_envs.training.game_lookup import carries_rules, encoding_version, lookahead_rules
 from hive_envs.training.match import format_table
 from hive_envs.training.provenance import git_commit, machine
 from hive_envs.training.run_dir import check_run_dir, prepare_run_dir, run_lock

@@ -66,4 +66,4 @@ def test_gym_env_with_a_nan_opponent_reports_the_network_not_an_illegal_action(p
 
 def test_finite_networks_still_play(path):
     player = AgentPlayer.load(path, simulations=8, seed=0)
-    assert player.choose(HoyitoGame()) in HoyitoGame().legal_moves()
+    assert player.choose(HoyitoGame()) in HoyitoGame().legal_move_ids().tolist()

@@ -25,7 +25,7 @@ from hive_envs.hoyito.encoding import decode_observation
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import INT32_MAX, MAX_COUNTERS, MAX_NO_CAPTURE_LIMIT, HoyitoOptions
 from hive_envs.hoyito.env import raw_env as hoyito_raw_env
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 
 HIVE_MAKERS = {
     "HiveOptions": HiveOptions,
@@ -155,8 +155,8 @@ def test_hoyito_games_never_exceed_the_ply_bound_the_options_check():
         for _ in range(300):
             game = HoyitoGame(holes, seeds, no_capture_limit=limit)
             while not game.is_terminal:
-                moves = game.legal_moves()
-                game.play(moves[int(rng.integers(len(moves)))])
+                moves = game.legal_move_ids().tolist()
+                game.play_id(moves[int(rng.integers(len(moves)))])
             longest = max(longest, game.ply)
         assert longest <= bound
 

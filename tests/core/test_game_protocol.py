@@ -87,7 +87,7 @@ def test_hoyito_greedy_scores_are_the_counters_each_move_captures(name):
 
 def test_hoyito_record_replays_a_game_started_from_a_position():
     game = HoyitoGame.from_position([0, 5, 4, 4, 4, 4, 4, 4, 4, 4, 3, 4], [4, 0], 0, 3)
-    game.play(1)
+    game.play_id(1)
     again = HoyitoGame.from_record(game.record())
     assert again.record() == game.record() and again.state.tolist() == game.state.tolist()
     for bad in ("Hoyito;moves=1", "HoyitoII;holes_per_row=6;moves=1", game.record() + ",99"):

@@ -11,7 +11,7 @@ def random_positions(game_type: str, seed: int, max_plies: int = 120):
     game = HiveGame(game_type, max_turns=max_plies)
     yield game
     while not game.is_terminal:
-        ids = game.valid_move_ids()
+        ids = game.legal_move_ids()
         game.play_id(int(ids[rng.randrange(len(ids))]))
         yield game
 

@@ -57,7 +57,7 @@ WIN_IN_2 = (
 def winning_moves(game: HiveGame) -> list[int]:
     me = ("WhiteWins", "BlackWins")[game.to_move]
     found = []
-    for move in game.valid_move_ids():
+    for move in game.legal_move_ids():
         child = game.copy()
         child.play_id(int(move))
         if child.outcome == me:
@@ -71,7 +71,7 @@ def forces_win_in_2(game: HiveGame, move: int) -> bool:
     child.play_id(move)
     if child.is_terminal:
         return False
-    for reply in child.valid_move_ids():
+    for reply in child.legal_move_ids():
         grandchild = child.copy()
         grandchild.play_id(int(reply))
         if grandchild.is_terminal or not winning_moves(grandchild):
@@ -85,7 +85,7 @@ def random_game(game_type: str, seed: int, plies: int) -> HiveGame:
     for _ in range(plies):
         if game.is_terminal:
             break
-        ids = game.valid_move_ids()
+        ids = game.legal_move_ids()
         game.play_id(int(ids[rng.randrange(len(ids))]))
     return game
 
@@ -107,7 +107,7 @@ def test_takes_the_win_in_one(depth):
     result = HiveAlphaBeta(depth=depth).search(game)
     assert result.move_id == winning_moves(game)[0]
     assert result.score == WIN_SCORE - 1 and result.is_proven_win
-    assert game.move_id_to_uhp(result.move_id) == "wB1 /bQ"
+    assert game.move_name(result.move_id) == "wB1 /bQ"
 
 
 def test_finds_the_forced_win_in_two():
@@ -136,7 +136,7 @@ def test_avoids_the_immediate_loss(depth):
     child = game.copy()
     child.play_id(result.move_id)
     assert not winning_moves(child)
-    assert game.move_id_to_uhp(result.move_id).startswith("bA1 ")
+    assert game.move_name(result.move_id).startswith("bA1 ")
 
 
 def test_sees_the_loss_when_every_move_loses():
@@ -150,7 +150,7 @@ def test_sees_the_loss_when_every_move_loses():
 def test_the_turn_cap_draw_scores_zero():
     base = random_game("Base", 3, 30)
     assert not base.is_terminal
-    game = HiveGame.from_gamestring(base.gamestring, max_turns=base.turn_number + 1)
+    game = HiveGame.from_gamestring(base.gamestring, max_turns=base.ply + 1)
     result = HiveAlphaBeta(depth=3).search(game)
     assert result.score == 0  # every move ends the game in a draw
     game.play_id(result.move_id)
@@ -161,7 +161,7 @@ def test_positions_seen_before_in_the_game_score_as_draws():
     """With every child position marked as seen, each non-winning move scores 0 at depth 1."""
     for game in unfinished_positions(["Base", "Base+MLP"], seeds=[0], plies=(12, 30)):
         seen = []
-        for move in game.valid_move_ids():
+        for move in game.legal_move_ids():
             child = game.copy()
             child.play_id(int(move))
             seen.append(position_key(child.state.copy()))
@@ -188,8 +188,8 @@ def test_a_forced_pass_is_returned_as_the_pass_move():
     for seed in range(200):
         rng = random.Random(seed)
         game = HiveGame("Base")
-        while not game.is_terminal and game.turn_number < 120:
-            ids = game.valid_move_ids()
+        while not game.is_terminal and game.ply < 120:
+            ids = game.legal_move_ids()
             if list(ids) == [PASS_MOVE]:
                 result = HiveAlphaBeta(depth=2).search(game)
                 assert result.move_id == PASS_MOVE
@@ -207,7 +207,7 @@ def test_never_returns_an_illegal_move(game_type):
     for game in unfinished_positions([game_type], seeds=range(3)):
         before = game.state.copy()
         moves_before = game.move_ids
-        legal = {int(m) for m in game.valid_move_ids()}
+        legal = {int(m) for m in game.legal_move_ids()}
         for player in (HiveAlphaBeta(depth=1), HiveAlphaBeta(depth=2), HiveAlphaBeta(time_s=0.005)):
             result = player.search(game)
             assert result.move_id in legal
@@ -222,11 +222,11 @@ def test_depth_three_legal_on_expansion_positions():
 
 def test_the_game_is_left_unchanged_and_keeps_playing():
     game = random_game("Base+MLP", 5, 25)
-    snapshot = (game.state.copy(), game.gamestring, list(game.valid_move_ids()))
+    snapshot = (game.state.copy(), game.gamestring, list(game.legal_move_ids()))
     HiveAlphaBeta(depth=3).search(game)
     assert np.array_equal(game.state, snapshot[0])
     assert game.gamestring == snapshot[1]
-    assert list(game.valid_move_ids()) == snapshot[2]
+    assert list(game.legal_move_ids()) == snapshot[2]
     game.play_id(int(snapshot[2][0]))  # the game's move cache still works
     game.undo()
 
@@ -416,7 +416,7 @@ def test_root_value_equals_plain_minimax(depth):
             # The move returned achieves that value.
             rec = np.empty(UNDO_SIZE, dtype=np.int32)
             apply_move(s, move, rec)
-            child_depth = depth if len(game.valid_move_ids()) == 1 else depth - 1
+            child_depth = depth if len(game.legal_move_ids()) == 1 else depth - 1
             assert -reference.value(s, child_depth, 1, [int(position_key(game.state.copy()))], 0) == expected
             undo_move(s, rec)
         checked += 1
@@ -467,7 +467,7 @@ def test_the_marked_static_order_equals_static_order():
     for stamp, game in enumerate(unfinished_positions(GAME_TYPES, seeds=range(2), plies=(6, 14, 30, 60)), 1):
         s = game.state.copy()
         _mark_queen_rings(s, near, stamp)
-        for move in game.valid_move_ids():
+        for move in game.legal_move_ids():
             assert _marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
             checked += 1
     assert checked > 1000

@@ -22,7 +22,7 @@ def test_every_legal_move_applies_and_undoes_to_the_identical_state(game_type):
             for move in out[: generate_moves(s, w, out)].copy():
                 apply_move(s, move, rec)
                 undo_move(s, rec)
-                assert np.array_equal(s, before), (game.gamestring, game.move_id_to_uhp(int(move)))
+                assert np.array_equal(s, before), (game.gamestring, game.move_name(int(move)))
 
 
 @pytest.mark.parametrize("game_type", ["Base", "Base+MLP"])
@@ -46,13 +46,13 @@ def test_copy_is_independent():
     for move in ["wS1", "bP wS1-", "wQ -wS1", "bQ bP-"]:
         game.play(move)
     clone = game.copy()
-    clone.play(clone.valid_moves()[0])
-    assert clone.turn_number == game.turn_number + 1
+    clone.play(clone.legal_move_names()[0])
+    assert clone.ply == game.ply + 1
     assert game.gamestring == "Base+MLP;InProgress;White[3];wS1;bP wS1-;wQ -wS1;bQ bP-"
     game.play("wA1 -wQ")
     assert clone.gamestring.split(";")[-1] != "wA1 -wQ"
     assert not np.array_equal(clone.state, game.state)
-    assert clone.valid_moves() == HiveGame.from_gamestring(clone.gamestring).valid_moves()
+    assert clone.legal_move_names() == HiveGame.from_gamestring(clone.gamestring).legal_move_names()
 
 
 def test_play_then_undo_of_each_listed_move_restores_the_gamestring():
@@ -60,7 +60,7 @@ def test_play_then_undo_of_each_listed_move_restores_the_gamestring():
         if game.is_terminal:
             break
         text = game.gamestring
-        for move in game.valid_moves():
+        for move in game.legal_move_names():
             game.play(move)
             game.undo()
             assert game.gamestring == text
@@ -89,11 +89,11 @@ def test_pickled_and_deep_copied_games_keep_working():
     game = HiveGame("Base+MLP")
     for move in ["wS1", "bP wS1-", "wQ -wS1"]:
         game.play(move)
-    game.valid_move_ids()
+    game.legal_move_ids()
     for clone in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
         assert clone.gamestring == game.gamestring
-        ids = clone.valid_move_ids()
-        assert sorted(ids) == sorted(game.valid_move_ids())
+        ids = clone.legal_move_ids()
+        assert sorted(ids) == sorted(game.legal_move_ids())
         for _ in range(4):  # legality checks must follow the clone's own move generation
-            clone.play_id(int(clone.valid_move_ids()[-1]))
-        assert clone.turn_number == game.turn_number + 4
+            clone.play_id(int(clone.legal_move_ids()[-1]))
+        assert clone.ply == game.ply + 4

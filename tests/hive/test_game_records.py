@@ -74,7 +74,7 @@ def test_a_pinned_piece_may_not_move_where_openspiel_lets_it():
     ``bA1 wG1/``; here bA1 has no move at all."""
     game = HiveGame.from_gamestring(OPENSPIEL_PIN)
     assert game.to_move == 1
-    assert not any(move.startswith("bA1") for move in game.valid_moves())
+    assert not any(move.startswith("bA1") for move in game.legal_move_names())
     with pytest.raises(ValueError, match="bA1"):
         game.play("bA1 wG1/")
     assert game.gamestring == OPENSPIEL_PIN
@@ -101,11 +101,11 @@ def test_both_players_forced_to_pass_in_a_row_draw():
     state[I_PLY], state[I_TO_MOVE] = 60, 0
     game = HiveGame.from_state(state)
     assert game.reserve(1) == [] and game.reserve(0) == ["wQ", "wL"]
-    assert game.valid_moves() == ["pass"]
+    assert game.legal_move_names() == ["pass"]
     game.play("pass")
     assert game.outcome is None and game.passes_in_a_row == 1
-    assert game.valid_moves() == ["pass"]
+    assert game.legal_move_names() == ["pass"]
     game.play("pass")
-    assert game.outcome == "Draw" and game.result == 0.0 and game.valid_moves() == []
+    assert game.outcome == "Draw" and game.result == 0.0 and game.legal_move_names() == []
     game.undo()
-    assert game.outcome is None and game.valid_moves() == ["pass"]
+    assert game.outcome is None and game.legal_move_names() == ["pass"]

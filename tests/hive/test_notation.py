@@ -38,22 +38,22 @@ def test_every_valid_move_string_round_trips_and_every_alternative_form_is_accep
     for game in random_positions(game_type, seed=11, max_plies=100):
         if game.is_terminal:
             break
-        ids = [int(m) for m in game.valid_move_ids()]
-        strings = game.valid_moves()
+        ids = [int(m) for m in game.legal_move_ids()]
+        strings = game.legal_move_names()
         assert len(set(strings)) == len(strings) == len(set(ids))
         for move_id, text in zip(ids, strings):
-            assert game.uhp_to_move_id(text) == move_id
-            assert game.move_id_to_uhp(move_id) == text
-            if move_id != PASS_MOVE and game.turn_number > 0:
+            assert game.move_id(text) == move_id
+            assert game.move_name(move_id) == text
+            if move_id != PASS_MOVE and game.ply > 0:
                 for form in _all_forms(game, move_id):
-                    assert game.uhp_to_move_id(form) == move_id, (game.gamestring, form)
+                    assert game.move_id(form) == move_id, (game.gamestring, form)
 
 
 def test_destination_named_from_the_moving_pieces_own_old_cell():
     game = HiveGame.from_gamestring("Base;InProgress;White[3];wS1;bS1 wS1/;wQ /wS1;bQ bS1/")
     # wQ is south-west of wS1; the cell east of wQ is south-east of wS1: name it both ways.
-    target = game.uhp_to_move_id("wQ wQ-")
-    assert game.uhp_to_move_id("wQ wS1\\") == target
+    target = game.move_id("wQ wQ-")
+    assert game.move_id("wQ wS1\\") == target
     game.play("wQ wQ-")
     assert game.gamestring.endswith(";wQ wS1\\")
 

@@ -44,5 +44,5 @@ def test_bad_game_types_are_refused(text):
 def test_the_start_state_carries_the_options():
     game = HiveGame.from_options(HiveOptions("ML", tournament_opening=False, max_turns=None))
     assert game.game_type == "Base+ML" and not game.tournament_opening and game.max_turns is None
-    assert "wQ" in game.valid_moves()  # no tournament opening: the Queen may open
+    assert "wQ" in game.legal_move_names()  # no tournament opening: the Queen may open
     assert HiveGame.from_state(game.state).options == game.options

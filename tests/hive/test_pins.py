@@ -32,7 +32,7 @@ def test_articulation_cells_equal_flood_fill_oracle_over_random_games(game_type)
 def test_pinned_piece_has_no_moves_but_leaf_does():
     # wS1 sits between wQ and the black pieces: removing it splits the hive.
     game = HiveGame.from_gamestring("Base;InProgress;White[3];wS1;bS1 wS1/;wQ /wS1;bQ bS1/")
-    movers = {m.split()[0] for m in game.valid_moves()}
+    movers = {m.split()[0] for m in game.legal_move_names()}
     assert "wQ" in movers
     assert "wS1" not in movers
 
@@ -44,5 +44,5 @@ def test_piece_on_top_of_stack_is_never_pinned():
     )
     s = game.state.copy()
     assert splits_hive(s, new_workspace(), int(s[PCELL + 0 * 14 + 1]))  # wS1's cell is a cut cell
-    beetle_moves = sorted(m for m in game.valid_moves() if m.startswith("wB1"))
+    beetle_moves = sorted(m for m in game.legal_move_names() if m.startswith("wB1"))
     assert beetle_moves == ["wB1 /bS1", "wB1 /wS1", "wB1 \\bS1", "wB1 \\wS1", "wB1 bS1", "wB1 wQ"]

@@ -18,47 +18,47 @@ def _pieces(moves):
 
 def test_tournament_opening_forbids_the_queen_on_each_players_first_turn():
     game = HiveGame("Base+MLP")
-    assert "wQ" not in _pieces(game.valid_moves())
+    assert "wQ" not in _pieces(game.legal_move_names())
     game.play("wS1")
-    assert "bQ" not in _pieces(game.valid_moves())
+    assert "bQ" not in _pieces(game.legal_move_names())
     game.play("bS1 wS1-")
-    assert "wQ" in _pieces(game.valid_moves())
+    assert "wQ" in _pieces(game.legal_move_names())
 
 
 def test_without_tournament_opening_the_queen_may_open():
     game = HiveGame(tournament_opening=False)
-    assert "wQ" in game.valid_moves()
+    assert "wQ" in game.legal_move_names()
 
 
 def test_placement_lists_only_the_lowest_numbered_piece_of_each_kind():
     game = HiveGame("Base")
-    assert sorted(game.valid_moves()) == ["wA1", "wB1", "wG1", "wS1"]
+    assert sorted(game.legal_move_names()) == ["wA1", "wB1", "wG1", "wS1"]
     game.play("wA1")
     game.play("bA1 wA1-")
-    assert {"wA2", "wS1", "wB1", "wG1", "wQ"} == _pieces(game.valid_moves())
+    assert {"wA2", "wS1", "wB1", "wG1", "wQ"} == _pieces(game.legal_move_names())
 
 
 def test_queen_deadline_forces_the_queen_on_the_fourth_turn():
     game = HiveGame()
     for move in ["wS1", "bS1 wS1-", "wS2 -wS1", "bS2 bS1-", "wB1 -wS2", "bB1 bS2-"]:
         game.play(move)
-    assert _pieces(game.valid_moves()) == {"wQ"}
+    assert _pieces(game.legal_move_names()) == {"wQ"}
 
 
 def test_no_piece_moves_before_its_owners_queen_is_placed():
     game = HiveGame.from_gamestring("Base;InProgress;White[3];wA1;bA1 wA1-;wG1 -wA1;bG1 bA1-")
-    assert all(game.state[PCELL + move_piece(int(m))] < 0 for m in game.valid_move_ids())
+    assert all(game.state[PCELL + move_piece(int(m))] < 0 for m in game.legal_move_ids())
 
 
 def test_pillbug_throw_cannot_take_the_last_moved_piece_and_the_thrown_piece_is_frozen():
     game = HiveGame("Base+P")
     for move in PILLBUG_OPENING:
         game.play(move)
-    black = sorted(m for m in game.valid_moves() if m.startswith("b"))
+    black = sorted(m for m in game.legal_move_names() if m.startswith("b"))
     assert black == ["bG1 -bA1", "bG1 /wP", "bG1 wP\\"]  # bA1 moved last: it cannot be thrown
     game.play("bG1 /wP")
     assert game.last_moved == "bG1"
-    assert "bG1" not in _pieces(game.valid_moves())
+    assert "bG1" not in _pieces(game.legal_move_names())
 
 
 def test_pass_clears_the_last_moved_piece_and_two_passes_draw():
@@ -81,7 +81,7 @@ def test_max_turns_ends_the_game_in_a_draw():
     for move in ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]:
         assert not game.is_terminal
         game.play(move)
-    assert game.outcome == "Draw" and game.valid_moves() == []
+    assert game.outcome == "Draw" and game.legal_move_names() == []
 
 
 @pytest.mark.parametrize("game_type", GAME_TYPES)
@@ -94,7 +94,7 @@ def test_outcome_agrees_with_surrounded_queens_in_random_games(game_type):
         if white or black:
             assert game.outcome == expected, game.gamestring
         else:
-            assert game.outcome == "Draw" and (game.turn_number == 300 or game.passes_in_a_row == 2)
+            assert game.outcome == "Draw" and (game.ply == 300 or game.passes_in_a_row == 2)
 
 
 def test_repetition_draw_is_off_by_default_and_ends_the_game_on_the_third_occurrence_when_on():

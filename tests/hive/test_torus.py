@@ -42,7 +42,7 @@ def _moves(state):
 @pytest.mark.parametrize("game_type", GAME_TYPES)
 def test_translated_positions_have_translated_moves_and_equal_repetition_keys(game_type):
     for game in random_positions(game_type, seed=21, max_plies=70):
-        if game.turn_number < 2 or game.is_terminal:
+        if game.ply < 2 or game.is_terminal:
             continue  # the first two plies are tied to the origin by the rules
         state = game.state.copy()
         expected = sorted(_moves(state))
@@ -76,7 +76,7 @@ def test_generate_movements_lists_the_generated_moves_of_pieces_in_play_in_rando
         n = generate_movements(s, w, out)
         movements = sorted(int(m) for m in out[:n])
         expected = sorted(
-            int(m) for m in game.valid_move_ids() if m != PASS_MOVE and s[PCELL + move_piece(int(m))] >= 0
+            int(m) for m in game.legal_move_ids() if m != PASS_MOVE and s[PCELL + move_piece(int(m))] >= 0
         )
         assert movements == expected, game.gamestring
 

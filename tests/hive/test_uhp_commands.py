@@ -117,7 +117,7 @@ def test_bestmove_is_a_legal_move_and_is_not_played(engine):
     answer(engine, "newgame Base+MLP")
     for args in ["", " depth 2", " time 00:00:01", " DEPTH 0"]:
         move = answer(engine, "bestmove" + args)[0]
-        assert move in engine.game.valid_moves()
+        assert move in engine.game.legal_move_names()
         assert engine.game.gamestring == "Base+MLP;NotStarted;White[1]"
 
 
@@ -244,7 +244,7 @@ def test_command_words_are_case_insensitive(engine):
 def test_a_plugged_in_player_answers_bestmove():
     class FirstMove:
         def choose(self, game: HiveGame, limits):
-            return game.move_id(min(game.valid_moves()))
+            return game.move_id(min(game.legal_move_names()))
 
     engine = UHPEngine(player=FirstMove())
     answer(engine, "newgame")

@@ -55,17 +55,15 @@ def test_greedy_scores_match_a_slow_reference(game_type, plies, seed):
     before = game.gamestring
     ids, scores = game.greedy_move_scores()
     assert game.gamestring == before
-    assert list(ids) == list(game.valid_move_ids())
+    assert list(ids) == list(game.legal_move_ids())
     for move_id, score in zip(ids, scores):
-        assert score == _reference_score(game, game.move_id_to_uhp(int(move_id))), game.move_id_to_uhp(
-            int(move_id)
-        )
+        assert score == _reference_score(game, game.move_name(int(move_id))), game.move_name(int(move_id))
 
 
 def test_greedy_scores_a_winning_move_highest():
     game = HiveGame.from_gamestring(BEFORE_WIN)
     ids, scores = game.greedy_move_scores()
-    winning = game.uhp_to_move_id(r"wA1 \bQ")
+    winning = game.move_id(r"wA1 \bQ")
     assert scores.max() == WIN_SCORE and scores[list(ids).index(winning)] == WIN_SCORE
 
 
@@ -90,7 +88,7 @@ def test_random_player_is_legal_and_reproducible():
     again = _random_position("Base+MLP", 30, 7)
     assert game.gamestring == again.gamestring
     move = RandomPlayer(3).choose(game)
-    assert move in game.valid_move_ids()
+    assert move in game.legal_move_ids()
 
 
 def test_greedy_beats_random():

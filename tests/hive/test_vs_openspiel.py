@@ -127,7 +127,7 @@ def _their_moves(state, game: HiveGame) -> dict[tuple[int, int], list[int]]:
 
 def _our_moves(game: HiveGame) -> set[tuple[int, int]]:
     return {
-        (-1, -1) if m == PASS_MOVE else (move_piece(m), move_cell(m)) for m in map(int, game.valid_move_ids())
+        (-1, -1) if m == PASS_MOVE else (move_piece(m), move_cell(m)) for m in map(int, game.legal_move_ids())
     }
 
 
@@ -236,7 +236,7 @@ def _checked_perft(ours: HiveGame, theirs, depth: int) -> int:
     if depth == 1:
         return len(mine)
     total = 0
-    for move_id in ours.valid_move_ids().tolist():
+    for move_id in ours.legal_move_ids().tolist():
         child = theirs.clone()
         child.apply_action(_their_action(theirs, ours, move_id))
         ours.play_id(move_id)
@@ -271,7 +271,7 @@ def _actions_per_move(game_type: str, games: int, plies: int) -> float:
             if set(_their_moves(theirs, ours)) == mine:  # skip OpenSpiel's known extra moves
                 actions += len(theirs.legal_actions())
                 moves += len(mine)
-            ids = ours.valid_move_ids()
+            ids = ours.legal_move_ids()
             move_id = int(ids[rng.randrange(len(ids))])
             theirs.apply_action(_their_action(theirs, ours, move_id))
             ours.play_id(move_id)

@@ -29,7 +29,7 @@ def random_game(seed: int, plies: int, holes_per_row: int = 6) -> HoyitoGame:
     for _ in range(plies):
         if game.is_terminal:
             break
-        game.play(rng.choice(game.legal_moves()))
+        game.play_id(rng.choice(game.legal_move_ids().tolist()))
     return game
 
 
@@ -53,9 +53,9 @@ def test_a_capture_gives_a_second_move_that_wins():
         assert result.move_id in (0, 3)
         assert result.score == WIN_SCORE - 2  # two moves of South's own: not negated in between
         first = game.copy()
-        first.play(result.move_id)
+        first.play_id(result.move_id)
         assert first.to_move == 0 and not first.is_terminal  # the extra turn
-        first.play(result.pv[1])
+        first.play_id(result.pv[1])
         assert first.is_terminal and first.winner == 0
 
 
@@ -72,9 +72,9 @@ def forced_win(game: HoyitoGame, player: int, plies: int) -> bool:
     if plies == 0:
         return False
     outcomes = []
-    for move in game.legal_moves():
+    for move in game.legal_move_ids().tolist():
         child = game.copy()
-        child.play(move)
+        child.play_id(move)
         outcomes.append(forced_win(child, player, plies - 1))
     return any(outcomes) if game.to_move == player else all(outcomes)
 
@@ -86,7 +86,7 @@ def test_finds_a_forced_win_across_the_opponents_moves():
     result = HoyitoAlphaBeta(depth=6).search(game)
     assert result.score == WIN_SCORE - 5
     child = game.copy()
-    child.play(result.move_id)
+    child.play_id(result.move_id)
     assert forced_win(child, 0, 4)
     assert HoyitoAlphaBeta(depth=2).search(game).score < WIN_SCORE - 100  # beyond depth 2's horizon
 
@@ -94,7 +94,7 @@ def test_finds_a_forced_win_across_the_opponents_moves():
 def test_a_forced_draw_scores_zero():
     # South's only move captures the last 4 counters (North's casa at hole 6): 24-24.
     game = position([0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0, 0], (20, 24))
-    assert game.legal_moves() == [5]
+    assert game.legal_move_ids().tolist() == [5]
     result = HoyitoAlphaBeta(depth=5).search(game)
     assert (result.move_id, result.score, result.depth_reached) == (5, 0, 1)
 
@@ -103,8 +103,8 @@ def test_avoids_the_losing_move():
     """In sampled positions where some moves let the opponent win at once, depth 3 avoids them."""
     tested = 0
     for game in unfinished_positions(holes=(6,), seeds=range(40), plies=(30, 50, 70)):
-        safe = [m for m in game.legal_moves() if not _opponent_wins_at_once(game, m)]
-        if safe and len(safe) < len(game.legal_moves()):
+        safe = [m for m in game.legal_move_ids().tolist() if not _opponent_wins_at_once(game, m)]
+        if safe and len(safe) < len(game.legal_move_ids().tolist()):
             assert HoyitoAlphaBeta(depth=3).choose(game) in safe
             tested += 1
     assert tested >= 1
@@ -112,14 +112,14 @@ def test_avoids_the_losing_move():
 
 def _opponent_wins_at_once(game: HoyitoGame, move: int) -> bool:
     child = game.copy()
-    child.play(move)
+    child.play_id(move)
     if child.is_terminal:
         return child.winner == 1 - game.to_move
     if child.to_move == game.to_move:
         return False
-    for reply in child.legal_moves():
+    for reply in child.legal_move_ids().tolist():
         grandchild = child.copy()
-        grandchild.play(reply)
+        grandchild.play_id(reply)
         if grandchild.is_terminal and grandchild.winner == child.to_move:
             return True
     return False
@@ -132,7 +132,7 @@ def test_never_returns_an_illegal_move_and_leaves_the_game_unchanged():
         before = game.state.copy()
         for player in players:
             result = player.search(game)
-            assert result.move_id in game.legal_moves()
+            assert result.move_id in game.legal_move_ids().tolist()
             assert np.array_equal(game.state, before)
             assert result.pv[0] == result.move_id
 
@@ -142,7 +142,7 @@ def test_whole_games_play_legally_to_the_end():
         game = HoyitoGame(holes_per_row=n)
         players = (HoyitoAlphaBeta(depth=3, seed=1), HoyitoAlphaBeta(depth=2, seed=2))
         while not game.is_terminal:
-            game.play(players[game.to_move].choose(game))  # play() raises on an illegal hole
+            game.play_id(players[game.to_move].choose(game))  # play() raises on an illegal hole
         assert game.winner in (-1, 0, 1)
 
 
@@ -164,9 +164,9 @@ def test_respects_the_time_limit():
     started = time.process_time()  # CPU time: a loaded machine stretches wall time, not this
     result = HoyitoAlphaBeta(time_s=0.1).search(game)
     assert time.process_time() - started < 0.1 + 0.15
-    assert result.move_id in game.legal_moves() and result.depth_reached >= 1
+    assert result.move_id in game.legal_move_ids().tolist() and result.depth_reached >= 1
     tiny = HoyitoAlphaBeta(time_s=1e-9).search(game)
-    assert tiny.move_id in game.legal_moves()
+    assert tiny.move_id in game.legal_move_ids().tolist()
 
 
 # -- bad input -----------------------------------------------------------------------------------
@@ -214,12 +214,12 @@ class Minimax:
             return WIN_SCORE - ply if game.winner == game.to_move else -(WIN_SCORE - ply)
         if depth == 0:
             return int(evaluate(game.state, *self.args, self.scratch))
-        moves = game.legal_moves()
+        moves = game.legal_move_ids().tolist()
         child_depth = depth if len(moves) == 1 and ply + depth + 1 < self.plies else depth - 1
         best = -(WIN_SCORE + 1)
         for move in moves:
             child = game.copy()
-            child.play(move)
+            child.play_id(move)
             v = self.value(child, child_depth, ply + 1)
             best = max(best, v if child.to_move == game.to_move else -v)
         return best

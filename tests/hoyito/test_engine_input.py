@@ -23,31 +23,31 @@ from hive_envs.hoyito import HoyitoGame
 )
 def test_illegal_hole_raises_and_leaves_state_unchanged(hole, message):
     g = HoyitoGame()
-    g.play(0)  # North to move now
+    g.play_id(0)  # North to move now
     before = g.state.copy()
     with pytest.raises(ValueError, match=message):
-        g.play(hole)  # hole 0 is South's: illegal for North
+        g.play_id(hole)  # hole 0 is South's: illegal for North
     assert np.array_equal(g.state, before)
 
 
 def test_empty_hole_is_illegal():
     g = HoyitoGame.from_position([0, 4] + [4] * 10, (4, 0), 0)
     with pytest.raises(ValueError, match=r"illegal move 0: legal holes are \[1, 2, 3, 4, 5\]"):
-        g.play(0)
+        g.play_id(0)
 
 
 def test_numpy_integer_holes_are_accepted():
     g = HoyitoGame()
-    g.play(np.int64(2))
+    g.play_id(np.int64(2))
     assert g.ply == 1
 
 
 def test_playing_a_finished_game_raises():
     g = HoyitoGame(no_capture_limit=1)
-    g.play(0)
+    g.play_id(0)
     before = g.state.copy()
     with pytest.raises(ValueError, match="game is over"):
-        g.play(6)
+        g.play_id(6)
     assert np.array_equal(g.state, before)
 
 
@@ -71,7 +71,7 @@ def test_invalid_options_raise_naming_the_option_and_what_is_allowed(options, na
 def test_copy_is_independent():
     g = HoyitoGame()
     c = g.copy()
-    c.play(0)
+    c.play_id(0)
     assert g.board == [4] * 12 and g.ply == 0 and c.ply == 1
 
 

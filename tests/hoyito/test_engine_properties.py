@@ -27,7 +27,7 @@ def play_random_games(options, games, seed):
         g = HoyitoGame(**options)
         plies = 0
         while not g.is_terminal:
-            moves = g.legal_moves()
+            moves = g.legal_move_ids().tolist()
             mover, board = g.to_move, g.board
             # moves: exactly the mover's non-empty holes, never empty while the game runs
             assert moves == [h for h in range(mover * n, mover * n + n) if board[h] > 0] and moves
@@ -35,7 +35,7 @@ def play_random_games(options, games, seed):
             expected = reference_play(
                 board, g.captured, mover, g.plies_without_capture, hole, n, max_laps, limit
             )
-            g.play(hole)
+            g.play_id(hole)
             plies += 1
             assert (g.board, list(g.captured), g.is_terminal) == (expected[0], expected[1], expected[4])
             assert g.plies_without_capture == expected[3]
@@ -45,7 +45,7 @@ def play_random_games(options, games, seed):
             assert sum(g.board) + sum(g.captured) == total
             # terminates: the stall guard bounds the plies between captures
             assert plies <= limit * (total // 4 + 1)
-        assert g.legal_moves() == [] and g.winner in (0, 1, -1)
+        assert g.legal_move_ids().tolist() == [] and g.winner in (0, 1, -1)
         assert g.ply == plies
 
 
@@ -99,11 +99,11 @@ def test_arbitrary_positions_match_the_reference():
         )
         if g.is_terminal:
             continue
-        hole = int(rng.choice(g.legal_moves()))
+        hole = int(rng.choice(g.legal_move_ids().tolist()))
         expected = reference_play(
             g.board, g.captured, g.to_move, stall, hole, n, options["max_laps"], options["no_capture_limit"]
         )
-        g.play(hole)
+        g.play_id(hole)
         assert (g.board, list(g.captured), g.plies_without_capture, g.is_terminal) == (
             expected[0],
             expected[1],

@@ -24,25 +24,25 @@ def position(board, to_move=0, captured=None, **options):
 def test_start_position_2x6_has_48_counters_and_south_moves_first():
     g = HoyitoGame()
     assert g.board == [4] * 12 and g.captured == (0, 0) and g.to_move == 0
-    assert g.legal_moves() == [0, 1, 2, 3, 4, 5]
+    assert g.legal_move_ids().tolist() == [0, 1, 2, 3, 4, 5]
     assert not g.is_terminal and g.winner is None
 
 
 def test_start_position_2x12_has_96_counters():
     g = HoyitoGame(holes_per_row=12)
-    assert sum(g.board) == 96 and g.legal_moves() == list(range(12))
+    assert sum(g.board) == 96 and g.legal_move_ids().tolist() == list(range(12))
 
 
 def test_north_moves_from_its_own_row_only():
     g = position([4] * 12, to_move=1, captured=(0, 0))
-    assert g.legal_moves() == [6, 7, 8, 9, 10, 11]
+    assert g.legal_move_ids().tolist() == [6, 7, 8, 9, 10, 11]
 
 
 # ------------------------------------------------------------------ a move
 def test_last_counter_in_empty_hole_ends_move_and_passes_turn():
     # N: 1 1 1 1 1 1 / S: 2 0 0 0 0 0 ; South sows hole 0 into holes 1, 2; hole 2 was empty.
     g = position([2, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
-    assert g.play(0) == 0
+    assert g.play_id(0) == 0
     assert g.board == [0, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1]
     assert g.to_move == 1 and g.captured == (40, 0)
 
@@ -50,14 +50,14 @@ def test_last_counter_in_empty_hole_ends_move_and_passes_turn():
 def test_lap_of_2n_counters_also_sows_into_the_hole_it_was_lifted_from():
     # 12 counters from hole 0 reach holes 1..11 and then hole 0 itself (now holding 1): move ends.
     g = position([12] + [0] * 11)
-    g.play(0)
+    g.play_id(0)
     assert g.board == [1] * 12 and g.to_move == 1
 
 
 def test_relay_lap_lifts_the_occupied_landing_hole_including_the_last_counter():
     # Hole 0 (1) lands in hole 1 (2 -> 3, not a casa): lift those 3 and sow holes 2, 3, 4.
     g = position([1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0])
-    g.play(0)
+    g.play_id(0)
     assert g.board == [0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0]
     assert g.to_move == 1 and g.captured == (44, 0)
 
@@ -66,7 +66,7 @@ def test_no_capture_en_passant_during_a_relay():
     # Hole 2 (3) sows 3, 4, 5: holes 3 and 4 pass through 4 on the way but are not taken;
     # hole 5 ends at 3 -> relay sows 6, 7, 8 ... and the move ends in the empty hole 8.
     g = position([0, 0, 3, 3, 3, 2, 0, 0, 0, 0, 0, 1])
-    g.play(2)
+    g.play_id(2)
     assert g.board == [0, 0, 0, 4, 4, 0, 1, 1, 1, 0, 0, 1]
     assert g.captured == (36, 0) and g.to_move == 1
 
@@ -74,7 +74,7 @@ def test_no_capture_en_passant_during_a_relay():
 def test_casa_is_captured_instead_of_relayed():
     # Hole 0 (1) makes hole 1 exactly 4: captured (no relay); hole 0 is empty, the chain stops.
     g = position([1, 3, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1])
-    assert g.play(0) == 4
+    assert g.play_id(0) == 4
     assert g.board == [0, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1]
     assert g.captured == (36 + 4, 0)
 
@@ -82,14 +82,14 @@ def test_casa_is_captured_instead_of_relayed():
 def test_capture_in_the_opponents_row():
     # South's hole 5 (1) makes North's hole 6 a casa: South takes it.
     g = position([2, 0, 0, 0, 0, 1, 3, 1, 1, 1, 1, 0])
-    assert g.play(5) == 4
+    assert g.play_id(5) == 4
     assert g.board == [2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0]
     assert g.captured == (38 + 4, 0)
 
 
 def test_north_captures_in_its_own_row():
     g = position([2, 2, 1, 0, 0, 0, 1, 3, 1, 0, 0, 0], to_move=1)
-    assert g.play(6) == 4
+    assert g.play_id(6) == 4
     assert g.board == [2, 2, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0]
     assert g.captured == (38, 4) and g.to_move == 1
 
@@ -99,7 +99,7 @@ def test_backward_chain_crosses_from_north_row_into_south_row():
     # Hole 3 (4) sows 4, 5, 6, 7 (each 3 -> 4). Casa at 7, then 6 (North), 5, 4 (South);
     # hole 3 was emptied by the lift, so the chain stops there and hole 2's four stays.
     g = position([0, 0, 4, 4, 3, 3, 3, 3, 0, 0, 0, 2])
-    assert g.play(3) == 16
+    assert g.play_id(3) == 16
     assert g.board == [0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2]
     assert g.captured == (26 + 16, 0)
 
@@ -108,7 +108,7 @@ def test_backward_chain_stops_at_the_first_hole_not_holding_four():
     # Hole 2 (3) sows 3, 4, 5 -> 4, 5, 4. Casa at 5; hole 4 holds 5: the chain stops,
     # and hole 3's four beyond the break stays on the board.
     g = position([0, 0, 3, 3, 4, 3, 1, 1, 1, 1, 1, 1])
-    assert g.play(2) == 4
+    assert g.play_id(2) == 4
     assert g.board == [0, 0, 0, 4, 5, 0, 1, 1, 1, 1, 1, 1]
 
 
@@ -116,7 +116,7 @@ def test_backward_chain_crosses_from_south_row_into_north_row_over_the_wrap():
     # North's hole 9 (3) sows 10, 11, 0 (each 3 -> 4): casa at South's hole 0, then the
     # chain runs back over the wrap into North's 11 and 10, and stops at the emptied hole 9.
     g = position([3, 1, 2, 2, 0, 0, 1, 0, 0, 3, 3, 3], to_move=1)
-    assert g.play(9) == 12
+    assert g.play_id(9) == 12
     assert g.board == [0, 1, 2, 2, 0, 0, 1, 0, 0, 0, 0, 0]
     assert g.captured == (30, 12) and g.to_move == 1
 
@@ -124,21 +124,21 @@ def test_backward_chain_crosses_from_south_row_into_north_row_over_the_wrap():
 def test_chain_around_the_whole_board_takes_each_hole_once():
     # 2x2: 16 counters from hole 0 put 4 in every hole, the last back in hole 0: all taken.
     g = position([16, 0, 0, 0], holes_per_row=2)
-    assert g.play(0) == 16
+    assert g.play_id(0) == 16
     assert g.board == [0, 0, 0, 0] and g.captured == (16, 0) and g.is_terminal
 
 
 # ------------------------------------------------------------------ extra turn and passes
 def test_capture_gives_the_mover_another_turn():
     g = position([1, 3, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1])
-    g.play(0)
-    assert g.to_move == 0 and g.legal_moves() == [5]
+    g.play_id(0)
+    assert g.to_move == 0 and g.legal_move_ids().tolist() == [5]
 
 
 def test_player_without_counters_is_passed_automatically():
     # North's row is empty: after South's quiet move the turn comes straight back to South.
     g = position([1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0])
-    g.play(0)
+    g.play_id(0)
     assert g.board == [0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]
     assert g.to_move == 0
 
@@ -146,7 +146,7 @@ def test_player_without_counters_is_passed_automatically():
 def test_automatic_pass_after_an_extra_turn():
     # South captures with its last counters: its extra turn is passed to North at once.
     g = position([1, 3, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
-    g.play(0)
+    g.play_id(0)
     assert g.board[:6] == [0] * 6 and g.to_move == 1 and not g.is_terminal
 
 
@@ -158,14 +158,14 @@ def test_from_position_applies_the_pass_of_a_player_without_counters():
 # ------------------------------------------------------------------ end of the game
 def test_last_four_go_to_the_capturer_and_end_the_game():
     g = position([1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2], captured=(20, 20))
-    assert g.play(0) == 8  # the casa and the last four counters on the board
+    assert g.play_id(0) == 8  # the casa and the last four counters on the board
     assert g.board == [0] * 12 and g.captured == (28, 20)
-    assert g.is_terminal and g.winner == 0 and g.legal_moves() == []
+    assert g.is_terminal and g.winner == 0 and g.legal_move_ids().tolist() == []
 
 
 def test_five_counters_left_after_a_capture_play_on():
     g = position([1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3], captured=(20, 19))
-    g.play(0)
+    g.play_id(0)
     assert not g.is_terminal and g.captured == (24, 19) and g.to_move == 1
 
 
@@ -174,12 +174,12 @@ def test_lap_cap_ends_an_endless_relay_where_the_last_lap_stops():
     # nothing is captured, the turn passes. A higher cap leaves a different board.
     args = ([0, 2, 1, 5], (4, 4), 1)
     capped = HoyitoGame.from_position(*args, holes_per_row=2)
-    assert capped.play(3) == 0
+    assert capped.play_id(3) == 0
     assert capped.captured == (4, 4) and capped.to_move == 0 and sum(capped.board) == 8
     boards = set()
     for laps in range(1000, 1008):
         g = HoyitoGame.from_position(*args, holes_per_row=2, max_laps=laps)
-        g.play(3)
+        g.play_id(3)
         boards.add(tuple(g.board))
         assert g.captured == (4, 4) and not g.is_terminal
     assert len(boards) > 1  # the relay was cut at a different place each time: it never ended
@@ -188,14 +188,14 @@ def test_lap_cap_ends_an_endless_relay_where_the_last_lap_stops():
 def test_lap_cap_stops_a_relay_in_an_occupied_hole():
     # max_laps=1: hole 0 lands in hole 1 (2 -> 3); with no lap left the move ends there.
     g = position([1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], max_laps=1)
-    g.play(0)
+    g.play_id(0)
     assert g.board == [0, 3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0] and g.to_move == 1
 
 
 def test_stall_guard_ends_game_and_gives_counters_to_row_owners():
     # 599 quiet plies already; the 600th ends the game. South keeps 2, North 6: North wins.
     g = position([2, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], captured=(20, 20), plies_without_capture=599)
-    g.play(0)
+    g.play_id(0)
     assert g.is_terminal and g.board == [0] * 12
     assert g.captured == (22, 26) and g.winner == 1
 
@@ -204,25 +204,25 @@ def test_stall_guard_defaults_to_50_times_2n_plies():
     assert HoyitoGame().options.no_capture_limit == 600
     assert HoyitoGame(holes_per_row=12).options.no_capture_limit == 1200
     g = position([2, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], captured=(20, 20), plies_without_capture=598)
-    g.play(0)
+    g.play_id(0)
     assert not g.is_terminal and g.plies_without_capture == 599
 
 
 def test_capture_resets_the_stall_clock():
     g = position([1, 3, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1], plies_without_capture=599)
-    g.play(0)
+    g.play_id(0)
     assert g.plies_without_capture == 0 and not g.is_terminal
 
 
 def test_stall_limit_option_counts_quiet_plies_from_the_start():
     g = HoyitoGame(no_capture_limit=1)
-    g.play(0)  # the opening move captures nothing
+    g.play_id(0)  # the opening move captures nothing
     assert g.is_terminal and g.captured[0] + g.captured[1] == 48
 
 
 def test_equal_totals_are_a_draw():
     g = position([2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2], captured=(22, 22), plies_without_capture=599)
-    g.play(0)
+    g.play_id(0)
     assert g.is_terminal and g.captured == (24, 24) and g.winner == -1
 
 

@@ -14,14 +14,14 @@ def tiny_hive_checkpoint(path, expansions: str = "", kind: str = "hive_lookahead
     spec = {"kind": kind, "channels": 4, "blocks": 1}
     if kind == "hive_lookahead":
         spec["rules"] = {"expansions": expansions, "tournament_opening": True, "max_turns": 300}
-    network = build_network(spec, enc.obs_shape, enc.num_actions)
+    network = build_network(spec, enc.observation_shape, enc.num_actions)
     return save_checkpoint(
         path,
         {
             "game": "hive",
             "game_options": {"expansions": expansions},
             "encoding_version": "v0",
-            "observation_shape": enc.obs_shape,
+            "observation_shape": enc.observation_shape,
             "num_actions": enc.num_actions,
             "network": spec,
             "model": network.state_dict(),

@@ -180,7 +180,7 @@ def _hive_position_with_a_winning_move(seed: int):
     rng = random.Random(seed)
     for _ in range(200):
         game = HiveGame("Base")
-        while not game.is_terminal and game.turn_number < 250:
+        while not game.is_terminal and game.ply < 250:
             ids, scores = game.greedy_move_scores()
             if scores.max() == WIN_SCORE and scores.min() < WIN_SCORE:
                 return game, {int(m) for m, s in zip(ids, scores) if s == WIN_SCORE}
@@ -191,7 +191,7 @@ def _hive_position_with_a_winning_move(seed: int):
 def test_hive_search_finds_a_move_that_surrounds_the_queen():
     game, winning = _hive_position_with_a_winning_move(seed=3)
     before = game.gamestring
-    moves, visits, priors = search(game, uniform, SearchConfig(simulations=3 * len(game.valid_move_ids())))
+    moves, visits, priors = search(game, uniform, SearchConfig(simulations=3 * len(game.legal_move_ids())))
     assert choose(moves, visits, priors) in winning
     assert game.gamestring == before  # searched in place with play_id / undo, left as found
 
@@ -202,8 +202,8 @@ def test_hoyito_search_leaves_the_game_as_found():
     rng = random.Random(0)
     game = HoyitoGame()
     for _ in range(20):
-        game.play(rng.choice(game.legal_moves()))
+        game.play_id(rng.choice(game.legal_move_ids().tolist()))
     before = (game.record(), game.state.tolist())
     moves, visits, _ = search(game, uniform, SearchConfig(simulations=200))
-    assert visits.sum() == 200 and set(moves.tolist()) == set(game.legal_moves())
+    assert visits.sum() == 200 and set(moves.tolist()) == set(game.legal_move_ids().tolist())
     assert (game.record(), game.state.tolist()) == before

@@ -82,7 +82,7 @@ def test_raw_policy_is_the_argmax_and_search_answers_legal_moves(hive_ckpt):
     moves, priors, _ = raw.evaluator(game)
     assert raw.choose(game) == int(moves[priors.argmax()])
     searcher = AgentPlayer.load(hive_ckpt, simulations=20)
-    assert game.move_name(searcher.choose(game)) in game.valid_moves()
+    assert game.move_name(searcher.choose(game)) in game.legal_move_names()
     assert game.gamestring == "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 
@@ -152,7 +152,7 @@ def test_uhp_limits_set_the_search_budget(hive_ckpt):
     assert timed.simulations == 100_000 and abs(timed.time_s - (0.9 * 2 - 0.05)) < 1e-9
     player.choose(HiveGame("Base"), SearchLimits(depth=2))  # warm up: compiled kernels load on first use
     start = time.monotonic()
-    assert player.choose(HiveGame("Base"), SearchLimits(time_s=1)) in HiveGame("Base").valid_move_ids()
+    assert player.choose(HiveGame("Base"), SearchLimits(time_s=1)) in HiveGame("Base").legal_move_ids()
     assert time.monotonic() - start < 3.0  # 0.85 s of search, then one simulation at most
     raw = AgentPlayer.load(hive_ckpt, simulations=0)
     assert raw.config_for(SearchLimits(time_s=5)).simulations == 0  # raw policy whatever the limits

@@ -146,7 +146,7 @@ def test_a_registered_kind_is_a_gym_and_a_vector_env_opponent(first_kind, env_id
 def test_a_registered_kind_answers_uhp_bestmove_and_plays_in_the_terminal(first_kind):
     out = io.StringIO()
     assert uhp_main(["--player", "first:0"], io.StringIO("newgame\nbestmove\n"), out) == 0
-    assert out.getvalue().split("\n")[5] == HiveGame().valid_moves()[0]
+    assert out.getvalue().split("\n")[5] == HiveGame().legal_move_names()[0]
     out = io.StringIO()
     assert play.main(["hoyito", "--opponent", "first:0", "--seat", "1"], io.StringIO("quit\n"), out) == 0
     assert "South (computer) plays 0" in out.getvalue()

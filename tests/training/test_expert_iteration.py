@@ -15,7 +15,7 @@ from hive_envs.agents.search import SearchConfig
 from hive_envs.players import PlayerContext, make_player
 from hive_envs.training import expert_iteration
 from hive_envs.training.config import config_from_dict, load_config
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.run import network_spec
 
 

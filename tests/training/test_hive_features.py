@@ -49,8 +49,8 @@ def reference_features(expansions: str, gamestring: str) -> dict[int, np.ndarray
     me = game.to_move
     own_before, opp_before = game.queen_neighbours(me), game.queen_neighbours(1 - me)
     result = {}
-    for move in game.valid_move_ids().tolist():
-        action = env.uhp_to_action(game.move_id_to_uhp(move))
+    for move in game.legal_move_ids().tolist():
+        action = env.uhp_to_action(game.move_name(move))
         f = np.zeros(ACTION_FEATURES, dtype=np.float32)
         f[0] = 1.0
         f[7] = float(move != PASS_MOVE and game.state[PCELL + move_piece(move)] < 0)
@@ -60,7 +60,7 @@ def reference_features(expansions: str, gamestring: str) -> dict[int, np.ndarray
         if game.is_terminal:
             f[{1: 4, -1: 5, 0: 6}[_outcome_for(game, me)]] = 1.0
         else:
-            replies = game.valid_move_ids().tolist()
+            replies = game.legal_move_ids().tolist()
             scores = []
             for reply in replies:
                 game.play_id(reply)
@@ -154,15 +154,15 @@ def reference_evaluation_features(
         return OUTCOME_VALUE * _outcome_for(game, me)
 
     one, two = {}, {}
-    for move in game.valid_move_ids().tolist():
-        action = env.uhp_to_action(game.move_id_to_uhp(move))
+    for move in game.legal_move_ids().tolist():
+        action = env.uhp_to_action(game.move_name(move))
         game.play_id(move)
         if game.is_terminal:
             one[action] = two[action] = finished()
         else:
             one[action] = -evaluation()
             leaves = []
-            for reply in game.valid_move_ids().tolist():
+            for reply in game.legal_move_ids().tolist():
                 game.play_id(reply)
                 leaves.append(finished() if game.is_terminal else evaluation())
                 game.undo()

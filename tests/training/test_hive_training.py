@@ -10,7 +10,7 @@ from hive_envs.agents.distributions import MaskedCategorical
 from hive_envs.agents.networks import HexConvPolicy, build_network
 from hive_envs.hive.batch import HiveBatch
 from hive_envs.training import ppo_selfplay
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.run import network_spec
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
 

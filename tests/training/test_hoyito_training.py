@@ -55,7 +55,7 @@ def test_lookahead_features_agree_with_the_engine(holes_per_row):
                 assert not out[g, k].any()
                 continue
             after = game.copy()
-            taken = after.play(mover * n + k)
+            taken = after.play_id(mover * n + k)
             assert out[g, k, 1] * SCALE == pytest.approx(taken)
             margin = after.captured[mover] - after.captured[1 - mover]
             assert out[g, k, 2] == pytest.approx(margin / o.total_counters, abs=1e-6)
@@ -103,7 +103,7 @@ def test_search_features_are_the_searchers_value_after_each_move(depth):
                 assert not out[g, k].any()
                 continue
             after = game.copy()
-            after.play(mover * 6 + k)
+            after.play_id(mover * 6 + k)
             if after.is_terminal:
                 won = after.winner
                 expected_proof = 0.0 if won is None or won < 0 else (1.0 if won == mover else -1.0)

@@ -11,7 +11,7 @@ import torch
 from hive_envs.agents import load_checkpoint, load_policy
 from hive_envs.training import ppo_selfplay
 from hive_envs.training.config import config_from_dict
-from hive_envs.training.games import make_batch
+from hive_envs.training.game_lookup import make_batch
 from tests.nim import NIM
 
 TOY = NIM.name  # the toy game, added by its definition (the nim_registered fixture)

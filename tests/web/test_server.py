@@ -48,13 +48,13 @@ def refused(response, status: int, *words: str) -> str:
 # ---------------------------------------------------------------- play
 def test_a_new_hive_game_lists_exactly_the_engines_legal_moves_with_where_they_go(client):
     state = start(client)
-    assert sorted(m["name"] for m in state["moves"]) == sorted(HiveGame().valid_moves())
+    assert sorted(m["name"] for m in state["moves"]) == sorted(HiveGame().legal_move_names())
     assert state["status"] == "White to move, ply 0" and not state["computer_to_move"]
     for _ in range(4):  # the human's moves (the first listed) and alpha-beta's replies
         client.post(f"/api/games/{state['id']}/play", json={"move": state["moves"][0]["name"]})
         state = client.post(f"/api/games/{state['id']}/computer", json={}).json
         game = HiveGame.from_gamestring(state["record"])
-        assert sorted(m["name"] for m in state["moves"]) == sorted(game.valid_moves())
+        assert sorted(m["name"] for m in state["moves"]) == sorted(game.legal_move_names())
 
 
 def test_every_destination_is_drawn_next_to_a_stack_and_every_mover_from_its_own_cell(client):

@@ -2,18 +2,20 @@
 
     game = HiveGame("Base+MLP")            # tournament_opening=True, max_turns=300
     game.play("wS1"); game.play("bG1 -wS1")
-    game.valid_moves()                     # UHP strings, one per distinct move
-    ids = game.valid_move_ids()            # int32 move ids (pack_move(piece, cell), PASS_MOVE)
+    game.legal_move_names()                # UHP strings, one per distinct move
+    ids = game.legal_move_ids()            # int32 move ids (pack_move(piece, cell), PASS_MOVE)
     game.play_id(int(ids[0])); game.undo()
     game.gamestring, game.outcome, game.perft(3)
 
 `HiveGame` implements the game protocol of `hive_envs.core.game` (``legal_move_ids``, ``play_id``,
 ``undo``, ``copy``, ``to_move``, ``is_terminal``, ``result``, ``ply``, ``move_name``/``move_id``,
-``record``, ``greedy_move_scores``, ``potential``); the UHP-flavoured names (``valid_move_ids``,
-``valid_moves``, ``play``, ``move_id_to_uhp``, ``uhp_to_move_id``, ``gamestring``, ``outcome``,
-``turn_number``) are the same methods under the names Hive users know.
+``record``, ``greedy_move_scores``, ``potential``) and, as every game does, ``play(name)`` (a move in
+the game's notation, here any valid UHP form) and ``legal_move_names()``. ``gamestring`` and
+``outcome`` are the UHP forms of ``record()`` and ``result``. Names of earlier versions
+(``valid_move_ids``, ``valid_moves``, ``move_id_to_uhp``, ``uhp_to_move_id``, ``turn_number``) still
+work and warn (DeprecationWarning); the glossary of docs/architecture.md lists them.
 
-Integer moves are the fast path: ``valid_move_ids()`` runs the compiled generator once per ply
+Integer moves are the fast path: ``legal_move_ids()`` runs the compiled generator once per ply
 (cached until the next play/undo) and ``play_id`` checks legality with one lookup in the marks the
 generator left. Errors (malformed or illegal moves, moves on a finished game, bad GameStrings)
 raise ValueError naming the move and why; the game is unchanged after any error.
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hive_envs.core.game import check_integer, check_seat
+from hive_envs.core.game import check_integer, check_seat, deprecated_alias
 from hive_envs.hive.engine.grid import DIRECTIONS, GRID_SIZE, cell_to_qr, hex_distance, qr_to_cell
 from hive_envs.hive.engine.heuristics import MAX_QUEEN_MARGIN, greedy_scores, queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
@@ -195,20 +197,22 @@ class HiveGame:
     # ------------------------------------------------------------------ moves
     def legal_move_ids(self) -> np.ndarray:
         """Legal integer moves (a copy), one per distinct move; ``[PASS_MOVE]`` if forced; empty when over."""
-        return self.legal_moves_view().copy()
+        return self.legal_move_ids_view().copy()
 
-    valid_move_ids = legal_move_ids
+    valid_move_ids = deprecated_alias("valid_move_ids", "legal_move_ids", "HiveGame")
 
-    def legal_moves_view(self) -> np.ndarray:
+    def legal_move_ids_view(self) -> np.ndarray:
         """`legal_move_ids` without the copy: a view of the game's own move list, valid until the game
         changes; read it at once and never write to it (the envs' per-ply mask encoder does)."""
         if self._count < 0:
             self._count = generate_moves(self._s, self._w, self._moves)
         return self._moves[: self._count]
 
-    def valid_moves(self) -> list[str]:
-        """Legal moves as UHP strings, one per distinct move."""
-        return [format_move(self._s, int(m)) for m in self.valid_move_ids()]
+    def legal_move_names(self) -> list[str]:
+        """Legal moves as UHP strings, one per distinct move (in `legal_move_ids` order)."""
+        return [format_move(self._s, int(m)) for m in self.legal_move_ids_view()]
+
+    valid_moves = deprecated_alias("valid_moves", "legal_move_names", "HiveGame")
 
     def is_legal_id(self, move_id: int) -> bool:
         """Whether the integer move ``move_id`` is legal now (ValueError if it is not an integer)."""
@@ -286,8 +290,8 @@ class HiveGame:
             raise ValueError(f"{name!r} is not legal: {self._why_illegal(move_id)}")
         return move_id
 
-    move_id_to_uhp = move_name
-    uhp_to_move_id = move_id
+    move_id_to_uhp = deprecated_alias("move_id_to_uhp", "move_name", "HiveGame")
+    uhp_to_move_id = deprecated_alias("uhp_to_move_id", "move_id", "HiveGame")
 
     # ------------------------------------------------------------------ built-in heuristics
     def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]:
@@ -369,7 +373,7 @@ class HiveGame:
         """Plies played so far (passes included)."""
         return int(self._s[I_PLY])
 
-    turn_number = ply
+    turn_number = deprecated_alias("turn_number", "ply", "HiveGame", is_property=True)
 
     @property
     def passes_in_a_row(self) -> int:

@@ -17,8 +17,8 @@ from hive_envs.hive.engine.game import HiveGame
 def divide(game: HiveGame, depth: int) -> list[tuple[str, int]]:
     """Perft of ``depth - 1`` after each legal first move, as (UHP move, count)."""
     rows = []
-    for move_id in game.valid_move_ids():
-        text = game.move_id_to_uhp(int(move_id))
+    for move_id in game.legal_move_ids():
+        text = game.move_name(int(move_id))
         game.play_id(int(move_id))
         rows.append((text, game.perft(depth - 1)))
         game.undo()

@@ -3,17 +3,23 @@
 Interface (the rules are `docs/rules/hoyito_ii.md`)::
 
     game = HoyitoGame(holes_per_row=6, seeds_per_hole=4)
-    game.board, game.captured, game.to_move, game.legal_moves(), game.play(hole), game.undo(),
-    game.is_terminal, game.winner, game.copy(), game.record(),
+    game.board, game.captured, game.to_move, game.legal_move_ids(), game.play_id(hole), game.undo(),
+    game.play("3"), game.legal_move_names(), game.is_terminal, game.winner, game.copy(), game.record(),
     HoyitoGame.from_position(board, captured, to_move, **options), HoyitoGame.from_record(text)
 
 `HoyitoGame` implements the game protocol of `hive_envs.core.game`: move ids are absolute holes
 (see `hive_envs.hoyito.engine.kernels` for the layout), ``move_name`` is the hole number as text,
 ``greedy_move_scores`` the counters each move captures at once, ``potential`` the captured margin.
+As in every game, ``play(name)`` plays a move in the game's notation (here the hole number as text)
+and ``play_id(move_id)`` a move id (here the hole; both return the counters captured). Names of
+earlier versions still work and warn (DeprecationWarning): ``legal_moves()`` (now
+``legal_move_ids()``, a list then) and ``play(hole)`` with an integer hole (now ``play_id``).
 ``undo`` restores the state array saved before each move (a few dozen int32 per move).
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -167,8 +173,8 @@ class HoyitoGame:
         return None if winner is None else (0.0, 1.0, -1.0)[winner + 1]
 
     # ------------------------------------------------------------------ moves
-    def legal_moves(self) -> list[int]:
-        """The mover's non-empty holes (absolute indices); empty once the game is over."""
+    def _legal_holes(self) -> list[int]:
+        """The mover's non-empty holes (absolute indices), ascending; empty once the game is over."""
         s, n = self.state, self._n
         if s[self._m + K.OVER]:
             return []
@@ -177,10 +183,38 @@ class HoyitoGame:
         return [base + k for k in range(n) if row[k]]
 
     def legal_move_ids(self) -> np.ndarray:
-        """`legal_moves` as an int64 array (the protocol's form)."""
-        return np.array(self.legal_moves(), dtype=np.int64)
+        """The mover's non-empty holes (absolute indices, ascending) as an int64 array; empty once over."""
+        return np.array(self._legal_holes(), dtype=np.int64)
 
-    def play(self, hole) -> int:
+    def legal_moves(self) -> list[int]:
+        """Deprecated: `legal_move_ids` (this returns them as a list)."""
+        warnings.warn(
+            "HoyitoGame.legal_moves is deprecated; use HoyitoGame.legal_move_ids",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self._legal_holes()
+
+    def legal_move_names(self) -> list[str]:
+        """The legal moves as users type them: hole numbers as text."""
+        return [str(hole) for hole in self._legal_holes()]
+
+    def play(self, name: str) -> int:
+        """Play the move a typed hole number names (`move_id`); return the counters captured.
+        ValueError (state unchanged) for text that names no legal hole.
+
+        An integer hole is still taken, with a DeprecationWarning: `play_id` plays move ids.
+        """
+        if not isinstance(name, str) and as_integer(name) is not None:
+            warnings.warn(
+                "HoyitoGame.play(hole) with an integer hole is deprecated; use HoyitoGame.play_id(hole)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return self.play_id(name)
+        return self.play_id(self.move_id(name))
+
+    def play_id(self, hole) -> int:
         """Play absolute `hole`; return the counters captured. Illegal -> ValueError, state unchanged."""
         if hole.__class__ is not int:
             hole = check_integer(hole, "hole")
@@ -195,8 +229,6 @@ class HoyitoGame:
         self._plies = ply + 1
         return taken
 
-    play_id = play
-
     def undo(self) -> None:
         """Take back the last move; ValueError if none was played."""
         if not self._plies:
@@ -207,7 +239,7 @@ class HoyitoGame:
     def move_name(self, move_id: int) -> str:
         """The hole number of a legal move, as text; ValueError if it is not legal now."""
         hole = check_integer(move_id, "hole")
-        if hole not in self.legal_moves():
+        if hole not in self._legal_holes():
             self._refuse(hole)
         return str(hole)
 
@@ -217,7 +249,7 @@ class HoyitoGame:
         text = name.strip() if isinstance(name, str) else ""
         digits = text[1:] if text[:1] in ("-", "+") else text
         if not (digits.isascii() and digits.isdigit()):
-            legal = " ".join(str(h) for h in self.legal_moves())
+            legal = " ".join(str(h) for h in self._legal_holes())
             raise ValueError(f"{name!r} is not a hole number; legal holes: {legal}")
         hole = int(text)
         self.move_name(hole)
@@ -226,7 +258,7 @@ class HoyitoGame:
     def _refuse(self, hole):
         if self.is_terminal:
             raise ValueError(f"illegal move {hole}: the game is over")
-        raise ValueError(f"illegal move {hole}: legal holes are {self.legal_moves()}")
+        raise ValueError(f"illegal move {hole}: legal holes are {self._legal_holes()}")
 
     # ------------------------------------------------------------------ built-in heuristics
     def capture_values(self) -> np.ndarray:
@@ -301,7 +333,7 @@ class HoyitoGame:
             game = cls(**options)
         for i, hole in enumerate(moves):
             try:
-                game.play(hole)
+                game.play_id(hole)
             except ValueError as error:
                 raise ValueError(f"Hoyito record move {i + 1} ({hole}): {error}") from None
         return game

@@ -33,7 +33,7 @@ from hive_envs.training.config_keys import (
     reject,
     zero_or_at_least,
 )
-from hive_envs.training.games import carries_rules, lookahead_rules
+from hive_envs.training.game_lookup import carries_rules, lookahead_rules
 
 GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.ref("aec_env") is not None)
 """The games with a PettingZoo env (RLlib plays those), as registered when this module is imported."""

@@ -37,7 +37,7 @@ def play_lockstep(num_games: int, steps: int, seed: int, parallel=False, **optio
             if over:
                 final = env.observe(movers[g])["observation"]
                 np.testing.assert_array_equal(batch.final_observation[g], final, err_msg=where)
-                assert batch.episode_length[g] == env.game.turn_number, where
+                assert batch.episode_length[g] == env.game.ply, where
                 finished += 1
                 env.reset()
         _assert_current(batch, envs, f"after step {step}")

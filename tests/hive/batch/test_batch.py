@@ -52,9 +52,9 @@ def _repeating_cycle():
         pack_move(white_queen, int(game.state[PCELL + white_queen])),
         pack_move(black_queen, int(game.state[PCELL + black_queen])),
     ]
-    for w_out in (int(m) for m in game.valid_move_ids() if move_piece(m) == white_queen):
+    for w_out in (int(m) for m in game.legal_move_ids() if move_piece(m) == white_queen):
         game.play_id(w_out)
-        for b_out in (int(m) for m in game.valid_move_ids() if move_piece(m) == black_queen):
+        for b_out in (int(m) for m in game.legal_move_ids() if move_piece(m) == black_queen):
             game.play_id(b_out)
             if game.is_legal_id(back[0]):
                 game.play_id(back[0])
@@ -77,7 +77,7 @@ def test_third_repetition_is_a_draw_in_batch_as_in_aec_env():
             action = env.uhp_to_action(start[ply])
         else:
             move_id = cycle[(ply - len(start)) % len(cycle)]
-            action = env.uhp_to_action(env.game.move_id_to_uhp(move_id))
+            action = env.uhp_to_action(env.game.move_name(move_id))
         env.step(action)
         batch.step(np.array([action, action]))
         over = all(env.terminations.values())

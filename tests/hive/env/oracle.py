@@ -1,7 +1,7 @@
 """A slow, obviously-correct Python encoder: the test oracle of `hive_envs.hive.encoding`.
 
 It reads a game only through the public inspection API (`stacks()`, `reserve()`, `last_moved`,
-`turn_number`, `to_move`, the GameString) and rebuilds the documented layout by plain loops:
+`ply`, `to_move`, the GameString) and rebuilds the documented layout by plain loops:
 the hive is unwrapped off the engine's torus by a flood fill over neighbours, and framed from
 its unwrapped bounding box.
 """
@@ -127,7 +127,7 @@ def observation(game, seat, expansions, grid):
         for k, letter in enumerate(kinds):
             obs[base + side * len(kinds) + k] = in_reserve.count(letter)
     t = base + 2 * len(kinds)
-    ply = int(game.turn_number)
+    ply = int(game.ply)
     moves = game.gamestring.split(";")[3:]
     assert len(moves) == ply
     obs[t] = int(int(game.to_move) == seat)

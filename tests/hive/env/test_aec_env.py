@@ -61,7 +61,7 @@ def test_final_mask_is_all_ones_and_rewards_are_zero_sum():
         assert r0 == -r1 and r0 in (-1.0, 0.0, 1.0)
         want = {"WhiteWins": 1.0, "BlackWins": -1.0, "Draw": 0.0}[env.game.outcome]
         assert r0 == want and env.infos["player_0"]["outcome"] == env.game.outcome
-    assert env.game.turn_number <= 60
+    assert env.game.ply <= 60
 
 
 def test_won_games_reward_plus_one_and_minus_one():
@@ -95,7 +95,7 @@ def test_forced_pass_is_the_only_legal_action():
     assert legal.tolist() == [env.encoding.pass_action]
     assert env.action_to_uhp(int(legal[0])) == "pass" and env.uhp_to_action("pass") == legal[0]
     env.step(int(legal[0]))
-    assert env.game.turn_number == 17 and env.game.passes_in_a_row == 1 and not env.game.is_terminal
+    assert env.game.ply == 17 and env.game.passes_in_a_row == 1 and not env.game.is_terminal
     assert env.observe(env.agent_selection)["observation"][2 * 11 + 2 * 5 + 4].all(), "last_ply_pass plane"
 
 
@@ -171,4 +171,4 @@ def test_no_turn_cap_and_repetition_draw_options():
     for _ in range(40):
         legal = np.flatnonzero(env._mask)
         env.step(int(legal[rng.integers(legal.size)]))
-    assert env.game.turn_number == 40 or env.game.is_terminal
+    assert env.game.ply == 40 or env.game.is_terminal

@@ -34,12 +34,12 @@ def test_observation_overwrites_every_byte_of_a_dirty_buffer(expansions):
             continue
         s = env.game.state
         for seat in (0, 1):
-            clean = np.zeros(enc.obs_shape, np.uint8)
-            dirty = np.full(enc.obs_shape, 0xAB, np.uint8)
+            clean = np.zeros(enc.observation_shape, np.uint8)
+            dirty = np.full(enc.observation_shape, 0xAB, np.uint8)
             for out in (clean, dirty):
                 E.encode_observation(s, seat, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, out)
             assert np.array_equal(clean, dirty)
-            framed = np.full(enc.obs_shape, 0xCD, np.uint8)
+            framed = np.full(enc.observation_shape, 0xCD, np.uint8)
             frame = np.zeros(E.FRAME_SIZE, np.int32)
             E.hive_frame(s, enc.grid, frame)
             E.encode_observation_in_frame(

@@ -34,7 +34,7 @@ def _check_mask_equals_engine(env):
         assert env._mask.all(), "the mask returned with the final observation is all ones"
         return
     legal = np.flatnonzero(env._mask)
-    moves = game.valid_moves()
+    moves = game.legal_move_names()
     assert legal.size == len(moves) > 0, "one action index per distinct legal move"
     stacks = game.stacks()
     where = oracle.locate(stacks)
@@ -105,7 +105,7 @@ def _level(s, p):
 
 
 def _encode(s, enc, seat):
-    obs = np.zeros(enc.obs_shape, np.uint8)
+    obs = np.zeros(enc.observation_shape, np.uint8)
     E.encode_observation(s, seat, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, obs)
     moves = np.empty(MAX_MOVES, np.int32)
     n = generate_moves(s, new_workspace(), moves)
@@ -175,7 +175,7 @@ def test_plane_names_and_bounds_match_the_layout(expansions):
     assert len(names) == len(set(names)) == enc.num_planes
     assert names[:2] == ["tile_own_Q", "tile_own_S1"] and names[-1] == "plies_left"
     high = enc.observation_high()
-    assert high.shape == enc.obs_shape and high[names.index("tile_opp_B1")].max() == E.MAX_LEVEL
+    assert high.shape == enc.observation_shape and high[names.index("tile_opp_B1")].max() == E.MAX_LEVEL
     assert high[names.index("reserve_own_A")].max() == 3 and high[names.index("ply_lo")].max() == 255
 
 

@@ -75,7 +75,7 @@ def test_episodes_against_builtin_opponents(opponent, seat):
 def test_learner_as_black_starts_after_whites_first_move():
     env = gym.make("hive_envs/Hive-v0", learner_seat=1)
     env.reset(seed=3)
-    assert env.unwrapped.game.turn_number == 1 and env.unwrapped.game.to_move == 1
+    assert env.unwrapped.game.ply == 1 and env.unwrapped.game.to_move == 1
 
 
 def test_greedy_opponent_beats_random_play_most_of_the_time():

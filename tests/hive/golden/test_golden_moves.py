@@ -6,7 +6,7 @@ the legal moves; ``all_moves`` — the complete legal move list; ``listed`` — 
 ``refused`` — moves ``play`` must reject, leaving the game unchanged; ``outcome`` — the result.
 
 Moves are compared as (piece, destination) pairs: every expected UHP string is parsed by the engine
-(``uhp_to_move_id``), because one move has many equivalent UHP spellings.
+(``move_id``), because one move has many equivalent UHP spellings.
 """
 
 from pathlib import Path
@@ -34,7 +34,7 @@ def _ids(game: HiveGame, moves: list[str], case) -> set[int]:
     ids = set()
     for move in moves:
         try:
-            ids.add(game.uhp_to_move_id(move))
+            ids.add(game.move_id(move))
         except ValueError as e:
             pytest.fail(
                 f"[{case['name']}] the engine refuses the expected move {move!r}: {e}\n{case['gamestring']}"
@@ -43,7 +43,7 @@ def _ids(game: HiveGame, moves: list[str], case) -> set[int]:
 
 
 def _names(game: HiveGame, ids: set[int]) -> list[str]:
-    return sorted(game.move_id_to_uhp(i) for i in ids)
+    return sorted(game.move_name(i) for i in ids)
 
 
 def _assert_same(game: HiveGame, expected: set[int], actual: set[int], what: str, case) -> None:
@@ -82,7 +82,7 @@ def test_cases_are_named_uniquely_and_well_formed():
 @pytest.mark.parametrize("case", _params())
 def test_golden_case(case):
     game = _load(case)
-    legal = {int(i) for i in game.valid_move_ids()}
+    legal = {int(i) for i in game.legal_move_ids()}
 
     if "outcome" in case:
         assert game.outcome == case["outcome"], f"[{case['name']}] outcome {game.outcome!r}"
@@ -118,7 +118,7 @@ def test_golden_position_round_trips(case):
     """The engine writes back a GameString that loads to the same position, and each of its valid
     move strings parses back to the move it names."""
     game = _load(case)
-    assert [game.uhp_to_move_id(m) for m in game.valid_moves()] == list(game.valid_move_ids())
+    assert [game.move_id(m) for m in game.legal_move_names()] == list(game.legal_move_ids())
     again = HiveGame.from_gamestring(game.gamestring, **case.get("options", {}))
     assert again.gamestring == game.gamestring
-    assert set(again.valid_move_ids()) == set(game.valid_move_ids())
+    assert set(again.legal_move_ids()) == set(game.legal_move_ids())

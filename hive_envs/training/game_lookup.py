@@ -1,4 +1,4 @@
-"""The batch of a game named in a config or checkpoint, and the facts a checkpoint records about it.
+"""A game named in a config or checkpoint, looked up: its batch, and the facts a checkpoint records about it.
 
 A game is named by its name in `hive_envs.games` ('hoyito', 'hive', or one added with
 `hive_envs.register_game`); anything else is refused with a ValueError listing the games. A name is
