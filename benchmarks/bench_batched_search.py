@@ -3,13 +3,16 @@ one-game search (`hive_envs.agents.search`) at the same network, interleaved in 
 
     python benchmarks/bench_batched_search.py [--agent hive_base] [--games 64] [--simulations 32] [--rounds 2]
 
-Positions: seeded random openings of 6 to 24 uniformly random plies (finished games skipped). Each
-round searches every position once one game at a time (`search.search` with
+Positions: seeded random openings of 6 to 24 uniformly random plies (finished games skipped), new
+ones each round (the batched evaluator keeps its evaluation cache from search to search: the same
+positions again would find their evaluations there). Each round searches every position once one
+game at a time (`search.search` with
 `search.NetworkEvaluator`, the searched players' path) and once all together (`batched_search` with
 `batch_evaluators.make_batch_evaluator`), with the agent's model-card search settings; CPU time is
 the process's (all threads: the one-game search's rule-feature kernel is numba-parallel). torch runs
 on one thread, as the searched players do in a match. The ratio is batched over one-game simulations
-per CPU-second (the wall-clock rates are printed beside); the load average is printed too.
+per CPU-second (the wall-clock rates are printed beside); the load average is printed too, and the
+share of the batched search's evaluations the cache answered.
 """
 
 from __future__ import annotations
@@ -63,13 +66,14 @@ def main() -> None:
         NetworkEvaluator(network, view, args.agent, share),
         make_batch_evaluator(network, view, args.agent, share),
     )
-    games = positions(view, args.games, args.seed)
-    search(games[0].copy(), one, SearchConfig(simulations=4))  # compile / load the kernels
-    batched_search([g.copy() for g in games[:2]], many, SearchConfig(simulations=4))
+    warm_up = positions(view, 2, -1)
+    search(warm_up[0].copy(), one, SearchConfig(simulations=4))  # compile / load the kernels
+    batched_search([g.copy() for g in warm_up], many, SearchConfig(simulations=4))
     cpu = {"one game at a time": 0.0, "batched": 0.0}
     wall = dict(cpu)
     sims = dict.fromkeys(cpu, 0)
-    for _ in range(args.rounds):
+    for round_ in range(args.rounds):
+        games = positions(view, args.games, args.seed + round_)
         start, start_wall = time.process_time(), time.perf_counter()
         for game in games:
             sims["one game at a time"] += int(search(game.copy(), one, config)[1].sum())
@@ -88,6 +92,9 @@ def main() -> None:
             f"{sims[label] / max(wall[label], 1e-9):.1f} / wall-s)"
         )
     print(f"  ratio batched / one game: {rates['batched'] / rates['one game at a time']:.2f}x")
+    cache = getattr(getattr(network, "extractor", None), "evaluation_cache", None)
+    if cache is not None:
+        print(f"  evaluations answered by the cache: {cache[-1, 1] / max(cache[-1, 0], 1):.1%}")
     print(f"  load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

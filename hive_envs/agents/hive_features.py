@@ -10,6 +10,9 @@ so a framework's network sees exactly these features.
 `HiveRuleFeatures.from_states` is the search's path (`hive_envs.agents.batch_evaluators`): the leaves
 of a search are engine states already, so it runs the kernel on them and writes their observations
 beside (no state -> planes -> state round trip), and returns the legal moves in the features' order.
+It keeps the kernel's evaluation cache (`rule_features.new_evaluation_cache`) from call to call, so
+the leaves of one search (and of the next searches of the same games) share their evaluations;
+``__call__`` runs its rows in parallel and so without one. The values are the same either way.
 """
 
 from __future__ import annotations
@@ -28,32 +31,11 @@ from hive_envs.hive.rule_features import (
     FEATURE_SETS,
     MOBILITY_SCALE,
     POSITION_FEATURES,
+    new_evaluation_cache,
     state_features,
 )
 
 __all__ = ["ACTION_FEATURES", "FEATURE_SETS", "MOBILITY_SCALE", "POSITION_FEATURES", "HiveRuleFeatures"]
-
-
-@njit(cache=True, inline="always")
-def _position_features(
-    obs,
-    template,
-    grid,
-    n_tiles,
-    engine_slot,
-    slot_of,
-    n_kinds,
-    w,
-    moves,
-    replies,
-    actions,
-    features,
-    position,
-):
-    """Features of one observation; returns its number of legal actions (see the module doc)."""
-    s = template.copy()
-    E.decode_observation(obs, grid, n_tiles, engine_slot, n_kinds, s)
-    return state_features(s, grid, n_tiles, slot_of, w, moves, replies, actions, features, position)
 
 
 @njit(cache=True, parallel=True)
@@ -71,31 +53,35 @@ def _batch_features(
     position,
     counts,
 ):
-    """Rows in parallel: worker c takes rows c, c + T, ... with its own workspace (T workspaces)."""
+    """Features of each observation (row), decoded to a state: see the module doc. Rows in parallel:
+    worker c takes rows c, c + T, ... with its own workspace (T workspaces) and no evaluation cache
+    (the workers would share it)."""
     lanes = workspaces.shape[0]
     for c in prange(lanes):
         moves = np.empty(MAX_MOVES, dtype=np.int32)
         replies = np.empty(MAX_MOVES, dtype=np.int32)
+        no_cache = np.zeros((1, 3), dtype=np.int64)
         for b in range(c, obs.shape[0], lanes):
-            counts[b] = _position_features(
-                obs[b], template, grid, n_tiles, engine_slot, slot_of, n_kinds, workspaces[c], moves,
-                replies, actions[b], features[b], position[b],
+            s = template.copy()
+            E.decode_observation(obs[b], grid, n_tiles, engine_slot, n_kinds, s)
+            counts[b] = state_features(
+                s, grid, n_tiles, slot_of, workspaces[c], moves, replies, actions[b], features[b],
+                position[b], no_cache,
             )  # fmt: skip
 
 
 @njit(cache=True)
-def _states_inputs(
-    states, grid, n_tiles, slot_of, kinds, w, observations, moves_out, actions, features, position, counts
-):
+def _states_inputs(states, grid, n_tiles, slot_of, kinds, w, cache, out):
     """For each engine state (row): its observation for the player to move, its rule features, and
     its legal moves in the features' order (`state_features`; rows wider than ``actions`` get only
-    their count, for a retry)."""
+    their count, for a retry). ``out``: (observations, moves, actions, features, position, counts)."""
+    observations, moves_out, actions, features, position, counts = out
     moves = np.empty(MAX_MOVES, dtype=np.int32)
     replies = np.empty(MAX_MOVES, dtype=np.int32)
     for b in range(states.shape[0]):
         s = states[b]
         count = state_features(
-            s, grid, n_tiles, slot_of, w, moves, replies, actions[b], features[b], position[b]
+            s, grid, n_tiles, slot_of, w, moves, replies, actions[b], features[b], position[b], cache
         )
         counts[b] = count
         if count <= moves_out.shape[1]:
@@ -124,6 +110,7 @@ class HiveRuleFeatures:
         # one move-generator workspace per thread numba uses for the rows (`_batch_features`)
         self.workspaces = np.stack([new_workspace() for _ in range(numba.get_num_threads())])
         self.capacity = 256
+        self.evaluation_cache: np.ndarray | None = None  # `from_states`', made on its first call
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         obs = np.ascontiguousarray(observations, dtype=np.uint8)
@@ -154,6 +141,8 @@ class HiveRuleFeatures:
         counts (B,))``: the arrays of ``__call__`` (row b's first counts[b] entries are its legal
         moves, in the order of ``moves``) without decoding any observation."""
         states = np.array(states, dtype=np.int32)  # the kernel plays on its rows: a copy
+        if self.evaluation_cache is None:
+            self.evaluation_cache = new_evaluation_cache()
         enc = self.encoding
         rows = states.shape[0]
         counts = np.zeros(rows, dtype=np.int64)
@@ -165,7 +154,7 @@ class HiveRuleFeatures:
             features = np.zeros((rows, self.capacity, self.action_features), dtype=np.float32)
             _states_inputs(
                 states, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, self.workspaces[0],
-                observations, moves, actions, features, position, counts,
+                self.evaluation_cache, (observations, moves, actions, features, position, counts),
             )  # fmt: skip
             if rows == 0 or counts.max() <= self.capacity:
                 break

@@ -9,6 +9,8 @@ winning moves and replies that win are exercised.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -29,10 +31,12 @@ from hive_envs.hive.rule_features import (
     OUTCOME_VALUE,
     POSITION_FEATURES,
     TWO_PLY_MARGIN,
+    new_evaluation_cache,
 )
 from tests.hive.env.positions import random_positions
 
 MAX_TURNS = 200
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "rule_features_reference.npz"
 
 
 def _outcome_for(game, colour) -> int:
@@ -212,3 +216,32 @@ def test_feature_set_2_extends_set_1_and_equals_plain_minimax(expansions, seed):
 def test_an_unknown_feature_set_is_refused():
     with pytest.raises(ValueError, match="feature_set must be one of"):
         HiveRuleFeatures("", tournament_opening=True, max_turns=300, feature_set=3)
+
+
+@pytest.mark.parametrize("tag, expansions", [("base", ""), ("MLP", "MLP")])
+def test_the_cached_kernel_gives_the_reference_features_bit_for_bit(tag, expansions):
+    """`tests/data/rule_features_reference.npz` holds what the kernel gave before its evaluation cache
+    (`tests/data/make_rule_features_reference.py`: positions followed by their best children, as a
+    search asks for them). `from_states` runs them through the cache, twice (the second time nearly
+    every evaluation is a hit: only those whose slot a later position took are not), and the observation path runs them without one: all equal the file."""
+    reference = np.load(REFERENCE)
+    extractor = HiveRuleFeatures(expansions, tournament_opening=True, max_turns=MAX_TURNS, feature_set=2)
+    want = [reference[f"{tag}_{name}"] for name in ("moves", "actions", "features", "position", "counts")]
+    first = extractor.from_states(reference[f"{tag}_states"])
+    assert extractor.evaluation_cache is not None
+    lookups, hits, _ = extractor.evaluation_cache[-1]
+    assert 0 < hits < lookups, "a child met some positions its parent evaluated"
+    again = extractor.from_states(reference[f"{tag}_states"])
+    assert extractor.evaluation_cache[-1, 0] - lookups == lookups, "the same evaluations are asked again"
+    assert extractor.evaluation_cache[-1, 1] - hits > 0.9 * lookups
+    for got in (first, again):
+        for array, expected in zip(got[1:], want):
+            np.testing.assert_array_equal(array, expected)
+    for array, expected in zip(extractor(first[0]), want[1:4]):
+        np.testing.assert_array_equal(array, expected)
+
+
+def test_an_evaluation_cache_size_that_is_not_a_power_of_two_is_refused():
+    assert new_evaluation_cache(0).shape == (1, 3)
+    with pytest.raises(ValueError, match="power of two"):
+        new_evaluation_cache(1000)
