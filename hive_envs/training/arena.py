@@ -11,7 +11,8 @@
 Player specs are those of `hive_envs.players`: ``random``, ``greedy``, ``alphabeta:D`` /
 ``alphabeta:T=S`` (alpha-beta search), ``PATH`` (a checkpoint, raw policy) or ``PATH@N`` (PUCT search, N
 simulations per move), ``uhp:COMMAND`` (a UHP engine process, Hive only), and every kind registered
-there. This module is the one match runner: `evaluate.py`'s UHP matches and its ladder
+there. This module plays matches between player specs, spread over worker processes, through the one
+match runner (`hive_envs.training.match`, game by game); `evaluate.py`'s UHP matches and its ladder
 (`hive_envs/training/ladder.py`) play their games here.
 
 Our engine is the referee: every move a player chooses is checked by the game (`hive_envs.core.game`)
@@ -52,9 +53,7 @@ import numpy as np
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import (
-    Player,
     PlayerContext,
-    PlayerFailure,
     RandomPlayer,
     SearchLimits,
     checkpoint_path,
@@ -67,7 +66,13 @@ from hive_envs.training.cli import (
     trust_env_modules,
     write_report,
 )
-from hive_envs.training.match import MatchResult, format_table
+from hive_envs.training.match import (
+    GameRecord,
+    MatchResult,
+    format_table,
+    play_openings,
+    summarise,
+)
 
 CHUNK_PAIRS = 5
 """Openings (two games each) a worker plays with one pair of players before it takes the next chunk."""
@@ -165,16 +170,6 @@ def _check_seconds(name: str, flag: str, value) -> None:
         raise ValueError(f"{name} ({flag}) must be a positive number of seconds, got {value!r}")
 
 
-@dataclass
-class GameRecord:
-    seat_of_a: int
-    result_for_a: float | None  # +1 / 0 / -1; None for a forfeit (no result)
-    plies: int
-    reason: str  # "" for a game played to its end by the rules, else why it was forfeited
-    record: str  # the game's record (`Game.record`: Hive's GameString, Hoyito's move list)
-    forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
-
-
 def game_metrics(
     records: list[GameRecord], settings: Settings, repetition_draw: bool = False
 ) -> dict[str, list[float]]:
@@ -225,27 +220,6 @@ def distinct_openings(new_game: Callable[[], Game], plies: int, count: int, seed
     return [openings[k % len(openings)] for k in range(count)]
 
 
-def play_game(
-    game: Game, players: tuple, limits: SearchLimits
-) -> tuple[float | None, int, str, str, int | None]:
-    """Play ``game`` (after its opening) to the end, ``players[0]`` as White/South.
-
-    Returns (result for seat 0, plies, reason, record, the seat that forfeited); a player that fails
-    to move or moves illegally forfeits at once: no result (None), the reason says why.
-    """
-    while not game.is_terminal:
-        seat = game.to_move
-        try:
-            move = players[seat].choose(game.copy(), limits)
-            try:
-                game.play_id(move)
-            except ValueError as error:
-                raise PlayerFailure(f"illegal move {move!r}: {error}") from None
-        except PlayerFailure as error:
-            return None, game.ply, f"seat {seat} forfeits: {error}", game.record(), seat
-    return game.result, game.ply, "", game.record(), None
-
-
 @dataclass(frozen=True)
 class Chunk:
     """A worker's task: the games of ``openings`` (each with both seats) between ``a`` and ``b``."""
@@ -287,32 +261,6 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
         a.close()
         b.close()
     return chunk, records
-
-
-def play_openings(
-    a: Player,
-    b: Player,
-    openings: list,
-    new_game: Callable[[], Game],
-    limits: SearchLimits,
-    on_game: Callable[[GameRecord], None] | None = None,
-) -> list[GameRecord]:
-    """Two games from each opening (a list of move ids): ``a`` as seat 0, then as seat 1; results
-    from A's side. ``on_game`` sees each record as it ends (a long match's partial results)."""
-    records = []
-    for opening in openings:
-        for seat_of_a in (0, 1):
-            game = new_game()
-            for move in opening:
-                game.play_id(move)
-            seats = (a, b) if seat_of_a == 0 else (b, a)
-            result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
-            result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
-            side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
-            records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
-            if on_game is not None:
-                on_game(records[-1])
-    return records
 
 
 def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
@@ -388,20 +336,6 @@ def play_match(
 ) -> tuple[MatchResult, list[GameRecord]]:
     """``games`` (even, >= 2) games between A and B, spread over ``workers`` processes."""
     return play_matches([(spec_a, spec_b)], games, settings, workers, progress)[0]
-
-
-def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResult:
-    """W/D/L by seat over the games with a result; the forfeits of each side apart."""
-    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
-    for r in records:
-        if r.result_for_a is None:
-            continue
-        label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
-        counts[label][r.seat_of_a] += 1
-    forfeits = (sum(r.forfeit == "A" for r in records), sum(r.forfeit == "B" for r in records))
-    return MatchResult.from_counts(
-        name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records), forfeits
-    )
 
 
 def check_not_all_forfeited(result: MatchResult, records: list[GameRecord]) -> None:

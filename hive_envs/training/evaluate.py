@@ -47,7 +47,13 @@ from hive_envs.training.cli import (
 from hive_envs.training.elo import fit_elo
 from hive_envs.training.games import make_batch
 from hive_envs.training.ladder import ladder
-from hive_envs.training.match import MatchResult, format_table, play_match
+from hive_envs.training.match import (
+    MatchResult,
+    format_table,
+    halves,
+    play_games_batched,
+    summarise,
+)
 
 BUILTIN = ("random", "greedy")
 
@@ -154,14 +160,16 @@ def evaluate(
         match_seed = seed + 1000 * number
         player_a = match_player(a, greedy_play, match_seed + 1, setup.game)
         player_b = match_player(b, greedy_play, match_seed + 2, setup.game)
-        openings = None
+        openings = []
         if opening_plies:
             start = functools.partial(new_game, setup.game, setup.game_options)
             openings = distinct_openings(start, opening_plies, max(1, games // 2), match_seed)
+        schedule = halves(openings, games)
         try:
-            results.append(
-                play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed, openings)
+            records = play_games_batched(
+                player_a, player_b, schedule, setup.game, setup.game_options, match_seed
             )
+            results.append(summarise(player_a.name, player_b.name, records))
         finally:
             player_a.close()
             player_b.close()

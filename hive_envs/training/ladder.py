@@ -12,8 +12,8 @@
 
 Players: the game definition's ``ladder`` (Hive: random, greedy, alphabeta:1, :2, :3; Hoyito:
 random, greedy, alphabeta:2, :4, :6) followed by the ``players`` given (checkpoints ``PATH[@N]`` of the same game and
-options, or any player spec). Every pair plays ``games`` games in the arena (`training.arena`, the one
-match runner): the same book of random openings of ``opening_plies`` plies for every pair, each opening
+options, or any player spec). Every pair plays ``games`` games in the arena (`training.arena`, through
+the one match runner, `training.match`): the same book of random openings of ``opening_plies`` plies for every pair, each opening
 played once with each player as White / South, the referee's rules (300-turn cap in Hive). Forfeits
 (an engine that failed) are reported apart and left out of the fit.
 

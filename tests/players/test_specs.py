@@ -31,7 +31,7 @@ from hive_envs.players import (
 )
 from hive_envs.players import specs as player_specs
 from hive_envs.training import arena
-from hive_envs.training.match import play_match
+from hive_envs.training.match import halves, play_games_batched, summarise
 from tests.play.helpers import tiny_hoyito_checkpoint
 
 
@@ -113,7 +113,8 @@ def test_registration_refuses_bad_names_and_duplicates(first_kind):
 
 @pytest.mark.parametrize("game", ["hive", "hoyito"])
 def test_a_registered_kind_plays_batched_matches_through_row_games(first_kind, game):
-    result = play_match(game, {}, make_player("first:0"), make_player("random"), 4, seed=0)
+    first, random = make_player("first:0"), make_player("random")
+    result = summarise("first:0", "random", play_games_batched(first, random, halves([], 4), game, {}, 0))
     assert result.games == 4 and result.wins + result.draws + result.losses == 4
     assert set(first_kind[0].seen) == {game}
 
