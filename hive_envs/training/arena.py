@@ -54,10 +54,11 @@ from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import (
     PlayerContext,
+    PlayerSpec,
     RandomPlayer,
     SearchLimits,
-    checkpoint_path,
     make_player,
+    parse_spec,
 )
 from hive_envs.training.cli import (
     add_trust_env_module,
@@ -78,14 +79,13 @@ CHUNK_PAIRS = 5
 """Openings (two games each) a worker plays with one pair of players before it takes the next chunk."""
 
 
-def game_of(specs: list[str]) -> tuple[str, dict]:
+def game_of(specs: list[PlayerSpec]) -> tuple[str, dict]:
     """The game the specs' checkpoints are for (Hive when none is a checkpoint)."""
-    from hive_envs.agents.checkpoint import load_checkpoint
+    from hive_envs.players.checkpoint import read_checkpoint
 
     for spec in specs:
-        path = checkpoint_path(spec)
-        if path is not None:
-            data = load_checkpoint(path)
+        if spec.checkpoint is not None:
+            data = read_checkpoint(spec.checkpoint)
             return str(data["game"]), dict(data["game_options"])
     return "hive", {}
 
@@ -133,11 +133,11 @@ class Settings:
         """Whether the game's options have a field ``name`` (e.g. ``max_turns``, ``repetition_draw``)."""
         return name in {f.name for f in dataclasses.fields(game_entry(self.game).options)}
 
-    def repetition_for(self, specs: tuple[str, ...]) -> bool:
+    def repetition_for(self, specs: tuple[PlayerSpec | str, ...]) -> bool:
         """Whether the referee applies the repetition draw in a match of ``specs`` (see the module doc)."""
         if self.repetition_draw is not None:
             return self.repetition_draw
-        return self.has_option("repetition_draw") and any(str(s).startswith("uhp:") for s in specs)
+        return self.has_option("repetition_draw") and any(parse_spec(s).kind == "uhp" for s in specs)
 
     def options(self, repetition_draw: bool = False) -> Any:
         """The game's options object for the match (``max_turns`` where the game has a cap)."""
@@ -152,7 +152,7 @@ class Settings:
         """A game at the start under the match's options (`options`)."""
         return game_entry(self.game).new_game(self.options(repetition_draw))
 
-    def player(self, spec: str, seed: int):
+    def player(self, spec: PlayerSpec | str, seed: int):
         return make_player(spec, PlayerContext(self.game, seed, self.sample, self.move_timeout_s))
 
 
@@ -226,14 +226,14 @@ class Chunk:
 
     match: int
     index: int
-    a: str
-    b: str
+    a: PlayerSpec
+    b: PlayerSpec
     openings: list
 
 
 def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord]]:
     """Two games from each of the chunk's openings: A as seat 0, then as seat 1."""
-    if checkpoint_path(chunk.a) or checkpoint_path(chunk.b):
+    if chunk.a.checkpoint or chunk.b.checkpoint:
         import numba
         import torch
 
@@ -275,15 +275,17 @@ def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
 
 
 def play_matches(
-    pairs: list[tuple[str, str]],
+    pairs: list[tuple[PlayerSpec | str, PlayerSpec | str]],
     games: int,
     settings: Settings,
     workers: int = 1,
     progress: bool = False,
 ) -> list[tuple[MatchResult, list[GameRecord]]]:
     """``games`` (even, >= 2) games for each pair (A, B), all pairs from the same opening book, spread
-    over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``)."""
+    over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``); each
+    worker reads a checkpoint once (`players.checkpoint.read_checkpoint`), however many chunks it plays."""
     check_counts(games, workers)
+    pairs = [(parse_spec(a), parse_spec(b)) for a, b in pairs]
     openings = distinct_openings(settings.new_game, settings.opening_plies, games // 2, settings.seed)
     chunks = [
         Chunk(m, i // CHUNK_PAIRS, a, b, openings[i : i + CHUNK_PAIRS])
@@ -311,7 +313,7 @@ def play_matches(
     results = []
     for m, (a, b) in enumerate(pairs):
         records = [r for c in chunks if c.match == m for r in done[m, c.index]]
-        results.append((summarise(a, b, records), records))
+        results.append((summarise(a.text, b.text, records), records))
     return results
 
 
@@ -332,7 +334,12 @@ def _progress_bar(total: int, enabled: bool):
 
 
 def play_match(
-    spec_a: str, spec_b: str, games: int, settings: Settings, workers: int = 1, progress: bool = False
+    spec_a: PlayerSpec | str,
+    spec_b: PlayerSpec | str,
+    games: int,
+    settings: Settings,
+    workers: int = 1,
+    progress: bool = False,
 ) -> tuple[MatchResult, list[GameRecord]]:
     """``games`` (even, >= 2) games between A and B, spread over ``workers`` processes."""
     return play_matches([(spec_a, spec_b)], games, settings, workers, progress)[0]
@@ -348,8 +355,8 @@ def check_not_all_forfeited(result: MatchResult, records: list[GameRecord]) -> N
 
 
 def run(
-    players: list[str],
-    opponents: list[str],
+    players: list[PlayerSpec | str],
+    opponents: list[PlayerSpec | str],
     games: int,
     settings: Settings,
     workers: int = 1,
@@ -361,7 +368,7 @@ def run(
     ValueError (after the report is written) when a match had no game with a result."""
     if out:
         check_writable(out, "--out")
-    pairs = [(a, b) for a in players for b in opponents]
+    pairs = [(parse_spec(a), parse_spec(b)) for a in players for b in opponents]
     played = play_matches(pairs, games, settings, workers, progress)
     report = {
         "game": settings.game,
@@ -400,8 +407,8 @@ def run(
     return report
 
 
-def settings_for(specs: list[str], **kwargs) -> Settings:
-    game, options = game_of(specs)
+def settings_for(specs: list[PlayerSpec | str], **kwargs) -> Settings:
+    game, options = game_of([parse_spec(spec) for spec in specs])
     return Settings(game=game, game_options=options, **kwargs)
 
 
@@ -449,8 +456,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def play() -> None:
         trust_env_modules(args.trust_env_module)
+        player, *opponents = [parse_spec(spec) for spec in [args.player, *args.opponents]]
         settings = settings_for(
-            [args.player, *args.opponents],
+            [player, *opponents],
             opening_plies=args.opening_plies,
             move_time_s=args.move_time,
             move_timeout_s=args.move_timeout,
@@ -460,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             log_games=args.log_games,
         )
-        run([args.player], args.opponents, args.games, settings, args.workers, args.out, args.progress)
+        run([player], opponents, args.games, settings, args.workers, args.out, args.progress)
 
     return exit_code(play)
 
