@@ -34,12 +34,11 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import torch
 
-from hive_envs.agents.distributions import check_finite_outputs
+from hive_envs.agents.batch_evaluators import make_batch_evaluator
 from hive_envs.core.game import Game
 
 Evaluation = tuple[np.ndarray, np.ndarray, float]
@@ -100,7 +99,11 @@ class Deadline:
 
 
 class NetworkEvaluator:
-    """Evaluate positions with a policy-value network through a game view (`views.GameView`).
+    """Evaluate one position with a policy-value network: the batch evaluator of `batch_evaluators`
+    (`make_batch_evaluator`) on a batch of one, so that the one-game search and the batched search
+    read a position the same way. A Hive lookahead network's features come from the engine state
+    itself and only the legal actions are scored (no state -> planes -> state round trip, no dense
+    12,673-wide logits); any other network goes through the game view (`views.GameView`).
 
     ``rule_value_share`` (0..1) takes that share of the value from the network's hand-written rule
     value (``network.rule_value``: the value `init_from_rule` starts from, the best move's searched
@@ -111,37 +114,15 @@ class NetworkEvaluator:
     def __init__(
         self, network: torch.nn.Module, view, source: str = "the network", rule_value_share: float = 0.0
     ):
-        if not (isinstance(rule_value_share, (int, float)) and 0.0 <= rule_value_share <= 1.0):
-            raise ValueError(f"rule_value_share must be a number in [0, 1], got {rule_value_share!r}")
-        if rule_value_share:
-            lookahead: Any = network
-            if not hasattr(lookahead, "rule_value"):
-                raise ValueError(
-                    f"rule_value_share {rule_value_share:g}: {source} ({type(network).__name__}) has no "
-                    f"rule value (the lookahead networks with rule features do)"
-                )
-            lookahead.check_rule_features()  # the rule reads feature set 2: refuse set 1 now, not at a move
+        self.batch = make_batch_evaluator(network, view, source, rule_value_share)
         self.network = network
         self.view = view
         self.source = source  # named in the error for NaN / infinite outputs
-        self.rule_value_share = float(rule_value_share)
+        self.rule_value_share = self.batch.rule_value_share
 
-    @torch.no_grad()
     def __call__(self, game) -> Evaluation:
-        observation, moves, actions = self.view.encode(game)
-        batch = torch.as_tensor(observation).unsqueeze(0)
-        if self.rule_value_share:
-            network: Any = self.network  # a lookahead network (checked when made)
-            rule_features = network.rule_features(batch)  # computed once for both uses
-            logits, value = network(batch, rule_features)
-            rule = network.rule_value(rule_features)
-            value = (1.0 - self.rule_value_share) * value + self.rule_value_share * rule
-        else:
-            logits, value = self.network(batch)
-        legal_logits = logits[0, torch.as_tensor(actions)].double()
-        check_finite_outputs(self.source, legal_logits, value=value)
-        priors = torch.softmax(legal_logits, dim=0).numpy()
-        return moves, priors, float(value[0].clamp(-1.0, 1.0))
+        leaf = self.batch([game])
+        return leaf.moves[0], leaf.priors[0], float(leaf.values[0])
 
 
 class Node:

@@ -4,7 +4,7 @@
   ``act(batch, rows)``), `SearchLimits`, `PlayerFailure`, `BasePlayer`;
 - `builtin`: `RandomPlayer`, `GreedyPlayer`;
 - `alphabeta`: `AlphaBetaPlayer`, the alpha-beta search of either game (``alphabeta:D``, ``alphabeta:T=S``);
-- `specs`: `make_player(spec, context)` for ``random``, ``greedy``, ``alphabeta:...``, ``PATH[@N]``,
+- `specs`: `parse_spec(text) -> PlayerSpec` (once, at the edge) and `make_player(spec, context)` for ``random``, ``greedy``, ``alphabeta:...``, ``PATH[@N]``,
   ``uhp:COMMAND`` and every kind added with `register_player_kind`;
 - `uhp_engine`: an external UHP engine process as a player;
 - `checkpoint`: a trained checkpoint as a player (raw policy or PUCT search; imports torch, so it is
@@ -25,9 +25,11 @@ from hive_envs.players.base import (
 from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
 from hive_envs.players.specs import (
     PlayerContext,
+    PlayerSpec,
     checkpoint_path,
     describe_specs,
     make_player,
+    parse_spec,
     player_kinds,
     register_player_kind,
     split_checkpoint_spec,
@@ -40,6 +42,7 @@ __all__ = [
     "Player",
     "PlayerContext",
     "PlayerFailure",
+    "PlayerSpec",
     "RandomPlayer",
     "SearchLimits",
     "actions_by_choosing",
@@ -47,6 +50,7 @@ __all__ = [
     "checkpoint_path",
     "describe_specs",
     "make_player",
+    "parse_spec",
     "player_kinds",
     "register_player_kind",
     "split_checkpoint_spec",

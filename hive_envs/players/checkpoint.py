@@ -42,6 +42,27 @@ from hive_envs.players.base import MAX_SIMULATIONS, BasePlayer, SearchLimits
 
 TIME_SHARE, TIME_RESERVE_S = 0.9, 0.05
 
+_READ: dict[tuple[str, int, int], dict] = {}
+READ_CACHE_SIZE = 8
+
+
+def read_checkpoint(path: str | os.PathLike) -> dict:
+    """`load_checkpoint(path)`, read once per process while the file stays the same (its real path,
+    size and modification time; at most `READ_CACHE_SIZE` files kept): an arena worker plays chunk
+    after chunk of games with the same players and reads each checkpoint once. The data is shared
+    between callers: read it, never change it."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return load_checkpoint(path)  # its ValueError names the path and the reason
+    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _READ:
+        data = load_checkpoint(path)
+        if len(_READ) >= READ_CACHE_SIZE:
+            del _READ[next(iter(_READ))]
+        _READ[key] = data
+    return _READ[key]
+
 
 def search_time(move_time_s: float) -> float:
     """The seconds a search may start simulations in, to answer within ``move_time_s``."""
@@ -104,7 +125,7 @@ class AgentPlayer(BasePlayer):
         (`hive_envs.agents.search`); None: the checkpoint's own ``search`` (`stored_search`).
         ``move_time_s``: search every move for that many seconds (as ``time_s`` limits do) instead of
         ``simulations``."""
-        data = load_checkpoint(path)
+        data = read_checkpoint(path)
         search = stored_search(
             data, path, prior_temperature=prior_temperature, rule_value_share=rule_value_share
         )

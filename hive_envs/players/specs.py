@@ -27,6 +27,11 @@ of the argument) tells tools that validate checkpoints up front which file a spe
 is no registered kind is a checkpoint path, ``PATH``, ``PATH@N`` or ``PATH@T=S``. A player object (anything with a
 ``choose`` method) is passed through unchanged. Bad specs raise ValueError naming the spec and the
 accepted forms.
+
+The text is parsed once, at the edge, into a `PlayerSpec` (`parse_spec`): its kind, argument, the
+checkpoint file it plays and, for a checkpoint path, its search. Tools pass that value on (to worker
+processes too) and `make_player` builds from it without parsing again; every function here that takes
+a spec takes the text or the value.
 """
 
 from __future__ import annotations
@@ -110,27 +115,60 @@ def _lookup(spec: str) -> tuple[PlayerKind | None, str]:
     return None, spec
 
 
-def make_player(spec, context: PlayerContext | None = None) -> Player:
-    """The player a spec names (see the module docstring); a player object is returned as it is."""
-    if hasattr(spec, "choose"):
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player spec parsed (`parse_spec`), what tools pass on instead of the text.
+
+    ``text``: the spec as given (stripped), the player's name in tables; ``kind``: the registered kind's
+    name, None for a checkpoint path; ``argument``: the text after ``kind:`` (the whole text for a path);
+    ``checkpoint``: the checkpoint file the spec plays, else None; ``simulations`` and ``move_time_s``:
+    a checkpoint path's ``@N`` / ``@T=S`` search (0 and None: its raw policy).
+    """
+
+    text: str
+    kind: str | None
+    argument: str
+    checkpoint: str | None
+    simulations: int = 0
+    move_time_s: float | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_spec(spec: str | PlayerSpec) -> PlayerSpec:
+    """The value of a spec text (a `PlayerSpec` is returned as it is); ValueError naming a bad spec."""
+    if isinstance(spec, PlayerSpec):
         return spec
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a player is a spec ({describe_specs()}) or a player object, got {spec!r}")
-    context = context or PlayerContext()
-    kind, argument = _lookup(spec.strip())
+    text = spec.strip()
+    kind, argument = _lookup(text)
     if kind is not None:
-        return kind.build(argument, context)
-    return _checkpoint_player(argument, context)
+        path = kind.checkpoint(argument) if kind.checkpoint is not None else None
+        return PlayerSpec(text, kind.name, argument, path)
+    path, simulations, move_time_s = split_agent_spec(text)
+    return PlayerSpec(text, None, text, path, simulations, move_time_s)
+
+
+def make_player(spec, context: PlayerContext | None = None) -> Player:
+    """The player a spec (text or `PlayerSpec`) names (see the module docstring); a player object is
+    returned as it is."""
+    if hasattr(spec, "choose"):
+        return spec
+    spec = parse_spec(spec)
+    context = context or PlayerContext()
+    if spec.kind is not None:
+        return _KINDS[spec.kind].build(spec.argument, context)
+    return _checkpoint_player(spec, context)
 
 
 def checkpoint_path(spec) -> str | None:
-    """The checkpoint file a spec plays (``PATH`` of ``PATH[@N]`` or ``PATH@T=S``, or a kind's ``checkpoint``), else None."""
-    if not isinstance(spec, str):
-        return None
-    kind, argument = _lookup(spec.strip())
-    if kind is None:
-        return split_agent_spec(argument)[0]
-    return kind.checkpoint(argument) if kind.checkpoint is not None else None
+    """The checkpoint file a spec (text or `PlayerSpec`) plays (``PATH`` of ``PATH[@N]`` or
+    ``PATH@T=S``, or a kind's ``checkpoint``), else None (also for anything that is not a spec)."""
+    if isinstance(spec, PlayerSpec) or isinstance(spec, str) and spec.strip():
+        return parse_spec(spec).checkpoint
+    return None
 
 
 def split_checkpoint_spec(spec: str) -> tuple[str, int]:
@@ -165,14 +203,14 @@ def split_agent_spec(spec: str) -> tuple[str, int, float | None]:
     return path, 0, seconds
 
 
-def _checkpoint_player(spec: str, context: PlayerContext) -> Player:
-    path, simulations, move_time_s = split_agent_spec(spec)
+def _checkpoint_player(spec: PlayerSpec, context: PlayerContext) -> Player:
+    path = str(spec.checkpoint)
     if not os.path.isfile(path):  # before importing torch: a typo should not cost seconds
         raise ValueError(
-            f"player {spec!r}: no such player kind, and checkpoint {path!r} does not exist "
+            f"player {spec.text!r}: no such player kind, and checkpoint {path!r} does not exist "
             f"(player specs: {describe_specs()})"
         )
-    return _agent_player(path, simulations, context, spec, move_time_s=move_time_s)
+    return _agent_player(path, spec.simulations, context, spec.text, move_time_s=spec.move_time_s)
 
 
 def _agent_player(

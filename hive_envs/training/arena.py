@@ -11,7 +11,8 @@
 Player specs are those of `hive_envs.players`: ``random``, ``greedy``, ``alphabeta:D`` /
 ``alphabeta:T=S`` (alpha-beta search), ``PATH`` (a checkpoint, raw policy) or ``PATH@N`` (PUCT search, N
 simulations per move), ``uhp:COMMAND`` (a UHP engine process, Hive only), and every kind registered
-there. This module is the one match runner: `evaluate.py`'s UHP matches and its ladder
+there. This module plays matches between player specs, spread over worker processes, through the one
+match runner (`hive_envs.training.match`, game by game); `evaluate.py`'s UHP matches and its ladder
 (`hive_envs/training/ladder.py`) play their games here.
 
 Our engine is the referee: every move a player chooses is checked by the game (`hive_envs.core.game`)
@@ -52,13 +53,12 @@ import numpy as np
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import (
-    Player,
     PlayerContext,
-    PlayerFailure,
+    PlayerSpec,
     RandomPlayer,
     SearchLimits,
-    checkpoint_path,
     make_player,
+    parse_spec,
 )
 from hive_envs.training.cli import (
     add_trust_env_module,
@@ -67,20 +67,25 @@ from hive_envs.training.cli import (
     trust_env_modules,
     write_report,
 )
-from hive_envs.training.match import MatchResult, format_table
+from hive_envs.training.match import (
+    GameRecord,
+    MatchResult,
+    format_table,
+    play_openings,
+    summarise,
+)
 
 CHUNK_PAIRS = 5
 """Openings (two games each) a worker plays with one pair of players before it takes the next chunk."""
 
 
-def game_of(specs: list[str]) -> tuple[str, dict]:
+def game_of(specs: list[PlayerSpec]) -> tuple[str, dict]:
     """The game the specs' checkpoints are for (Hive when none is a checkpoint)."""
-    from hive_envs.agents.checkpoint import load_checkpoint
+    from hive_envs.players.checkpoint import read_checkpoint
 
     for spec in specs:
-        path = checkpoint_path(spec)
-        if path is not None:
-            data = load_checkpoint(path)
+        if spec.checkpoint is not None:
+            data = read_checkpoint(spec.checkpoint)
             return str(data["game"]), dict(data["game_options"])
     return "hive", {}
 
@@ -128,11 +133,11 @@ class Settings:
         """Whether the game's options have a field ``name`` (e.g. ``max_turns``, ``repetition_draw``)."""
         return name in {f.name for f in dataclasses.fields(game_entry(self.game).options)}
 
-    def repetition_for(self, specs: tuple[str, ...]) -> bool:
+    def repetition_for(self, specs: tuple[PlayerSpec | str, ...]) -> bool:
         """Whether the referee applies the repetition draw in a match of ``specs`` (see the module doc)."""
         if self.repetition_draw is not None:
             return self.repetition_draw
-        return self.has_option("repetition_draw") and any(str(s).startswith("uhp:") for s in specs)
+        return self.has_option("repetition_draw") and any(parse_spec(s).kind == "uhp" for s in specs)
 
     def options(self, repetition_draw: bool = False) -> Any:
         """The game's options object for the match (``max_turns`` where the game has a cap)."""
@@ -147,7 +152,7 @@ class Settings:
         """A game at the start under the match's options (`options`)."""
         return game_entry(self.game).new_game(self.options(repetition_draw))
 
-    def player(self, spec: str, seed: int):
+    def player(self, spec: PlayerSpec | str, seed: int):
         return make_player(spec, PlayerContext(self.game, seed, self.sample, self.move_timeout_s))
 
 
@@ -163,16 +168,6 @@ def _check_seconds(name: str, flag: str, value) -> None:
         or not (math.isfinite(value) and value > 0)
     ):
         raise ValueError(f"{name} ({flag}) must be a positive number of seconds, got {value!r}")
-
-
-@dataclass
-class GameRecord:
-    seat_of_a: int
-    result_for_a: float | None  # +1 / 0 / -1; None for a forfeit (no result)
-    plies: int
-    reason: str  # "" for a game played to its end by the rules, else why it was forfeited
-    record: str  # the game's record (`Game.record`: Hive's GameString, Hoyito's move list)
-    forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
 
 
 def game_metrics(
@@ -225,41 +220,20 @@ def distinct_openings(new_game: Callable[[], Game], plies: int, count: int, seed
     return [openings[k % len(openings)] for k in range(count)]
 
 
-def play_game(
-    game: Game, players: tuple, limits: SearchLimits
-) -> tuple[float | None, int, str, str, int | None]:
-    """Play ``game`` (after its opening) to the end, ``players[0]`` as White/South.
-
-    Returns (result for seat 0, plies, reason, record, the seat that forfeited); a player that fails
-    to move or moves illegally forfeits at once: no result (None), the reason says why.
-    """
-    while not game.is_terminal:
-        seat = game.to_move
-        try:
-            move = players[seat].choose(game.copy(), limits)
-            try:
-                game.play_id(move)
-            except ValueError as error:
-                raise PlayerFailure(f"illegal move {move!r}: {error}") from None
-        except PlayerFailure as error:
-            return None, game.ply, f"seat {seat} forfeits: {error}", game.record(), seat
-    return game.result, game.ply, "", game.record(), None
-
-
 @dataclass(frozen=True)
 class Chunk:
     """A worker's task: the games of ``openings`` (each with both seats) between ``a`` and ``b``."""
 
     match: int
     index: int
-    a: str
-    b: str
+    a: PlayerSpec
+    b: PlayerSpec
     openings: list
 
 
 def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord]]:
     """Two games from each of the chunk's openings: A as seat 0, then as seat 1."""
-    if checkpoint_path(chunk.a) or checkpoint_path(chunk.b):
+    if chunk.a.checkpoint or chunk.b.checkpoint:
         import numba
         import torch
 
@@ -289,32 +263,6 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
     return chunk, records
 
 
-def play_openings(
-    a: Player,
-    b: Player,
-    openings: list,
-    new_game: Callable[[], Game],
-    limits: SearchLimits,
-    on_game: Callable[[GameRecord], None] | None = None,
-) -> list[GameRecord]:
-    """Two games from each opening (a list of move ids): ``a`` as seat 0, then as seat 1; results
-    from A's side. ``on_game`` sees each record as it ends (a long match's partial results)."""
-    records = []
-    for opening in openings:
-        for seat_of_a in (0, 1):
-            game = new_game()
-            for move in opening:
-                game.play_id(move)
-            seats = (a, b) if seat_of_a == 0 else (b, a)
-            result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
-            result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
-            side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
-            records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
-            if on_game is not None:
-                on_game(records[-1])
-    return records
-
-
 def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
     metrics = game_metrics([r], settings, repetition)
     extra = "".join(f" {key}={values[0]:+g}" for key, values in metrics.items())
@@ -327,15 +275,17 @@ def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
 
 
 def play_matches(
-    pairs: list[tuple[str, str]],
+    pairs: list[tuple[PlayerSpec | str, PlayerSpec | str]],
     games: int,
     settings: Settings,
     workers: int = 1,
     progress: bool = False,
 ) -> list[tuple[MatchResult, list[GameRecord]]]:
     """``games`` (even, >= 2) games for each pair (A, B), all pairs from the same opening book, spread
-    over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``)."""
+    over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``); each
+    worker reads a checkpoint once (`players.checkpoint.read_checkpoint`), however many chunks it plays."""
     check_counts(games, workers)
+    pairs = [(parse_spec(a), parse_spec(b)) for a, b in pairs]
     openings = distinct_openings(settings.new_game, settings.opening_plies, games // 2, settings.seed)
     chunks = [
         Chunk(m, i // CHUNK_PAIRS, a, b, openings[i : i + CHUNK_PAIRS])
@@ -363,7 +313,7 @@ def play_matches(
     results = []
     for m, (a, b) in enumerate(pairs):
         records = [r for c in chunks if c.match == m for r in done[m, c.index]]
-        results.append((summarise(a, b, records), records))
+        results.append((summarise(a.text, b.text, records), records))
     return results
 
 
@@ -384,24 +334,15 @@ def _progress_bar(total: int, enabled: bool):
 
 
 def play_match(
-    spec_a: str, spec_b: str, games: int, settings: Settings, workers: int = 1, progress: bool = False
+    spec_a: PlayerSpec | str,
+    spec_b: PlayerSpec | str,
+    games: int,
+    settings: Settings,
+    workers: int = 1,
+    progress: bool = False,
 ) -> tuple[MatchResult, list[GameRecord]]:
     """``games`` (even, >= 2) games between A and B, spread over ``workers`` processes."""
     return play_matches([(spec_a, spec_b)], games, settings, workers, progress)[0]
-
-
-def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResult:
-    """W/D/L by seat over the games with a result; the forfeits of each side apart."""
-    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
-    for r in records:
-        if r.result_for_a is None:
-            continue
-        label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
-        counts[label][r.seat_of_a] += 1
-    forfeits = (sum(r.forfeit == "A" for r in records), sum(r.forfeit == "B" for r in records))
-    return MatchResult.from_counts(
-        name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records), forfeits
-    )
 
 
 def check_not_all_forfeited(result: MatchResult, records: list[GameRecord]) -> None:
@@ -414,8 +355,8 @@ def check_not_all_forfeited(result: MatchResult, records: list[GameRecord]) -> N
 
 
 def run(
-    players: list[str],
-    opponents: list[str],
+    players: list[PlayerSpec | str],
+    opponents: list[PlayerSpec | str],
     games: int,
     settings: Settings,
     workers: int = 1,
@@ -427,7 +368,7 @@ def run(
     ValueError (after the report is written) when a match had no game with a result."""
     if out:
         check_writable(out, "--out")
-    pairs = [(a, b) for a in players for b in opponents]
+    pairs = [(parse_spec(a), parse_spec(b)) for a in players for b in opponents]
     played = play_matches(pairs, games, settings, workers, progress)
     report = {
         "game": settings.game,
@@ -466,8 +407,8 @@ def run(
     return report
 
 
-def settings_for(specs: list[str], **kwargs) -> Settings:
-    game, options = game_of(specs)
+def settings_for(specs: list[PlayerSpec | str], **kwargs) -> Settings:
+    game, options = game_of([parse_spec(spec) for spec in specs])
     return Settings(game=game, game_options=options, **kwargs)
 
 
@@ -515,8 +456,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def play() -> None:
         trust_env_modules(args.trust_env_module)
+        player, *opponents = [parse_spec(spec) for spec in [args.player, *args.opponents]]
         settings = settings_for(
-            [args.player, *args.opponents],
+            [player, *opponents],
             opening_plies=args.opening_plies,
             move_time_s=args.move_time,
             move_timeout_s=args.move_timeout,
@@ -526,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             log_games=args.log_games,
         )
-        run([args.player], args.opponents, args.games, settings, args.workers, args.out, args.progress)
+        run([player], opponents, args.games, settings, args.workers, args.out, args.progress)
 
     return exit_code(play)
 

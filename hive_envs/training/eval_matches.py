@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-import numpy as np
+import functools
 
 from hive_envs.agents.search import SearchConfig
 from hive_envs.agents.views import view_for
 from hive_envs.games import game_entry, new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
-from hive_envs.training.arena import distinct_openings, play_game
+from hive_envs.training.arena import distinct_openings
 from hive_envs.training.config import TrainConfig
-from hive_envs.training.match import MatchResult, play_match
+from hive_envs.training.match import halves, play_games, play_games_batched, summarise
 
 
 def make_players(config: TrainConfig, specs: list[str], seed: int) -> list:
@@ -36,54 +36,32 @@ def evaluate_now(
 ) -> list:
     """Matches of the current network (argmax play, or sampled) vs each opponent spec.
 
-    Played game by game as the arena plays it (`arena.play_game`, the players choosing on games that
-    keep their history, which the network's player needs to avoid repeating positions), each pair of
-    games from the same random opening of `eval_opening_plies` plies; a game whose definition says
-    ``evaluate_in_batch`` (an AEC env, whose games copy a whole env per move) as one batch from the
-    same openings, one forward pass a ply for all games (`match.play_match`).
+    Played by the match runner (`training.match`), the first half of the games with the network in
+    seat 0, game k from random opening k of `eval_opening_plies` plies (`match.halves`): game by game
+    as the arena plays (the players choosing on games that keep their history, which the network's
+    player needs to avoid repeating positions), or, for a game whose definition says
+    ``evaluate_in_batch`` (an AEC env, whose games copy a whole env per move), in one batch, one
+    forward pass a ply for all games.
     """
     was_training = network.training
     network.eval()
-    view = view_for(config.game, game_options(config))
+    options = game_options(config)
+    view = view_for(config.game, options)
     me = AgentPlayer(network, view, SearchConfig(simulations=0), sample, seed, "current", config.game)
+    openings = distinct_openings(
+        lambda: new_game(config.game, options), config.eval_opening_plies, max(games // 2, 1), seed
+    )
+    schedule = halves(openings, games)
     results = []
     for opponent in make_players(config, opponents, seed + 1):
         try:
             if game_entry(config.game).evaluate_in_batch:
-                openings = distinct_openings(
-                    lambda: new_game(config.game, game_options(config)),
-                    config.eval_opening_plies,
-                    max(games // 2, 1),
-                    seed,
-                )
-                results.append(
-                    play_match(config.game, config.game_options, me, opponent, games, seed, openings)
-                )
+                records = play_games_batched(me, opponent, schedule, config.game, config.game_options, seed)
             else:
-                results.append(play_games(config, me, opponent, games, seed))
+                new = functools.partial(new_game, config.game, options)
+                records = play_games(me, opponent, schedule, new, SearchLimits())
+            results.append(summarise(me.name, opponent.name, records))
         finally:
             opponent.close()
     network.train(was_training)
     return results
-
-
-def play_games(config: TrainConfig, me, opponent, games: int, seed: int) -> MatchResult:
-    """`games` games of `me` vs `opponent`, half in each seat, game by game (`arena.play_game`): pair k
-    plays random opening k of `eval_opening_plies` plies once with each seat."""
-    options = game_options(config)
-    pairs = max(games // 2, 1)
-    openings = distinct_openings(
-        lambda: new_game(config.game, options), config.eval_opening_plies, pairs, seed
-    )
-    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
-    lengths = []
-    for k in range(games):
-        seat = int(k >= pairs)
-        game = new_game(config.game, options)
-        for move in openings[k % pairs]:
-            game.play_id(move)
-        result0, plies = play_game(game, (me, opponent) if seat == 0 else (opponent, me), SearchLimits())[:2]
-        outcome = result0 if seat == 0 else -result0
-        counts["wins" if outcome > 0 else "losses" if outcome < 0 else "draws"][seat] += 1
-        lengths.append(plies)
-    return MatchResult.from_counts(me.name, opponent.name, games, counts, float(np.mean(lengths)))

@@ -35,7 +35,7 @@ import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.games import GAMES, new_game
-from hive_envs.players import PlayerContext, checkpoint_path, make_player
+from hive_envs.players import PlayerContext, PlayerSpec, make_player, parse_spec
 from hive_envs.training.arena import distinct_openings
 from hive_envs.training.cli import (
     add_trust_env_module,
@@ -47,19 +47,25 @@ from hive_envs.training.cli import (
 from hive_envs.training.elo import fit_elo
 from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.ladder import ladder
-from hive_envs.training.match import MatchResult, format_table, play_match
+from hive_envs.training.match import (
+    MatchResult,
+    format_table,
+    halves,
+    play_games_batched,
+    summarise,
+)
 
 BUILTIN = ("random", "greedy")
 
 
-def short_name(spec: str) -> str:
+def short_name(spec: PlayerSpec | str) -> str:
     """'run/step_0000123456' style for a checkpoint spec (enough to tell checkpoints of different runs
     apart; a '@N' search suffix is kept); other specs as they are."""
-    path = checkpoint_path(spec)
-    if path is None:
-        return spec
-    resolved = Path(path).resolve()
-    return f"{resolved.parent.parent.name}/{resolved.stem}{spec.strip()[len(path) :]}"
+    spec = parse_spec(spec)
+    if spec.checkpoint is None:
+        return spec.text
+    resolved = Path(spec.checkpoint).resolve()
+    return f"{resolved.parent.parent.name}/{resolved.stem}{spec.text[len(spec.checkpoint) :]}"
 
 
 class Setup:
@@ -88,7 +94,7 @@ class Setup:
         return data
 
 
-def match_player(spec: str, greedy_play: bool, seed: int, game: str | None = None):
+def match_player(spec: PlayerSpec | str, greedy_play: bool, seed: int, game: str | None = None):
     """The player of a spec, named as the tables show it."""
     player = make_player(spec, PlayerContext(game=game, seed=seed, sample=not greedy_play))
     player.name = short_name(spec)
@@ -121,10 +127,11 @@ def evaluate(
         raise ValueError("give at least one checkpoint")
     if opening_plies < 0:
         raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
+    specs = {text: parse_spec(text) for text in checkpoints + opponents}  # parsed once, here
     out_path = (
         Path(out)
         if out
-        else Path(checkpoint_path(checkpoints[0]) or checkpoints[0]).parent / "evaluation.json"
+        else Path(specs[checkpoints[0]].checkpoint or checkpoints[0]).parent / "evaluation.json"
     )
     check_writable(out_path, "--out")
     if plot:
@@ -134,12 +141,12 @@ def evaluate(
     if len(checkpoints) > 1 and "random" not in opponents:
         raise ValueError("an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)")
     cache: dict[str, dict] = {}  # every checkpoint spec's data, checked against the first checkpoint's
-    first_path = checkpoint_path(checkpoints[0])
+    first_path = specs[checkpoints[0]].checkpoint
     if first_path is None:
         raise ValueError(f"{checkpoints[0]!r} is not a checkpoint; the first player must be one")
     setup = Setup(load_checkpoint(first_path))
     for spec in checkpoints + opponents:
-        path = checkpoint_path(spec)
+        path = specs[spec].checkpoint
         if path is not None:
             cache[spec] = setup.load(Path(path))
     if "greedy" in opponents and not has_greedy(setup):
@@ -152,16 +159,18 @@ def evaluate(
     results: list[MatchResult] = []
     for number, (a, b) in enumerate(pairs):
         match_seed = seed + 1000 * number
-        player_a = match_player(a, greedy_play, match_seed + 1, setup.game)
-        player_b = match_player(b, greedy_play, match_seed + 2, setup.game)
-        openings = None
+        player_a = match_player(specs[a], greedy_play, match_seed + 1, setup.game)
+        player_b = match_player(specs[b], greedy_play, match_seed + 2, setup.game)
+        openings = []
         if opening_plies:
             start = functools.partial(new_game, setup.game, setup.game_options)
             openings = distinct_openings(start, opening_plies, max(1, games // 2), match_seed)
+        schedule = halves(openings, games)
         try:
-            results.append(
-                play_match(setup.game, setup.game_options, player_a, player_b, games, match_seed, openings)
+            records = play_games_batched(
+                player_a, player_b, schedule, setup.game, setup.game_options, match_seed
             )
+            results.append(summarise(player_a.name, player_b.name, records))
         finally:
             player_a.close()
             player_b.close()
@@ -175,7 +184,7 @@ def evaluate(
     }
 
     if len(checkpoints) > 1:
-        names = {c: short_name(c) for c in checkpoints}
+        names = {c: short_name(specs[c]) for c in checkpoints}
         players = ["random"] + [o for o in opponents if o == "greedy"] + list(names.values())
         elo = fit_elo(
             players, [(r.player, r.opponent, r.score * r.games, r.games) for r in results], "random"

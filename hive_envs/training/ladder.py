@@ -12,8 +12,8 @@
 
 Players: the game definition's ``ladder`` (Hive: random, greedy, alphabeta:1, :2, :3; Hoyito:
 random, greedy, alphabeta:2, :4, :6) followed by the ``players`` given (checkpoints ``PATH[@N]`` of the same game and
-options, or any player spec). Every pair plays ``games`` games in the arena (`training.arena`, the one
-match runner): the same book of random openings of ``opening_plies`` plies for every pair, each opening
+options, or any player spec). Every pair plays ``games`` games in the arena (`training.arena`, through
+the one match runner, `training.match`): the same book of random openings of ``opening_plies`` plies for every pair, each opening
 played once with each player as White / South, the referee's rules (300-turn cap in Hive). Forfeits
 (an engine that failed) are reported apart and left out of the fit.
 
@@ -45,10 +45,10 @@ from datetime import datetime, timezone
 from itertools import combinations
 from pathlib import Path
 
-from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.agents.views import view_for_checkpoint
 from hive_envs.games import GAMES, game_entry
-from hive_envs.players import checkpoint_path
+from hive_envs.players import PlayerSpec, parse_spec
+from hive_envs.players.checkpoint import read_checkpoint
 from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import model_card
 from hive_envs.training.arena import Settings, check_counts, play_matches
@@ -60,28 +60,30 @@ ANCHOR = "random"
 Z95 = 1.959964
 
 
-def ladder_players(game: str, extra: list[str]) -> list[str]:
+def ladder_players(game: str, extra: list[str]) -> list[PlayerSpec]:
     """The ladder's fixed players of ``game`` (its definition's ``ladder``) followed by ``extra``
-    (duplicates dropped)."""
+    (duplicates dropped), parsed (ValueError naming a bad spec)."""
     if game not in GAMES:
         raise ValueError(f"--ladder: no ladder for game {game!r} (games: {', '.join(sorted(GAMES))})")
-    players = list(GAMES[game].ladder)
-    for spec in extra:
-        if spec not in players:
+    players = [parse_spec(spec) for spec in GAMES[game].ladder]
+    for spec in map(parse_spec, extra):
+        if spec.text not in [player.text for player in players]:
             players.append(spec)
     return players
 
 
-def check_checkpoints(players: list[str], settings: Settings) -> None:
+def check_checkpoints(players: list[PlayerSpec], settings: Settings) -> None:
     """Every checkpoint among ``players`` must play the ladder's game (ValueError): the check the
     checkpoint player makes at its first move (`GameView.check_game`), made before any game."""
     for spec in players:
-        path = checkpoint_path(spec)
+        path = spec.checkpoint
         if path is None:
             continue
         if not os.path.isfile(path):
-            raise ValueError(f"player {spec!r}: no such player kind, and checkpoint {path!r} does not exist")
-        data = load_checkpoint(path)
+            raise ValueError(
+                f"player {spec.text!r}: no such player kind, and checkpoint {path!r} does not exist"
+            )
+        data = read_checkpoint(path)
         try:
             view_for_checkpoint(data).check_game(settings.new_game())
         except ValueError as error:
@@ -107,7 +109,8 @@ def ladder(
     (PNG) if given, and return the report (see the module docstring). Outputs, players and checkpoints
     are checked before the first game (ValueError)."""
     game_options = dict(game_options or {})
-    names = ladder_players(game, list(players))
+    specs = ladder_players(game, list(players))
+    names = [spec.text for spec in specs]
     check_counts(games, workers)
     for path, flag in ((out, "--out"), (plot, "--plot")):
         if path:
@@ -115,12 +118,12 @@ def ladder(
     settings = Settings(
         game=game, game_options=game_options, opening_plies=opening_plies, max_turns=max_turns, seed=seed
     )
-    check_checkpoints(names, settings)
-    for spec in names:  # a bad spec fails now, not in a worker after hours of games
+    check_checkpoints(specs, settings)
+    for spec in specs:  # a bad spec fails now, not in a worker after hours of games
         settings.player(spec, 0).close()
-    identities = checkpoint_identities(names)
+    identities = checkpoint_identities(specs)
     kept = reused_pairs(extend, names, settings, games, identities) if extend else {}
-    pairs = [pair for pair in combinations(names, 2) if frozenset(pair) not in kept]
+    pairs = [(a, b) for a, b in combinations(specs, 2) if frozenset((a.text, b.text)) not in kept]
     commit, dirty = git_commit()  # the code that plays, before anything else is edited
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     load_before, started = os.getloadavg(), time.perf_counter()
@@ -167,21 +170,19 @@ def ladder(
     return report
 
 
-def checkpoint_identities(players: list[str]) -> dict[str, dict]:
+def checkpoint_identities(players: list[PlayerSpec | str]) -> dict[str, dict]:
     """What each checkpoint player among ``players`` plays: ``{"sha256"}`` of its file, plus ``"search"``
     (the model card's settings) for a shipped agent with ``@N`` simulations, how its search plays."""
     identities = {}
-    for spec in players:
-        path = checkpoint_path(spec)
-        if path is None:
+    for spec in map(parse_spec, players):
+        if spec.checkpoint is None:
             continue
-        identity = {"sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
-        kind, _, argument = spec.partition(":")
-        if kind == "pretrained":
-            name, simulations, move_time_s = split_agent_spec(argument)
+        identity = {"sha256": hashlib.sha256(Path(spec.checkpoint).read_bytes()).hexdigest()}
+        if spec.kind == "pretrained":
+            name, simulations, move_time_s = split_agent_spec(spec.argument)
             if simulations or move_time_s:
                 identity["search"] = model_card(name).get("search")
-        identities[spec] = identity
+        identities[spec.text] = identity
     return identities
 
 

@@ -1,24 +1,181 @@
-"""Play a match between two players in one batch of games and summarise it.
+"""The one match runner: two players, a schedule of games, W/D/L from the first player's side.
 
-`num_games` games run at once in one batch: in the first half player A holds seat 0, in the
-second half seat 1. With ``openings`` (lists of engine move ids, e.g. the arena's random opening
-book `arena.distinct_openings`), game k and game k + num_games/2 (the same pair with the seats
-swapped) first play opening k: deterministic players would otherwise play the same game in every
-slot of a seat. Each game slot counts only its first finished game; a slot that is done
-keeps being stepped with random moves (cheap) until every slot has finished. Players are those of
-`hive_envs.players`: their batched ``act`` when they have one (one network forward pass for all the
-rows a network moves in), else ``choose`` on each row's game.
+A match is a schedule: one ``(opening, seat of A)`` per game, the opening a list of engine move ids
+played before the players move (`paired`: each opening once with each seat, as the arena plays its
+book; `halves`: the first half of the games with A in seat 0, the second half with A in seat 1, game
+k from opening k, as the trainers' evaluation and ``evaluate.py`` play). The book itself is the
+arena's (`arena.distinct_openings`): deterministic players would otherwise play the same game in
+every slot of a seat. Every tool plays its matches here, in one of two modes:
+
+- `play_games`: game by game on protocol games (`hive_envs.core.game`), our engine refereeing each
+  move (`play_game`): any players, UHP engine processes included; a player that fails or moves
+  illegally forfeits (no result). The arena, its ladder and the trainers' evaluation of a compiled
+  game play so;
+- `play_games_batched`: all the games at once in one batch of the game (`training.game_lookup.make_batch`),
+  each player moving on all the rows it is to move in with its batched ``act`` when it has one (one
+  network forward pass for all of them), else ``choose`` on each row's game: ``evaluate.py`` and the
+  trainers' evaluation of an AEC env play so. Each row counts only its first finished game; a row
+  that is done keeps being stepped with random moves (cheap) until every row has finished.
+
+Both give one `GameRecord` per game in the schedule's order, and `summarise` counts them.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from hive_envs.players import RandomPlayer, batch_actions
+from hive_envs.core.game import Game
+from hive_envs.players import Player, PlayerFailure, RandomPlayer, SearchLimits, batch_actions
 from hive_envs.training.game_lookup import make_batch
+
+Schedule = list[tuple[list[int], int]]
+"""One ``(opening, seat of A)`` per game (module doc)."""
+
+
+def paired(openings: list[list[int]]) -> Schedule:
+    """Each opening twice, A first as seat 0 then as seat 1."""
+    return [(opening, seat) for opening in openings for seat in (0, 1)]
+
+
+def halves(openings: list[list[int]], games: int) -> Schedule:
+    """``games`` games: game k from opening k (cycling), A in seat 0 for the first ``games // 2`` (at
+    least one), in seat 1 for the rest; no openings: every game from the start position."""
+    first = max(games // 2, 1)
+    return [(openings[k % first % len(openings)] if openings else [], int(k >= first)) for k in range(games)]
+
+
+@dataclass
+class GameRecord:
+    seat_of_a: int
+    result_for_a: float | None  # +1 / 0 / -1; None for a forfeit (no result)
+    plies: int
+    reason: str  # "" for a game played to its end by the rules, else why it was forfeited
+    record: str  # the game's record (`Game.record`: Hive's GameString, Hoyito's move list); "" batched
+    forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
+
+
+def play_game(
+    game: Game, players: tuple, limits: SearchLimits
+) -> tuple[float | None, int, str, str, int | None]:
+    """Play ``game`` (after its opening) to the end, ``players[0]`` as White/South.
+
+    Returns (result for seat 0, plies, reason, record, the seat that forfeited); a player that fails
+    to move or moves illegally forfeits at once: no result (None), the reason says why.
+    """
+    while not game.is_terminal:
+        seat = game.to_move
+        try:
+            move = players[seat].choose(game.copy(), limits)
+            try:
+                game.play_id(move)
+            except ValueError as error:
+                raise PlayerFailure(f"illegal move {move!r}: {error}") from None
+        except PlayerFailure as error:
+            return None, game.ply, f"seat {seat} forfeits: {error}", game.record(), seat
+    return game.result, game.ply, "", game.record(), None
+
+
+def play_games(
+    a: Player,
+    b: Player,
+    schedule: Schedule,
+    new_game: Callable[[], Game],
+    limits: SearchLimits,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """The games of ``schedule``, one after the other, each on a ``new_game()`` after its opening;
+    results from A's side. ``on_game`` sees each record as it ends (a long match's partial results)."""
+    records = []
+    for opening, seat_of_a in schedule:
+        game = new_game()
+        for move in opening:
+            game.play_id(move)
+        seats = (a, b) if seat_of_a == 0 else (b, a)
+        result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
+        result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
+        side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
+        records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
+        if on_game is not None:
+            on_game(records[-1])
+    return records
+
+
+def play_openings(
+    a: Player,
+    b: Player,
+    openings: list,
+    new_game: Callable[[], Game],
+    limits: SearchLimits,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Two games from each opening, ``a`` as seat 0 then as seat 1 (`play_games` of `paired`)."""
+    return play_games(a, b, paired(openings), new_game, limits, on_game)
+
+
+def play_games_batched(
+    a: Player, b: Player, schedule: Schedule, game: str, game_options: dict, seed: int
+) -> list[GameRecord]:
+    """The games of ``schedule`` (at least 2) at once, in one batch of ``game`` reset with ``seed``
+    (module doc); the openings must all have one length."""
+    num_games = len(schedule)
+    if num_games < 2:
+        raise ValueError(f"a match needs at least 2 games (one per seat), got {num_games}")
+    batch = make_batch(game, num_games, game_options)
+    batch.reset(seed=seed)
+    _play_row_openings(batch, [opening for opening, _ in schedule])
+    filler = RandomPlayer(seed)  # moves in the rows whose first game is over
+    seat_of_a = np.array([seat for _, seat in schedule], dtype=np.int8)
+    outcome = np.zeros(num_games, dtype=np.float32)  # A's reward in the row's first game
+    length = np.zeros(num_games, dtype=np.int64)
+    done = np.zeros(num_games, dtype=bool)
+    while not done.all():
+        actions = np.empty(num_games, dtype=np.int64)
+        a_moves = (batch.to_move == seat_of_a) & ~done
+        b_moves = (batch.to_move != seat_of_a) & ~done
+        for player, rows_mask in ((a, a_moves), (b, b_moves)):
+            rows = np.flatnonzero(rows_mask)
+            if rows.size:
+                actions[rows] = batch_actions(player, batch, rows)
+        idle = np.flatnonzero(done)
+        if idle.size:
+            actions[idle] = filler.act(batch, idle)
+        batch.step(actions)
+        finished = batch.terminated & ~done
+        rows = np.flatnonzero(finished)
+        outcome[rows] = batch.rewards[rows, seat_of_a[rows]]
+        length[rows] = batch.episode_length[rows]
+        done |= finished
+    return [
+        GameRecord(int(seat), float(np.sign(result)), int(plies), "", "")
+        for seat, result, plies in zip(seat_of_a, outcome, length)
+    ]
+
+
+def _play_row_openings(batch, openings: list[list[int]]) -> None:
+    """Play row k's opening (engine move ids; all of one length) in row k of a freshly reset batch."""
+    for ply in range(len(openings[0])):
+        actions = np.array(
+            [batch.move_to_action(row, opening[ply]) for row, opening in enumerate(openings)], dtype=np.int64
+        )
+        batch.step(actions)
+
+
+def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResult:
+    """W/D/L by seat over the games with a result; the forfeits of each side apart."""
+    counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
+    for r in records:
+        if r.result_for_a is None:
+            continue
+        label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
+        counts[label][r.seat_of_a] += 1
+    forfeits = (sum(r.forfeit == "A" for r in records), sum(r.forfeit == "B" for r in records))
+    return MatchResult.from_counts(
+        name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records), forfeits
+    )
 
 
 @dataclass
@@ -103,63 +260,6 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def play_match(
-    game: str,
-    game_options: dict,
-    player_a,
-    player_b,
-    num_games: int,
-    seed: int,
-    openings: list[list[int]] | None = None,
-) -> MatchResult:
-    """Play `num_games` games (half with A in each seat) and count them from A's side, each pair
-    after its opening when `openings` are given (module doc)."""
-    if num_games < 2:
-        raise ValueError(f"a match needs at least 2 games (one per seat), got {num_games}")
-    batch = make_batch(game, num_games, game_options)
-    batch.reset(seed=seed)
-    if openings:
-        play_openings(batch, openings)
-    filler = RandomPlayer(seed)  # moves in the slots whose first game is over
-    seat_of_a = (np.arange(num_games) >= num_games // 2).astype(np.int8)
-    outcome = np.zeros(num_games, dtype=np.float32)  # A's reward in the slot's first game
-    length = np.zeros(num_games, dtype=np.int64)
-    done = np.zeros(num_games, dtype=bool)
-    while not done.all():
-        actions = np.empty(num_games, dtype=np.int64)
-        a_moves = (batch.to_move == seat_of_a) & ~done
-        b_moves = (batch.to_move != seat_of_a) & ~done
-        for player, rows_mask in ((player_a, a_moves), (player_b, b_moves)):
-            rows = np.flatnonzero(rows_mask)
-            if rows.size:
-                actions[rows] = batch_actions(player, batch, rows)
-        idle = np.flatnonzero(done)
-        if idle.size:
-            actions[idle] = filler.act(batch, idle)
-        batch.step(actions)
-        finished = batch.terminated & ~done
-        rows = np.flatnonzero(finished)
-        outcome[rows] = batch.rewards[rows, seat_of_a[rows]]
-        length[rows] = batch.episode_length[rows]
-        done |= finished
-    counts = {}
-    for label, value in (("wins", 1.0), ("draws", 0.0), ("losses", -1.0)):
-        hit = np.sign(outcome) == value
-        counts[label] = [int((hit & (seat_of_a == seat)).sum()) for seat in (0, 1)]
-    return MatchResult.from_counts(player_a.name, player_b.name, num_games, counts, float(length.mean()))
-
-
-def play_openings(batch, openings: list[list[int]]) -> None:
-    """Play opening k (engine move ids, all of one length) in games k and k + n/2 of a freshly reset
-    batch of n games (opening k % len(openings) when there are fewer)."""
-    half = max(batch.num_games // 2, 1)
-    for ply in range(len(openings[0])):
-        actions = np.empty(batch.num_games, dtype=np.int64)
-        for row in range(batch.num_games):
-            actions[row] = batch.move_to_action(row, openings[(row % half) % len(openings)][ply])
-        batch.step(actions)
 
 
 def format_table(results: list[MatchResult], forfeits: bool | None = None) -> str:

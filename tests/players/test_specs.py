@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import gymnasium as gym
 import numpy as np
@@ -26,12 +27,14 @@ from hive_envs.players import (
     RandomPlayer,
     checkpoint_path,
     make_player,
+    parse_spec,
     register_player_kind,
     split_checkpoint_spec,
 )
 from hive_envs.players import specs as player_specs
+from hive_envs.pretrained import pretrained_path
 from hive_envs.training import arena
-from hive_envs.training.match import play_match
+from hive_envs.training.match import halves, play_games_batched, summarise
 from tests.play.helpers import tiny_hoyito_checkpoint
 
 
@@ -113,7 +116,8 @@ def test_registration_refuses_bad_names_and_duplicates(first_kind):
 
 @pytest.mark.parametrize("game", ["hive", "hoyito"])
 def test_a_registered_kind_plays_batched_matches_through_row_games(first_kind, game):
-    result = play_match(game, {}, make_player("first:0"), make_player("random"), 4, seed=0)
+    first, random = make_player("first:0"), make_player("random")
+    result = summarise("first:0", "random", play_games_batched(first, random, halves([], 4), game, {}, 0))
     assert result.games == 4 and result.wins + result.draws + result.losses == 4
     assert set(first_kind[0].seen) == {game}
 
@@ -189,3 +193,45 @@ def test_numbers_in_specs_are_ascii_digits_under_a_cap(spec, message):
     with pytest.raises(ValueError, match=rf"player '.*': {message}"):
         make_player(spec)
     assert split_checkpoint_spec("x.pt@100000") == ("x.pt", 100000)  # the UHP Simulations cap
+
+
+def test_a_spec_is_parsed_once_into_a_value_that_every_function_takes(tmp_path):
+    agent = parse_spec("pretrained:hoyito_2x6@8")
+    assert (agent.kind, agent.argument, str(agent)) == (
+        "pretrained",
+        "hoyito_2x6@8",
+        "pretrained:hoyito_2x6@8",
+    )
+    assert agent.checkpoint == str(pretrained_path("hoyito_2x6")) and parse_spec(agent) is agent
+    path = tiny_hoyito_checkpoint(tmp_path / "a.pt")
+    searched, timed = parse_spec(f" {path}@3 "), parse_spec(f"{path}@T=0.5")
+    assert (searched.kind, searched.checkpoint, searched.simulations, searched.text) == (
+        None,
+        str(path),
+        3,
+        f"{path}@3",
+    )
+    assert (timed.simulations, timed.move_time_s) == (0, 0.5)
+    assert checkpoint_path(searched) == str(path) and checkpoint_path(parse_spec("greedy")) is None
+    player = make_player(searched, PlayerContext(game="hoyito", seed=0))
+    assert player.name == f"{path}@3" and player.config.simulations == 3
+    with pytest.raises(ValueError, match="integer"):
+        parse_spec("a.pt@many")
+
+
+def test_an_arena_worker_reads_a_checkpoint_once_for_all_its_chunks(tmp_path, monkeypatch):
+    from hive_envs.players import checkpoint as checkpoint_player
+
+    reads = []
+    real = checkpoint_player.load_checkpoint
+    monkeypatch.setattr(checkpoint_player, "_READ", {})
+    monkeypatch.setattr(checkpoint_player, "load_checkpoint", lambda path: reads.append(path) or real(path))
+    path = tiny_hoyito_checkpoint(tmp_path / "a.pt")
+    settings = arena.settings_for([str(path)], opening_plies=2)
+    games = 4 * arena.CHUNK_PAIRS  # two chunks, each making its players afresh
+    result, _ = arena.play_match(str(path), "random", games, settings)
+    assert result.games == games and [str(p) for p in reads] == [str(path)]
+    tiny_hoyito_checkpoint(path)  # the file is written again: read again
+    os.utime(path, ns=(0, 0))  # whatever the clock's resolution
+    arena.play_match(str(path), "random", 2, settings)
+    assert len(reads) == 2

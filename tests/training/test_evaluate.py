@@ -105,7 +105,7 @@ def no_games(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a match was played before the arguments were checked")
 
-    monkeypatch.setattr(evaluate, "play_match", refuse)
+    monkeypatch.setattr(evaluate, "play_games_batched", refuse)
 
 
 @pytest.mark.parametrize("flag", ["--out", "--plot"])
@@ -139,20 +139,22 @@ def test_each_pair_of_games_starts_from_its_own_random_opening(tmp_path, monkeyp
     from hive_envs.pretrained import pretrained_path
 
     seen = []
-    real_play_match = evaluate.play_match
+    real_play = evaluate.play_games_batched
 
-    def recording_play_match(*args):
-        seen.append(args[-1])
-        return real_play_match(*args)
+    def recording_play(a, b, schedule, *rest):
+        seen.append(schedule)
+        return real_play(a, b, schedule, *rest)
 
-    monkeypatch.setattr(evaluate, "play_match", recording_play_match)
+    monkeypatch.setattr(evaluate, "play_games_batched", recording_play)
     path = str(pretrained_path("hoyito_2x6"))
     evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "a.json"), opening_plies=3)
     evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "b.json"), opening_plies=0)
     with_openings, without = seen
-    assert len(with_openings) == 4 and len({tuple(o) for o in with_openings}) == 4
-    assert all(len(o) == 3 for o in with_openings)
-    assert without is None
+    openings = [tuple(opening) for opening, _ in with_openings]
+    assert len(openings) == 8 and len(set(openings)) == 4 and openings[:4] == openings[4:]
+    assert [seat for _, seat in with_openings] == [0, 0, 0, 0, 1, 1, 1, 1]
+    assert all(len(o) == 3 for o in openings)
+    assert all(opening == [] for opening, _ in without)
     assert json.loads((tmp_path / "a.json").read_text())["opening_plies"] == 3
     with pytest.raises(ValueError, match="opening-plies"):
         evaluate.evaluate([path], ["greedy"], games=8, out=str(tmp_path / "c.json"), opening_plies=-1)

@@ -108,7 +108,7 @@ def played(monkeypatch):
     real = ladder.play_matches
 
     def counting(pairs, *args, **kwargs):
-        pairs_played.extend(pairs)
+        pairs_played.extend((str(a), str(b)) for a, b in pairs)  # the specs' texts
         return real(pairs, *args, **kwargs)
 
     monkeypatch.setattr(ladder, "play_matches", counting)
@@ -268,5 +268,5 @@ def test_a_forged_checkpoint_row_without_a_recorded_sha256_is_never_kept(
     report["players"].append(str(agent))  # listed, but with no sha256 recorded for it: played again
     first.write_text(json.dumps(report))
     result = ladder.ladder([str(agent)], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
-    assert sorted(played) == sorted((name, str(agent)) for name in ladder.ladder_players("hoyito", []))
+    assert sorted(played) == sorted((str(name), str(agent)) for name in ladder.ladder_players("hoyito", []))
     assert not any("from" in row for row in result["pairs"] if str(agent) in (row["player"], row["opponent"]))
