@@ -1,7 +1,7 @@
 """Simulations per CPU-second of the batched search (`hive_envs.agents.batched_search`) and of the
 one-game search (`hive_envs.agents.search`) at the same network, interleaved in one process.
 
-    python benchmarks/bench_batched_search.py [--agent hive_base] [--games 64] [--simulations 32] [--rounds 2]
+    python -m benchmarks.bench_batched_search [--agent hive_base] [--games 64] [--simulations 32] [--rounds 2]
 
 Positions: seeded random openings of 6 to 24 uniformly random plies (finished games skipped), new
 ones each round (the batched evaluator keeps its evaluation cache from search to search: the same
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import time
 
 import torch
 
+from benchmarks.bench_search import random_positions
 from hive_envs.agents.batch_evaluators import make_batch_evaluator
 from hive_envs.agents.batched_search import batched_search
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, stored_search
@@ -31,20 +31,8 @@ from hive_envs.agents.search import NetworkEvaluator, SearchConfig, search
 from hive_envs.agents.views import view_for_checkpoint
 from hive_envs.pretrained import model_card, pretrained_path
 
-
-def positions(view, count: int, seed: int) -> list:
-    rng = random.Random(seed)
-    games: list = []
-    while len(games) < count:
-        game = view.new_game()
-        for _ in range(rng.randint(6, 24)):
-            moves = game.legal_move_ids()
-            game.play_id(int(moves[rng.randrange(len(moves))]))
-            if game.is_terminal:
-                break
-        if not game.is_terminal:
-            games.append(game)
-    return games
+OPENING_PLIES = (6, 24)
+"""Each position: a new game after this many (inclusive) uniformly random plies."""
 
 
 def main() -> None:
@@ -66,14 +54,14 @@ def main() -> None:
         NetworkEvaluator(network, view, args.agent, share),
         make_batch_evaluator(network, view, args.agent, share),
     )
-    warm_up = positions(view, 2, -1)
+    warm_up = random_positions(view.new_game, 2, -1, OPENING_PLIES)
     search(warm_up[0].copy(), one, SearchConfig(simulations=4))  # compile / load the kernels
     batched_search([g.copy() for g in warm_up], many, SearchConfig(simulations=4))
     cpu = {"one game at a time": 0.0, "batched": 0.0}
     wall = dict(cpu)
     sims = dict.fromkeys(cpu, 0)
     for round_ in range(args.rounds):
-        games = positions(view, args.games, args.seed + round_)
+        games = random_positions(view.new_game, args.games, args.seed + round_, OPENING_PLIES)
         start, start_wall = time.process_time(), time.perf_counter()
         for game in games:
             sims["one game at a time"] += int(search(game.copy(), one, config)[1].sum())

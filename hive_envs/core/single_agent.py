@@ -4,7 +4,7 @@ The learner sees the AEC observation's "observation" entry (a Box); `action_mask
 its legal actions (the method name SB3-contrib's MaskablePPO looks for). After the
 learner's action the opponent plays until the learner must act again or the game ends, so
 every returned observation is one where the learner is to move. A game subclass only
-builds its AEC env (see `hive_envs.hoyito.gym_env`). The opponent is any `opponent` argument
+builds its AEC env (`GameOptionsEnv`: from keyword game options; see `hive_envs.hoyito.gym_env`). The opponent is any `opponent` argument
 `hive_envs.core.opponents` accepts (a player spec, a player, or a callable on observations).
 
 Rewards are the learner's +1 / -1 / 0 at the end. An in-range but illegal action ends the
@@ -32,10 +32,12 @@ from typing import ClassVar
 import gymnasium as gym
 import numpy as np
 
+from hive_envs.core.definition import GameDefinition
 from hive_envs.core.env_input import check_learner_seat
 from hive_envs.core.game import as_integer
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.opponents import Opponent
+from hive_envs.core.shaping import SHAPING_OPTIONS
 
 
 def check_rule_features(rule_features) -> None:
@@ -173,3 +175,24 @@ class SingleAgentEnv(gym.Env):
         if self.aec._is_over():
             info.update(self.aec._final_info())
         return info
+
+
+class GameOptionsEnv(SingleAgentEnv):
+    """`SingleAgentEnv` over the AEC env of a registered game, built from keyword game options.
+
+    A subclass names the game's ``definition`` (which refuses unknown option names; the reward
+    shaping options are allowed beside) and its ``aec_env`` class, built as ``aec_env(**options)``.
+    """
+
+    definition: ClassVar[GameDefinition]
+    aec_env: ClassVar[type[GameAECEnv]]
+
+    def __init__(self, opponent="random", learner_seat=0, render_mode=None, rule_features=False, **options):
+        self.definition.check_option_names(options, extra=SHAPING_OPTIONS)
+        super().__init__(
+            self.aec_env(**options),
+            opponent=opponent,
+            learner_seat=learner_seat,
+            render_mode=render_mode,
+            rule_features=rule_features,
+        )

@@ -21,24 +21,16 @@ Phi(s)) with Phi = 0 at the end, and `info["raw_reward"]` the raw.
 
 from __future__ import annotations
 
-from hive_envs.core.shaping import SHAPING_OPTIONS
-from hive_envs.core.single_agent import SingleAgentEnv
-from hive_envs.games import check_option_names
+from hive_envs.core.single_agent import GameOptionsEnv
+from hive_envs.hive.definition import HIVE
 from hive_envs.hive.env import has_display, raw_env
 
 
-class HiveEnv(SingleAgentEnv):
+class HiveEnv(GameOptionsEnv):
     """One learner seat of Hive against an opponent inside the env."""
 
-    def __init__(self, opponent="random", learner_seat=0, render_mode=None, rule_features=False, **options):
-        check_option_names("hive", options, extra=SHAPING_OPTIONS)
-        super().__init__(
-            raw_env(**options),
-            opponent=opponent,
-            learner_seat=learner_seat,
-            render_mode=render_mode,
-            rule_features=rule_features,
-        )
+    definition = HIVE
+    aec_env = raw_env
 
     def _feature_observation(self, aec, planes):
         # imported on use: the feature kernel lives in hive_envs.agents, whose package imports torch

@@ -69,6 +69,7 @@ from hive_envs.hive.engine.heuristics import queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import PASS_MOVE, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS, NUM_PIECES
+from hive_envs.hive.engine.repetition import splitmix_finaliser
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     I_KINDS,
@@ -170,13 +171,6 @@ def new_evaluation_cache(slots: int = EVALUATION_CACHE_SLOTS) -> np.ndarray:
     return np.zeros((slots + 1, 3), dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
-def _splitmix(x):
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
 @njit(cache=True)
 def _position_keys(s):
     """Two independent 64-bit hashes of everything `evaluate` reads in ``s``: each piece in play with
@@ -184,14 +178,14 @@ def _position_keys(s):
     moved piece and the game type."""
     scalars = (((s[I_PLY] * 2 + s[I_TO_MOVE]) * 64 + s[I_LAST_MOVED] + 1) * 512 + s[I_KINDS]) * 2
     scalars += s[I_TOURNAMENT]
-    first = _splitmix(np.uint64(scalars) * np.uint64(0x9E3779B97F4A7C15))
-    second = _splitmix(np.uint64(scalars) * np.uint64(0xD6E8FEB86659FD93))
+    first = splitmix_finaliser(np.uint64(scalars) * np.uint64(0x9E3779B97F4A7C15))
+    second = splitmix_finaliser(np.uint64(scalars) * np.uint64(0xD6E8FEB86659FD93))
     for p in range(NUM_PIECES):
         cell = s[PCELL + p]
         if cell >= 0:
             code = np.uint64(((p * NUM_CELLS + cell) * (NUM_PIECES + 1) + s[PUNDER + p] + 1) + 1)
-            first ^= _splitmix(code * np.uint64(0x9E3779B97F4A7C15))
-            second ^= _splitmix(code * np.uint64(0xD6E8FEB86659FD93))
+            first ^= splitmix_finaliser(code * np.uint64(0x9E3779B97F4A7C15))
+            second ^= splitmix_finaliser(code * np.uint64(0xD6E8FEB86659FD93))
     return np.int64(first), np.int64(second)
 
 

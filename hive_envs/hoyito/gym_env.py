@@ -16,26 +16,21 @@ ValueError: Hoyito has none.
 from __future__ import annotations
 
 from hive_envs.core.shaping import SHAPING_OPTIONS
-from hive_envs.core.single_agent import SingleAgentEnv
+from hive_envs.core.single_agent import GameOptionsEnv
 from hive_envs.core.vector import BatchVectorEnv
 from hive_envs.games import check_option_names
 from hive_envs.hoyito.batch import HoyitoBatch
+from hive_envs.hoyito.definition import HOYITO
 from hive_envs.hoyito.encoding import observation_bounds
 from hive_envs.hoyito.env import raw_env
 
 
-class HoyitoEnv(SingleAgentEnv):
-    """One learner seat of Hoyito II against an opponent inside the env."""
+class HoyitoEnv(GameOptionsEnv):
+    """One learner seat of Hoyito II against an opponent inside the env (``rule_features=True`` is
+    refused: Hoyito has no rule-feature observation)."""
 
-    def __init__(self, opponent="random", learner_seat=0, render_mode=None, rule_features=False, **options):
-        check_option_names("hoyito", options, extra=SHAPING_OPTIONS)
-        super().__init__(
-            raw_env(**options),
-            opponent=opponent,
-            learner_seat=learner_seat,
-            render_mode=render_mode,
-            rule_features=rule_features,  # True is refused: Hoyito has no rule-feature observation
-        )
+    definition = HOYITO
+    aec_env = raw_env
 
 
 class HoyitoVectorEnv(BatchVectorEnv):

@@ -4,12 +4,11 @@ settings a network cannot use are refused."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 import torch
 
+from benchmarks import bench_search
 from hive_envs.agents.networks import build_network
 from hive_envs.agents.search import NetworkEvaluator
 from hive_envs.agents.views import view_for
@@ -23,18 +22,8 @@ def hive_network_and_view(feature_set: int = 2):
 
 
 def random_positions(view, count: int, seed: int = 0):
-    rng = random.Random(seed)
-    games = []
-    while len(games) < count:
-        game = view.new_game()
-        for _ in range(rng.randrange(4, 30)):
-            if game.is_terminal:
-                break
-            moves = game.legal_move_ids()
-            game.play_id(int(moves[rng.randrange(len(moves))]))
-        if not game.is_terminal:
-            games.append(game)
-    return games
+    """``count`` seeded random openings of 4 to 29 uniformly random plies (finished games skipped)."""
+    return bench_search.random_positions(view.new_game, count, seed, (4, 29))
 
 
 def test_the_rule_value_is_the_value_init_from_rule_starts_at():

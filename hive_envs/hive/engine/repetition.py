@@ -19,8 +19,8 @@ from hive_envs.hive.engine.state import I_TO_MOVE, PCELL, PUNDER
 
 
 @njit(cache=True)
-def _mix(x):
-    """splitmix64 finaliser."""
+def splitmix_finaliser(x):
+    """splitmix64 finaliser of a uint64 (the position hashes' mix)."""
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
@@ -34,7 +34,7 @@ def position_key(s):
         if s[PCELL + p] >= 0:
             anchor = s[PCELL + p]
             break
-    key = _mix(np.uint64(s[I_TO_MOVE] + 1))
+    key = splitmix_finaliser(np.uint64(s[I_TO_MOVE] + 1))
     if anchor < 0:
         return key
     aq, ar = anchor // GRID_SIZE, anchor % GRID_SIZE
@@ -50,5 +50,5 @@ def position_key(s):
         dq = (c // GRID_SIZE - aq) % GRID_SIZE
         dr = (c % GRID_SIZE - ar) % GRID_SIZE
         code = ((p * 8 + level) * GRID_SIZE + dq) * GRID_SIZE + dr + 3
-        key ^= _mix(np.uint64(code) * np.uint64(0x9E3779B97F4A7C15))
+        key ^= splitmix_finaliser(np.uint64(code) * np.uint64(0x9E3779B97F4A7C15))
     return key
