@@ -34,8 +34,8 @@ import numpy as np
 
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
-from hive_envs.training.arena import distinct_openings, play_openings, summarise
-from hive_envs.training.match import MatchResult, format_table
+from hive_envs.training.arena import distinct_openings
+from hive_envs.training.match import MatchResult, format_table, paired, play_games, summarise
 from hive_envs.training.provenance import git_commit, machine
 
 OPENING_PLIES = 2
@@ -162,7 +162,7 @@ def evaluate(
     results = []
     for spec in opponents:
         opponent = make_player(spec, PlayerContext(entry.name, seed))
-        records = play_openings(player, opponent, openings, new_game, SearchLimits())
+        records = play_games(player, opponent, paired(openings), new_game, SearchLimits())
         results.append(summarise(player.name, spec, records))
     return results
 

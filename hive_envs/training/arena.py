@@ -71,7 +71,8 @@ from hive_envs.training.match import (
     GameRecord,
     MatchResult,
     format_table,
-    play_openings,
+    paired,
+    play_games,
     summarise,
 )
 
@@ -254,8 +255,8 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
         functools.partial(_log_game, settings=settings, repetition=repetition) if settings.log_games else None
     )
     try:
-        records = play_openings(
-            a, b, chunk.openings, functools.partial(settings.new_game, repetition), limits, log
+        records = play_games(
+            a, b, paired(chunk.openings), functools.partial(settings.new_game, repetition), limits, log
         )
     finally:
         a.close()

@@ -104,18 +104,6 @@ def play_games(
     return records
 
 
-def play_openings(
-    a: Player,
-    b: Player,
-    openings: list,
-    new_game: Callable[[], Game],
-    limits: SearchLimits,
-    on_game: Callable[[GameRecord], None] | None = None,
-) -> list[GameRecord]:
-    """Two games from each opening, ``a`` as seat 0 then as seat 1 (`play_games` of `paired`)."""
-    return play_games(a, b, paired(openings), new_game, limits, on_game)
-
-
 def play_games_batched(
     a: Player, b: Player, schedule: Schedule, game: str, game_options: dict, seed: int
 ) -> list[GameRecord]:
