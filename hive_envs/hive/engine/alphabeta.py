@@ -32,8 +32,8 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   previous one left in the transposition table and the history table. It stops early on a proven
   result (a forced win or loss: deeper search cannot change it), when the root has a single legal
   move, or when half the time is gone (the next iteration would not finish). (Aspiration windows
-  were tried and dropped: 0.388 against 0.575 without them, 40 games each at 0.2 s a move against
-  2fecc56 on the same openings.)
+  were tried and dropped: 0.388 against 0.575 without them, 40 games each at 0.2 s a move on the
+  same openings, against an engine that was most likely the branch itself: docs/alphabeta.md.)
 - **Principal-variation search**: the first move of a node is searched with the node's window, the
   others with a null window (can it beat alpha?), searched again with the window when they do.
 - **Forced moves are free**: below a position with a single legal move (a forced pass, most
