@@ -21,6 +21,7 @@ from hive_envs.hive.engine.alphabeta import (
     _mark_queen_rings,
     _marked_order,
     alphabeta_kernel,
+    opponent_locked,
     static_order,
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
@@ -51,6 +52,19 @@ WIN_IN_2 = (
     "Base;InProgress;White[13];wS1;bS1 wS1\\;wQ -wS1;bA1 bS1\\;wA1 wS1/;bQ /bS1;wA1 bA1-;bS2 /bQ;"
     "wQ \\wS1;bB1 bS2\\;wB1 /wQ;bG1 bB1-;wB1 wS1;bB2 /bB1;wB2 /wQ;bG1 /bS2;wQ wB1/;bB2 /bG1;"
     "wA2 -wQ;bB1 bB2-;wA2 -bQ;bA2 bB1/;wA3 wA1/;bB1 bA2"
+)
+
+
+# Black can only pass (every piece pinned or boxed in): ply 60 of a game against random play that
+# depth 2 drew at the turn cap before the locked-opponent extension.
+LOCKED = (
+    "Base;InProgress;White[31];wS1;bA1 wS1/;wG1 -wS1;bS1 \\bA1;wG2 /wS1;bB1 bS1/;wQ /wG1;"
+    "bQ bB1/;wA1 wG2-;bA2 bA1/;wA1 bQ-;bA2 /wQ;wA2 wG2-;bG1 -bA2;wA2 -bQ;bA3 /bG1;wA2 bA3\\;"
+    "bS2 -bA3;wA2 \\bS2;bG2 -bQ;wA3 wG2-;bB2 \\bG1;wA3 \\bB2;bG2 bA1/;wA2 -bQ;bG2 -bS1;"
+    "wA3 bB2/;bG3 bA2\\;wA2 bG3-;bS2 /bA2;wB1 wA3/;bA3 \\wA1;wA1 \\bA3;bS2 -bB2;wB2 wG2-;"
+    "bG2 bA1/;wA2 bG3\\;bG2 -bS1;wG3 /wB2;bS2 \\wB1;wS2 wG3-;bS2 -bB2;wA1 bA3-;bS2 \\wB1;"
+    "wA2 /bG3;bS2 -bB2;wA1 \\bA3;bS2 /bA2;wA2 bQ-;bG2 bA1/;wS2 bG3\\;bS1 wB1/;wG1 /bS2;"
+    "bS1 -wS1;wG2 wB2-;pass;wB1 wA3;pass;wB1 bB2;pass"
 )
 
 
@@ -182,6 +196,19 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             ALL_FEATURES,
         )
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
+
+
+def test_a_locked_opponent_gets_one_more_own_move():
+    game = HiveGame.from_gamestring(LOCKED)
+    s = game.state.copy()
+    assert opponent_locked(s, new_workspace(), np.empty(MAX_MOVES, dtype=np.int32))
+    assert np.array_equal(s, game.state)
+    assert HiveAlphaBeta(depth=2).search(game).depth_reached == 3
+    assert HiveAlphaBeta(depth=1).search(game).depth_reached == 2
+    # An opponent with moves: the depth asked for.
+    free = HiveGame.from_gamestring(DEFEND)
+    assert not opponent_locked(free.state.copy(), new_workspace(), np.empty(MAX_MOVES, dtype=np.int32))
+    assert HiveAlphaBeta(depth=2).search(free).depth_reached == 2
 
 
 def test_a_forced_pass_is_returned_as_the_pass_move():

@@ -32,8 +32,8 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   previous one left in the transposition table and the history table. It stops early on a proven
   result (a forced win or loss: deeper search cannot change it), when the root has a single legal
   move, or when half the time is gone (the next iteration would not finish). (Aspiration windows
-  were tried and dropped: 0.388 against 0.575 without them, 40 games each at 0.2 s a move against
-  2fecc56 on the same openings.)
+  were tried and dropped: 0.388 against 0.575 without them, 40 games each at 0.2 s a move on the
+  same openings, against an engine that was most likely the branch itself: docs/alphabeta.md.)
 - **Principal-variation search**: the first move of a node is searched with the node's window, the
   others with a null window (can it beat alpha?), searched again with the window when they do.
 - **Forced moves are free**: below a position with a single legal move (a forced pass, most
@@ -42,6 +42,14 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   one ply deeper (at most `_MAX_THREAT_PLIES` times on one line), so that a threat to surround
   it is played out (the defence, then the attacker's winning move) instead of guessed by the
   evaluation.
+- **A locked opponent costs one more own move**: a depth-limited search whose opponent can only
+  pass at the root (`opponent_locked`: every piece pinned, covered or boxed in) searches one ply
+  deeper (``depth_reached`` then says so). Surrounding a locked Queen often takes a three-move
+  manoeuvre (bring a piece in without freeing the pieces that lock the opponent), which depth 2,
+  even with the passes free, never saw: it shuffled until the turn-cap draw (3 of 400 games
+  against random; 1 with the extension). Nothing is pruned among one's own moves there, but the
+  transpositions of own moves played in another order fill the table: ``alphabeta:2`` spent
+  0.06-0.33 s on such a move (10-24 thousand nodes). A time-limited search deepens by itself.
 - **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
   ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
   the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`.
@@ -97,6 +105,7 @@ from hive_envs.core.alphabeta import (
     open_node,
     order_key,
     root_line,
+    search_plies,
     select_next,
     table_probe,
     terminal_score,
@@ -179,6 +188,21 @@ def _repeats(key, seen, path_keys, ply):
 def _queen_in_danger(s):
     """A Queen has five occupied neighbours: one move may end the game (a leaf gets one more ply)."""
     return queen_neighbours(s, 0) == 5 or queen_neighbours(s, 1) == 5
+
+
+@kernel
+def opponent_locked(s, w, out):
+    """Can the player not to move in ``s`` only pass (every piece pinned, covered or boxed in, no
+    placement)? ``s`` is restored; ``w`` and ``out`` (int32[MAX_MOVES]) are scratch."""
+    me = s[I_TO_MOVE]
+    last_moved = s[I_LAST_MOVED]
+    s[I_TO_MOVE] = 1 - me
+    s[I_LAST_MOVED] = -1
+    n = generate_moves(s, w, out)
+    locked = n == 1 and out[0] == PASS_MOVE
+    s[I_TO_MOVE] = me
+    s[I_LAST_MOVED] = last_moved
+    return locked
 
 
 @kernel
@@ -295,6 +319,15 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values):
     return value
 
 
+# Why this loop and Hoyito's (`hive_envs.hoyito.engine.alphabeta.alphabeta_kernel`) are two bodies:
+# what they can share without a cost is shared already (`hive_envs.core.alphabeta`: the frames, the
+# table, the ordering key, the child bookkeeping, the iteration results). The rest is the per-game
+# node step: Hive applies and undoes in place and adds repetitions, the threat extension, PVS and
+# the evaluation cache; Hoyito copies a small state per ply and keeps the side on an extra turn.
+# One body would have to take those steps as functions: numba compiles such a kernel once per game
+# anyway (it specialises on each function's type), and its disk cache does not keep a function that
+# takes jitted functions as arguments or closes over them (numba issues #2956, #9237, #2065), so
+# every process would compile the search again: the cold start the cache exists to avoid.
 @njit(cache=True)
 def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features):
     """Best move for the side to move in ``s`` (not finished); see the module docstring.
@@ -470,6 +503,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         self.keep_table = bool(keep_table)
         self.features = features
         self._w = new_workspace()  # the move generator's scratch, reused by every search
+        self._moves = np.empty(MAX_MOVES, dtype=np.int32)
         self._evals = (
             np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.uint64),
             np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.int32),
@@ -487,9 +521,17 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         elif time_s == 0 and self.keep_table:
             clear_table(table)  # depth-limited: the plain search of this position (the ladder's yardsticks)
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+        state = game.state.copy()
+        out_pv = pv
+        if time_s == 0 and depth < MAX_DEPTH and opponent_locked(state, self._w, self._moves):
+            depth += 1  # a locked opponent: one more own move (the module docstring)
+            pv = np.zeros(search_plies(depth), dtype=np.int32)
         if time_s > 0:  # the time spent here counts: the kernel gets what is left
             time_s = max(time_s - (time.perf_counter() - started), 1e-6)
-        return alphabeta_kernel(
-            game.state.copy(), self._w, depth, time_s, self.seed, table, True, seen, pv, stats,
-            self._evals, self.features,
-        )  # fmt: skip
+        move = alphabeta_kernel(
+            state, self._w, depth, time_s, self.seed, table, True, seen, pv, stats, self._evals, self.features
+        )
+        if pv is not out_pv:  # the extended search's line, as far as the caller's buffer holds it
+            stats[3] = min(stats[3], out_pv.shape[0])
+            out_pv[:] = pv[: out_pv.shape[0]]
+        return move

@@ -233,14 +233,14 @@ def _ladybug_moves(s, w, out, n, stamp, piece, a):
 
 
 @kernel
-def _throws(s, w, out, n, stamp, a, last_moved):
+def _throws(s, w, out, n, stamp, a, last_moved, pins):
     """Pillbug ability from the uncovered ground cell ``a``: lift a neighbour, drop it nearby."""
     for dt in range(6):
         t = NEIGHBOURS[a * 6 + dt]
         if s[HEIGHT + t] != 1:
             continue
         target = s[TOP + t]
-        if target == last_moved or w[ART + t] == stamp or _gate_blocked(s, t, (dt + 3) % 6, 0, 1):
+        if target == last_moved or w[ART + t] == pins or _gate_blocked(s, t, (dt + 3) % 6, 0, 1):
             continue
         base = pack_move(target, 0)
         for dd in range(6):
@@ -347,7 +347,7 @@ _SKIP_PLACEMENTS, _COUNT_PLACEMENTS, _LIST_PLACEMENTS = 0, 1, 2
 @kernel
 def generate_moves(s, w, out):
     """Legal move ids of the player to move into ``out``; returns the count (see module doc)."""
-    return _generate(s, w, out, _LIST_PLACEMENTS)
+    return _generate(s, w, out, _LIST_PLACEMENTS, -1)
 
 
 @kernel
@@ -356,7 +356,7 @@ def generate_movements(s, w, out):
     without the pass; returns their count (0 when the player has none). For the evaluation, which
     needs each piece's moves, not the placements; the workspace marks are those of movements only
     (``W_COUNT`` -1, as `count_moves` leaves it)."""
-    return _generate(s, w, out, _SKIP_PLACEMENTS)
+    return _generate(s, w, out, _SKIP_PLACEMENTS, -1)
 
 
 @kernel
@@ -367,11 +367,23 @@ def count_moves(s, w, out):
     still written to ``out`` to de-duplicate them. The workspace marks are then incomplete, so
     this is for perft leaves only.
     """
-    return _generate(s, w, out, _COUNT_PLACEMENTS)
+    return _generate(s, w, out, _COUNT_PLACEMENTS, -1)
+
+
+@kernel
+def generate_with_pins(s, w, out, placements, pins):
+    """`generate_moves` (``placements`` True) or `generate_movements` (False) with the pinned cells
+    already marked: ``w[ART + cell] == pins`` for the articulation cells of this board, written by
+    `pins.mark_articulation_cells` under a stamp no generation uses (`reserve_stamp`). The
+    evaluation lists both sides' moves on one board: the hive's articulation points do not depend
+    on the side to move, so it marks them once for both."""
+    if placements:
+        return _generate(s, w, out, _LIST_PLACEMENTS, pins)
+    return _generate(s, w, out, _SKIP_PLACEMENTS, pins)
 
 
 @inline_kernel
-def _generate(s, w, out, placements_mode):
+def _generate(s, w, out, placements_mode, pins):
     refresh(w)
     stamp = w[W_STAMP] + 1
     w[W_STAMP] = stamp
@@ -413,7 +425,9 @@ def _generate(s, w, out, placements_mode):
 
     # Movements.
     if queen_in:
-        mark_articulation_cells(s, w, stamp)
+        if pins < 0:
+            mark_articulation_cells(s, w, stamp)
+            pins = stamp
         last_moved = s[I_LAST_MOVED]
         for piece in range(lo, lo + NUM_PIECE_SLOTS):
             a = s[PCELL + piece]
@@ -421,12 +435,12 @@ def _generate(s, w, out, placements_mode):
                 continue
             kind = PIECE_KIND[piece]
             on_ground = s[PUNDER + piece] < 0
-            pinned = on_ground and w[ART + a] == stamp
+            pinned = on_ground and w[ART + a] == pins
             n = _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned)
             if on_ground and (
                 kind == PILLBUG or (kind == MOSQUITO and (_mosquito_kinds(s, a) >> PILLBUG) & 1)
             ):
-                n = _throws(s, w, out, n, stamp, a, last_moved)
+                n = _throws(s, w, out, n, stamp, a, last_moved, pins)
 
     if placements_mode == _SKIP_PLACEMENTS:
         w[W_COUNT] = -1

@@ -47,13 +47,30 @@ def new_workspace() -> np.ndarray:
 
 
 @inline_kernel
-def refresh(w):
-    """Restart the counters before they can overflow (clears the arrays they index)."""
-    if w[W_STAMP] > _STAMP_LIMIT or w[W_VSTAMP] > _STAMP_LIMIT or w[W_CLOCK] > _STAMP_LIMIT:
+def _restart_counters(w, limit):
+    """Restart the counters when one is over ``limit`` (clears the arrays they index)."""
+    if w[W_STAMP] > limit or w[W_VSTAMP] > limit or w[W_CLOCK] > limit:
         w[MARK:STACK] = 0
         w[W_STAMP] = 0
         w[W_VSTAMP] = 0
         w[W_CLOCK] = 1
+
+
+@inline_kernel
+def refresh(w):
+    """Restart the counters before they can overflow (clears the arrays they index)."""
+    _restart_counters(w, _STAMP_LIMIT)
+
+
+@inline_kernel
+def reserve_stamp(w):
+    """A fresh move-generation stamp for marks that must outlive the next few generations (which
+    count on from it: none reuses it), such as the pinned cells `movegen.generate_with_pins` reads.
+    The counters are restarted here already at half their limit, so that no `refresh` of a
+    generation that follows (billions of increments away) clears those marks."""
+    _restart_counters(w, _STAMP_LIMIT // 2)
+    w[W_STAMP] += 1
+    return w[W_STAMP]
 
 
 @inline_kernel

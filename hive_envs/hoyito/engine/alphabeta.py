@@ -113,6 +113,8 @@ def evaluate(s, n, max_laps, limit, scratch):
     return score + THREAT * threat
 
 
+# Not one body with the Hive search loop: see the comment above `hive_envs.hive.engine.alphabeta.alphabeta_kernel`
+# (a shared loop taking the games' steps as functions would lose numba's disk cache).
 @njit(cache=True)
 def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use_table, pv, stats):
     """Best hole for the player to move in ``s0`` (unchanged); ``stats`` and ``pv`` as in the Hive
