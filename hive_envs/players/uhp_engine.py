@@ -25,12 +25,27 @@ from hive_envs.players.base import BasePlayer, PlayerFailure, SearchLimits
 from hive_envs.uhp_client import UHPClient, UHPEngineError
 
 IN_PROGRESS = ("NotStarted", "InProgress")
+ENGINE_TIMEOUT_S = 60.0
+"""Seconds an engine process may take to start, and to answer a move beyond its move time."""
+
+
+def add_move_timeout_argument(parser) -> None:
+    """``--move-timeout`` (`ENGINE_TIMEOUT_S`) on an argparse parser of a tool that plays ``uhp:``
+    engines (the arena, evaluate.py, the web page): one name, default and meaning for all of them (each
+    tool refuses a value that is not a positive number of seconds where it checks its settings)."""
+    parser.add_argument(
+        "--move-timeout",
+        type=float,
+        default=ENGINE_TIMEOUT_S,
+        help=f"uhp: engines: seconds to start, and to answer a move beyond the move time, before the "
+        f"engine counts as failed (its game is forfeited; default {ENGINE_TIMEOUT_S:g})",
+    )
 
 
 class UHPEnginePlayer(BasePlayer):
     """An external UHP engine behind ``choose`` (see the module docstring)."""
 
-    def __init__(self, command: str, timeout_s: float = 60.0, name: str | None = None):
+    def __init__(self, command: str, timeout_s: float = ENGINE_TIMEOUT_S, name: str | None = None):
         super().__init__(name or f"uhp:{command}")
         self.command, self.timeout_s = command, timeout_s
         self._game_type: str | None = None

@@ -60,6 +60,7 @@ from hive_envs.players import (
     make_player,
     parse_spec,
 )
+from hive_envs.players.uhp_engine import add_move_timeout_argument
 from hive_envs.training.cli import (
     add_trust_env_module,
     check_writable,
@@ -429,12 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--move-time", type=float, help="seconds per move, sent as 'bestmove time' to every player"
     )
-    parser.add_argument(
-        "--move-timeout",
-        type=float,
-        default=60.0,
-        help="an engine that has not answered after this (+ move time) loses the game; also its start-up limit",
-    )
+    add_move_timeout_argument(parser)
     parser.add_argument(
         "--max-turns", type=int, default=300, help="Hive: draw after this many plies (0: none)"
     )

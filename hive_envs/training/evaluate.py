@@ -36,6 +36,7 @@ import torch
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.games import GAMES, new_game
 from hive_envs.players import PlayerContext, PlayerSpec, make_player, parse_spec
+from hive_envs.players.uhp_engine import add_move_timeout_argument
 from hive_envs.training.arena import distinct_openings
 from hive_envs.training.cli import (
     add_trust_env_module,
@@ -249,12 +250,7 @@ def arguments() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
-    parser.add_argument(
-        "--move-timeout",
-        type=float,
-        default=60.0,
-        help="UHP engines: seconds to start and to answer a move before they forfeit (see arena.py)",
-    )
+    add_move_timeout_argument(parser)
     parser.add_argument("--out", help="JSON output path")
     parser.add_argument("--plot", help="PNG of Elo against training step (for a list), or of the ladder")
     parser.add_argument(

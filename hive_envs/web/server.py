@@ -38,6 +38,7 @@ from werkzeug.exceptions import HTTPException
 from hive_envs.games import GAMES
 from hive_envs.players.base import PlayerFailure
 from hive_envs.players.specs import describe_specs
+from hive_envs.players.uhp_engine import add_move_timeout_argument
 from hive_envs.web.records import frames, read_replay
 from hive_envs.web.tables import HUMAN, Busy, NotFound, Tables
 
@@ -170,17 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"interface to listen on (default {LOCAL}, this machine only; another one lets anyone "
         "who can reach it start games and engines here)",
     )
-    parser.add_argument(
-        "--move-timeout",
-        type=float,
-        default=60.0,
-        help="seconds an engine process (uhp:) may take to answer before it counts as failed",
-    )
+    add_move_timeout_argument(parser)
     parser.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be in 0..65535, got {args.port}")
-    if not args.move_timeout > 0:
+    if not 0 < args.move_timeout < float("inf"):
         parser.error(f"--move-timeout must be a positive number of seconds, got {args.move_timeout}")
     if args.host != LOCAL:
         print(
