@@ -24,11 +24,6 @@ player's view, so one network serves both seats).
   `init_from_rule()` sets the action and value heads to a hand-written rule over feature set 2
   (the two-ply value first), so that training starts from a player that already finishes
   games.
-- `gridconv`: for image-like observations (H, W, C), channels last as PettingZoo's classic board
-  games give them (connect_four_v3: 6x7x2): 3x3 convolutions with zero padding (the board's edge
-  is an edge), residual blocks, then policy and value heads over the flattened feature map. A
-  generic network: it assumes nothing of the actions (the policy head is linear), only that
-  neighbouring cells of the observation are neighbours on the board.
 - `hexconv`: for Hive planes `(C, H, W)` on a hex torus in axial coordinates. 3x3 convolutions
   with circular padding (the frame is a torus) whose two corner taps that are not hex
   neighbours are zeroed, residual blocks, then a policy head aligned with the action layout
@@ -52,7 +47,7 @@ from torch.nn import functional as F
 
 NetworkSpec = dict[str, Any]
 
-NETWORK_KINDS = ("mlp", "gridconv", "hoyito_lookahead", "hexconv", "hive_lookahead")
+NETWORK_KINDS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 
 
 class MLPPolicy(nn.Module):
@@ -73,40 +68,6 @@ class MLPPolicy(nn.Module):
     def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.trunk(observation.float())
         return self.policy_head(features), self.value_head(features).squeeze(-1)
-
-
-class GridConvPolicy(nn.Module):
-    """3x3 convolutions over an (H, W, C) observation, residual blocks, flattened heads (module doc)."""
-
-    def __init__(self, observation_shape: tuple[int, ...], num_actions: int, channels: int, blocks: int):
-        super().__init__()
-        if len(observation_shape) != 3:
-            raise ValueError(
-                f"network 'gridconv' needs (H, W, C) observations (channels last), got shape {observation_shape}"
-            )
-        height, width, in_channels = observation_shape
-        self.stem = nn.Conv2d(in_channels, channels, kernel_size=3, padding=1)
-        self.blocks = nn.Sequential(*[GridBlock(channels) for _ in range(blocks)])
-        features = channels * height * width
-        self.policy_head = nn.Linear(features, num_actions)
-        self.value_head = nn.Sequential(nn.Linear(features, 64), nn.ReLU(), nn.Linear(64, 1))
-        nn.init.orthogonal_(self.policy_head.weight, gain=0.01)  # near-uniform play at the start
-        nn.init.zeros_(self.policy_head.bias)
-
-    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = F.relu(self.stem(observation.float().permute(0, 3, 1, 2)))
-        features = self.blocks(x).flatten(1)
-        return self.policy_head(features), self.value_head(features).squeeze(-1)
-
-
-class GridBlock(nn.Module):
-    def __init__(self, channels: int):
-        super().__init__()
-        self.conv1 = nn.Conv2d(channels, channels, kernel_size=3, padding=1)
-        self.conv2 = nn.Conv2d(channels, channels, kernel_size=3, padding=1)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return F.relu(x + self.conv2(F.relu(self.conv1(x))))
 
 
 class LegalActionNetwork(nn.Module):
@@ -421,7 +382,7 @@ class HiveLookaheadPolicy(LegalActionNetwork):
 
 def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> nn.Module:
     """Build the network a spec describes: {"kind": "mlp", "hidden_sizes": [...]},
-    {"kind": "gridconv" or "hexconv", "channels": C, "blocks": B}, or one of those plus "rules" for the
+    {"kind": "hexconv", "channels": C, "blocks": B}, or one of those plus "rules" for the
     lookahead kinds."""
     kind = spec.get("kind")
     if kind == "mlp":
@@ -443,10 +404,6 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
             int(spec["blocks"]),
             dict(spec["rules"]),
             int(spec.get("features", 1)),
-        )
-    if kind == "gridconv":
-        return GridConvPolicy(
-            tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"])
         )
     if kind == "hexconv":
         return HexConvPolicy(

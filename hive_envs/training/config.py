@@ -31,7 +31,7 @@ from hive_envs.training.config_keys import (
     zero_or_at_least,
 )
 
-NETWORKS = ("mlp", "gridconv", "hoyito_lookahead", "hexconv", "hive_lookahead")
+NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 GAME = Rule("a game of hive_envs.games (hive, hoyito, or one added with register_game)", lambda v: v in GAMES)
 
 
@@ -60,16 +60,15 @@ class TrainConfig:
     # --- network ---
     network: str = key(
         "mlp",
-        "'mlp' (flattened observation), 'gridconv' (3x3 convolutions over (H, W, C) observations, "
-        "e.g. PettingZoo's connect_four_v3), 'hoyito_lookahead' (mlp + two-ply rule features per "
+        "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
         "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
         "(hexconv + two-ply rule features per action, Hive only)",
         one_of(*NETWORKS),
     )
     hidden_sizes: list[int] = key([256, 256], "mlp: widths of the hidden layers", at_least(1))
-    conv_channels: int = key(64, "gridconv, hexconv, hive_lookahead: channels of the trunk", at_least(1))
+    conv_channels: int = key(64, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
     conv_blocks: int = key(
-        4, "gridconv, hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)", at_least(0)
+        4, "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)", at_least(0)
     )
     hive_features: int = key(
         2,

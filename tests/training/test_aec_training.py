@@ -78,12 +78,8 @@ def test_a_rule_network_over_another_env_than_its_games_own_is_refused(tmp_path)
     assert not (tmp_path / "c4").exists()
 
 
-@pytest.mark.parametrize(
-    "network", [{"network": "mlp"}, {"network": "gridconv", "conv_channels": 4, "conv_blocks": 1}]
-)
-def test_a_connect_four_checkpoint_records_its_env_and_plays_in_evaluate(tmp_path, capsys, network):
-    data = trained_weights(tmp_path, "c4", env="pettingzoo.classic.connect_four_v3", **network)
-    assert data["network"]["kind"] == network["network"]
+def test_a_connect_four_checkpoint_records_its_env_and_plays_in_evaluate(tmp_path, capsys):
+    data = trained_weights(tmp_path, "c4", env="pettingzoo.classic.connect_four_v3")
     assert data["game_options"] == {"env": "pettingzoo.classic.connect_four_v3", "env_options": {}}
     path = str(tmp_path / "c4" / "checkpoints" / "latest.pt")
     report = evaluate.evaluate([path], ["random", "greedy"], games=6, out=str(tmp_path / "e.json"))
