@@ -15,8 +15,8 @@ thread included, so other jobs on the machine count less than in wall time):
 
 Each path is warmed up once (imports, compiled kernels) before anything is timed, and the rounds
 alternate batch and adapter (interleaved, so a change of machine load hits both); the figures are
-medians over the rounds. Networks: the generic MLP, which any AEC env trains with (the lookahead
-networks read a compiled game's rules and need its batch).
+medians over the rounds. Networks: the generic MLP, which any AEC env trains with (a game's lookahead
+network also trains over the game's own env, at the cost of its features on both paths alike).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ one of these forms, checked before anything is imported:
 
 `AecOptions(env, env_options)` is the validated value of a name and its keyword options;
 `make_env(options)` builds one env from it (a fresh one per call: batches and games each own theirs).
+`own_game(options)` is the game of this package whose own env a name makes (``pettingzoo:ID`` of its
+``aec_id`` or ``hive_envs.NAME`` of its ``aec_env``), with that game's options.
 """
 
 from __future__ import annotations
@@ -100,6 +102,29 @@ class AecOptions:
     def label(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in self.env_options.items())
         return f"{self.env}({options})"
+
+
+def own_game(options: AecOptions):
+    """(definition, its parsed options) of the game of this package whose own env ``options`` names (its
+    ``aec_id`` after ``pettingzoo:``, or the module of its ``aec_env``); None for any other env.
+
+    The env's keywords that are not the game's options (``render_mode``, reward shaping) change no
+    observation and are left out; a bad value of a game option raises the game's own ValueError."""
+    for definition in importlib.import_module("hive_envs.games").GAMES.values():
+        if options.env in own_env_names(definition):
+            game_options = {k: v for k, v in options.env_options.items() if definition.has_option(k)}
+            return definition, definition.parse_options(game_options)
+    return None
+
+
+def own_env_names(definition) -> set[str]:
+    """The names of the forms above that make ``definition``'s own env."""
+    names = set()
+    if definition.aec_id is not None:
+        names.add(_REGISTRY_PREFIX + definition.aec_id)
+    if isinstance(definition.aec_env, str) and definition.aec_env.endswith(":env"):
+        names.add(definition.aec_env.removesuffix(":env"))
+    return names
 
 
 def _factory(env: str):

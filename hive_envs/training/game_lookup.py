@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hive_envs.core.aec_definition import AEC
+from hive_envs.core.aec_source import AecOptions, own_env_names, own_game
 from hive_envs.games import game_entry, game_for_network
 
 
@@ -30,10 +32,25 @@ def carries_rules(network: str) -> bool:
 
 def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, Any]:
     """The rule options a lookahead network's spec carries (`rules`), from the game's parsed options
-    object or a dict of its options; ValueError if the network is not for this game."""
+    object or a dict of its options; ValueError if the network is not for this game.
+
+    Over the ``aec`` game (``options``: `AecOptions` or its dict) the network is for the game whose own
+    PettingZoo env the options name (`aec_source.own_game`): a rule network computes its features
+    from the observation alone (`LegalActionNetwork.rule_features`), and a game's own env gives the
+    observations of its batch (the lock-step tests of hive_envs.core.aec_batch), so the network plays
+    the same there; the rules are then the env's game options."""
     definition = game_for_network(network)
     if definition is None or definition.network_rules is None or network not in definition.rule_networks:
         raise ValueError(f"network {network!r} simulates no game's moves")
+    if game == AEC.name:
+        aec = options if isinstance(options, AecOptions) else AecOptions(**options)
+        own = own_game(aec)
+        if own is None or own[0] is not definition:
+            raise ValueError(
+                f"network {network!r} needs the {definition.name} game or its own PettingZoo env "
+                f"({' or '.join(sorted(own_env_names(definition)))}), not the env {aec.label}"
+            )
+        return definition.network_rules(own[1])
     if definition.name != game:
         raise ValueError(f"network {network!r} needs the {definition.name} game")
     if isinstance(options, dict):

@@ -45,15 +45,21 @@ def trained_weights(tmp_path, name, **keys):
 
 
 @pytest.mark.parametrize(
-    "game, options, env",
+    "game, options, env, network",
     [
-        ("hoyito", {"holes_per_row": 6}, "pettingzoo:hive_envs/hoyito-v0"),
-        ("hive", {"expansions": "M"}, "hive_envs.hive_v0"),
+        ("hoyito", {"holes_per_row": 6}, "pettingzoo:hive_envs/hoyito-v0", "mlp"),
+        ("hive", {"expansions": "M"}, "hive_envs.hive_v0", "mlp"),
+        ("hoyito", {"holes_per_row": 6}, "pettingzoo:hive_envs/hoyito-v0", "hoyito_lookahead"),
+        ("hoyito", {"holes_per_row": 12, "no_capture_limit": 40}, "hive_envs.hoyito_v0", "hoyito_lookahead"),
     ],
 )
-def test_first_update_on_the_adapter_equals_the_compiled_batch_bit_for_bit(tmp_path, game, options, env):
-    compiled = trained_weights(tmp_path, "batch", game=game, game_options=options)
-    adapted = trained_weights(tmp_path, "adapter", env=env, env_options=options)
+def test_first_update_on_the_adapter_equals_the_compiled_batch_bit_for_bit(
+    tmp_path, game, options, env, network
+):
+    """The game's rule network over its own env too: it reads the observation only (`lookahead_rules`)."""
+    compiled = trained_weights(tmp_path, "batch", game=game, game_options=options, network=network)
+    adapted = trained_weights(tmp_path, "adapter", env=env, env_options=options, network=network)
+    assert compiled["network"] == adapted["network"]  # the same rules in the spec
     assert adapted["game"] == "aec" and adapted["game_options"] == {"env": env, "env_options": options}
     assert compiled["model"].keys() == adapted["model"].keys()
     for key, tensor in compiled["model"].items():
@@ -61,6 +67,15 @@ def test_first_update_on_the_adapter_equals_the_compiled_batch_bit_for_bit(tmp_p
     torch.manual_seed(7)  # the network train() starts from: the update changed it
     start = build_network(compiled["network"], tuple(compiled["observation_shape"]), compiled["num_actions"])
     assert any(not torch.equal(v, compiled["model"][k]) for k, v in start.state_dict().items())
+
+
+def test_a_rule_network_over_another_env_than_its_games_own_is_refused(tmp_path):
+    config = one_update_config(
+        tmp_path, "c4", env="pettingzoo.classic.connect_four_v3", network="hoyito_lookahead"
+    )
+    with pytest.raises(ValueError, match="needs the hoyito game or its own PettingZoo env"):
+        ppo_selfplay.train(config)
+    assert not (tmp_path / "c4").exists()
 
 
 def test_a_connect_four_checkpoint_records_its_env_and_plays_in_evaluate(tmp_path, capsys):
