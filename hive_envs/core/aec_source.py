@@ -122,8 +122,9 @@ def own_env_names(definition) -> set[str]:
     names = set()
     if definition.aec_id is not None:
         names.add(_REGISTRY_PREFIX + definition.aec_id)
-    if isinstance(definition.aec_env, str) and definition.aec_env.endswith(":env"):
-        names.add(definition.aec_env.removesuffix(":env"))
+    written = definition.ref("aec_env")  # as the definition names it, without importing the env
+    if isinstance(written, str) and written.endswith(":env"):
+        names.add(written.removesuffix(":env"))
     return names
 
 
