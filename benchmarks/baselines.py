@@ -1,6 +1,6 @@
 """The stock-framework baselines of docs/results.md and docs/stock_frameworks.md, rendered from the
 results files the examples write (``--out``): SB3 MaskablePPO on Hive and Hoyito, RLlib's default module
-on Hive. `render` makes the table of `RESULTS` (one row per file, in that order) and one line per run
+on Hive; and our own trainer on the board alone (the board-only baseline, no rule knowledge). `render` makes the table of `RESULTS` (one row per file, in that order) and one line per run
 with its command and commit; `python -m tools.render_docs` puts it in the pages.
 """
 
@@ -15,6 +15,10 @@ RESULTS = {
     "docs/results/sb3_hive_base_no_shaping.json": ("SB3 MaskablePPO, rule-feature policy", "Hive Base"),
     "docs/results/sb3_hoyito_2x6_shaping.json": ("SB3 MaskablePPO, `MlpPolicy`", "Hoyito 2×6"),
     "docs/results/rllib_hive_base_shaping.json": ("RLlib PPO, default MLP module", "Hive Base"),
+    "docs/results/hive_base_board_only.json": (
+        "our PPO (`configs/hive_base_board_only.yaml`), hexconv on the board only",
+        "Hive Base",
+    ),
 }
 """Results file -> (framework and model, game)."""
 TARGET = 0.80  # issue #17: argmax play wins >= 80% of 200 games vs random (draws count against)
