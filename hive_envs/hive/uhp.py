@@ -61,8 +61,8 @@ MAX_PERFT_DEPTH = 8
 interrupted except by killing the process."""
 MAX_UNTIMED_DEPTH = 5
 """The deepest search a ``bestmove`` may ask for while the player has no time limit (``MaxTime 0``):
-each ply multiplies the search by about ten (middle-game positions took up to ~3 s at depth 5 and a
-minute or more at depth 6 on one core), and the engine reads no command while it searches, so a
+each ply multiplies the search by about ten (on the speed benchmark's middle-game positions, at load
+average ~9: up to 13 s at depth 5 and 332 s at depth 6), and the engine reads no command while it searches, so a
 deeper untimed search would leave a viewer without an answer for hours."""
 
 _TIME_RE = re.compile(r"([0-9]{1,2}):([0-5][0-9]):([0-5][0-9])")
