@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive import GAME_TYPES, HiveGame
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.workspace import new_workspace
 
 PATH = Path(__file__).resolve().parent / "evaluation_reference.npz"

@@ -45,12 +45,19 @@ import numpy as np
 
 from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.jit import inline_kernel, kernel
-from hive_envs.hive.engine.movegen import MAX_MOVES, generate_with_pins
-from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
+from hive_envs.hive.engine.movegen import (
+    LOWEST_DIRECTION,
+    MAX_MOVES,
+    begin_movements,
+    can_move,
+    generate_with_pins,
+    piece_movements,
+    slide_directions,
+)
+from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.pieces import (
+    ANT,
     BEETLE,
-    KIND_COUNT,
-    KIND_FIRST_SLOT,
     MOSQUITO,
     NUM_PIECE_SLOTS,
     NUM_PIECES,
@@ -58,7 +65,7 @@ from hive_envs.hive.engine.pieces import (
 )
 from hive_envs.hive.engine.pins import mark_articulation_cells
 from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_PLY, I_TO_MOVE, PCELL, PUNDER, TOP
-from hive_envs.hive.engine.workspace import reserve_stamp
+from hive_envs.hive.engine.workspace import ART, MARK, QUEUE, VISIT, next_visit_stamp, reserve_stamp
 
 # Weights by kind:             Q   S   B   G   A   M   L   P
 MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
@@ -77,9 +84,9 @@ WIN_NEXT_MOVE = 400
 WIN_THREAT = 150
 BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 
-EVAL_BUFFER_SIZE = 2 * MAX_MOVES + NUM_PIECES + NUM_CELLS
-"""Length of the int32 scratch ``buffer`` `evaluate` needs (both sides' move lists, moves per piece,
-the direction map of `_mark_liberties`)."""
+EVAL_BUFFER_SIZE = MAX_MOVES + NUM_PIECES + NUM_CELLS
+"""Length of the int32 scratch ``buffer`` `evaluate` needs (a move list, moves per piece, the direction
+map of `_mark_liberties`)."""
 
 
 @kernel
@@ -111,10 +118,9 @@ def _touching(directions, cell, queen):
 @kernel
 def _count_moves(s, moves, n, colour, per_piece, directions):
     """Destinations of each of ``colour``'s pieces in play into ``per_piece``; returns the bit mask of
-    the opponent's Queen's empty neighbours (by direction) that one of the moves fills."""
+    the opponent's Queen's empty neighbours (by direction) that one of the moves fills.
+    ``directions`` is marked for that Queen (`_mark_liberties`) when it is in play."""
     enemy_queen = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
-    if enemy_queen >= 0:
-        _mark_liberties(directions, enemy_queen)
     reach = 0
     for i in range(n):
         m = moves[i]
@@ -143,18 +149,15 @@ def _side_score(s, colour, per_piece, reach, on_move):
     score = 0
 
     kinds = s[I_KINDS]
-    for kind in range(8):
-        if (kinds >> kind) & 1:
-            first = lo + KIND_FIRST_SLOT[kind]
-            for p in range(first, first + KIND_COUNT[kind]):
-                if s[PCELL + p] < 0:
-                    score += HAND_VALUE[kind]
-
-    for p in range(lo + 1, lo + NUM_PIECE_SLOTS):
+    for p in range(lo + 1, lo + NUM_PIECE_SLOTS):  # the Queen's terms are below
         cell = s[PCELL + p]
-        if cell < 0 or per_piece[p] == 0:
-            continue
         kind = PIECE_KIND[p]
+        if cell < 0:
+            if (kinds >> kind) & 1:  # a slot of a kind this game plays: the piece is in hand
+                score += HAND_VALUE[kind]
+            continue
+        if per_piece[p] == 0:
+            continue
         score += MOBILE_VALUE[kind] + PER_MOVE * min(per_piece[p], MOVES_COUNTED)
         if enemy_cell >= 0 and (kind == BEETLE or (kind == MOSQUITO and s[PUNDER + p] >= 0)):
             distance = _distance(cell, enemy_cell)
@@ -199,17 +202,102 @@ def _side_score(s, colour, per_piece, reach, on_move):
     return score
 
 
+@inline_kernel
+def _enterable(s, cell):
+    """Can a ground piece slide into the empty ``cell`` from some empty neighbour (exactly one of the
+    two cells beside the step occupied)? A necessary condition for an Ant to reach it."""
+    for d in range(6):
+        if s[HEIGHT + NEIGHBOURS[cell * 6 + d]] == 0:
+            left = s[HEIGHT + NEIGHBOURS[cell * 6 + (d + 5) % 6]] > 0
+            right = s[HEIGHT + NEIGHBOURS[cell * 6 + (d + 1) % 6]] > 0
+            if left != right:
+                return True
+    return False
+
+
 @kernel
-def _side_moves(s, w, out, colour, pins):
-    """The moves of ``colour`` (on move in ``s``) that `_count_moves` needs, into ``out``; their count.
+def _ant_count(s, w, stamp, piece, a, directions, enemy_queen, wanted):
+    """The destinations of the unpinned ground Ant ``piece`` at ``a``, counted as far as `_side_score`
+    reads them: the walk (`movegen`'s Ant walk, marking the move ids as the generator does) stops once
+    it has found `MOVES_COUNTED` and each liberty of ``wanted`` (bits by direction around
+    ``enemy_queen``) that a slide can enter (`_enterable`: most liberties no Ant reaches are gated
+    shut). Returns the count (exact below `MOVES_COUNTED`) and the bits of ``wanted`` found.
+    An Ant reaches most of the hive's edge, so the exact count and every liberty an Ant can reach
+    come from the first Ant's walk; the next ones stop after their first destinations."""
+    s[HEIGHT + a] -= 1
+    for d in range(6):  # a liberty no slide can enter is never found: do not wait for it
+        if (wanted >> d) & 1 and not _enterable(s, NEIGHBOURS[enemy_queen * 6 + d]):
+            wanted &= ~(1 << d)
+    base = pack_move(piece, 0)
+    visit = next_visit_stamp(w)
+    w[VISIT + a] = visit
+    w[QUEUE] = a
+    head, tail, count, found = 0, 1, 0, 0
+    while head < tail and (count < MOVES_COUNTED or found != wanted):
+        v = w[QUEUE + head]
+        head += 1
+        dirs = slide_directions(s, v)
+        while dirs:
+            u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
+            dirs &= dirs - 1
+            if w[VISIT + u] != visit:
+                w[VISIT + u] = visit
+                w[QUEUE + tail] = u
+                tail += 1
+                if w[MARK + base + u] != stamp:
+                    w[MARK + base + u] = stamp
+                    count += 1
+                if wanted:
+                    d = _touching(directions, u, enemy_queen)
+                    if d >= 0:
+                        found |= (1 << d) & wanted
+    s[HEIGHT + a] += 1
+    return count, found
+
+
+@kernel
+def _side_reach(s, w, out, colour, pins, per_piece, directions):
+    """Each of ``colour``'s pieces' moves (``colour`` on move in ``s``) into ``per_piece``; returns the
+    bit mask of the opponent's Queen's empty neighbours one of them fills (`_count_moves`).
+
     Placements only count towards the liberties reached, and a placement can touch the opponent's
     Queen only when one of ``colour``'s pieces covers it (a placement touches no opponent's top
-    piece) or on the first two plies (placed around the first piece): else movements only, which
-    skips listing up to eight kinds times the placement cells. ``pins``: the stamp of the board's
-    pinned cells (`movegen.generate_with_pins`)."""
-    enemy_cell = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
-    placements = s[I_PLY] < 2 or (enemy_cell >= 0 and s[TOP + enemy_cell] // NUM_PIECE_SLOTS == colour)
-    return generate_with_pins(s, w, out, placements, pins)
+    piece) or on the first two plies (placed around the first piece): then the whole move list.
+    Else movements only, piece by piece (`movegen.piece_movements`), each counted at once, and the
+    unpinned ground Ants walked only as far as the score needs (`_ant_count`): the Ants' walks were
+    half of the evaluation's time. ``pins``: the stamp of the board's pinned cells."""
+    enemy_queen = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
+    if enemy_queen >= 0:
+        _mark_liberties(directions, enemy_queen)
+    if s[I_PLY] < 2 or (enemy_queen >= 0 and s[TOP + enemy_queen] // NUM_PIECE_SLOTS == colour):
+        n = generate_with_pins(s, w, out, True, pins)
+        return _count_moves(s, out, n, colour, per_piece, directions)
+    lo = colour * NUM_PIECE_SLOTS
+    if s[PCELL + lo] < 0:
+        return 0  # no movement before one's Queen is in play
+    empty_liberties = 0
+    if enemy_queen >= 0:
+        for d in range(6):
+            if s[HEIGHT + NEIGHBOURS[enemy_queen * 6 + d]] == 0:
+                empty_liberties |= 1 << d
+    stamp = begin_movements(w)
+    last_moved = s[I_LAST_MOVED]
+    reach = 0
+    for piece in range(lo, lo + NUM_PIECE_SLOTS):
+        if not can_move(s, piece, last_moved):
+            continue
+        a = s[PCELL + piece]
+        if PIECE_KIND[piece] == ANT and s[PUNDER + piece] < 0:
+            if w[ART + a] != pins:
+                touches_queen = enemy_queen >= 0 and _touching(directions, a, enemy_queen) >= 0
+                wanted = 0 if touches_queen else empty_liberties & ~reach
+                count, found = _ant_count(s, w, stamp, piece, a, directions, enemy_queen, wanted)
+                per_piece[piece] += count
+                reach |= found
+        else:
+            n = piece_movements(s, w, out, 0, stamp, piece, last_moved, pins)
+            reach |= _count_moves(s, out, n, colour, per_piece, directions)
+    return reach
 
 
 @kernel
@@ -219,22 +307,19 @@ def evaluate(s, w, buffer):
     marked once for both sides' generations (a sixth of the evaluation's time went into marking them
     twice)."""
     me = s[I_TO_MOVE]
-    own = buffer[:MAX_MOVES]
-    other = buffer[MAX_MOVES : 2 * MAX_MOVES]
-    per_piece = buffer[2 * MAX_MOVES : 2 * MAX_MOVES + NUM_PIECES]
-    directions = buffer[2 * MAX_MOVES + NUM_PIECES :]
+    moves = buffer[:MAX_MOVES]
+    per_piece = buffer[MAX_MOVES : MAX_MOVES + NUM_PIECES]
+    directions = buffer[MAX_MOVES + NUM_PIECES :]
     per_piece[:] = 0
     pins = reserve_stamp(w)  # one articulation pass for both sides' moves: the board is the same
     mark_articulation_cells(s, w, pins)
-    n_own = _side_moves(s, w, own, me, pins)
+    reach_own = _side_reach(s, w, moves, me, pins, per_piece, directions)
     last_moved = s[I_LAST_MOVED]
     s[I_TO_MOVE] = 1 - me
     s[I_LAST_MOVED] = -1
-    n_other = _side_moves(s, w, other, 1 - me, pins)
+    reach_other = _side_reach(s, w, moves, 1 - me, pins, per_piece, directions)
     s[I_TO_MOVE] = me
     s[I_LAST_MOVED] = last_moved
-    reach_own = _count_moves(s, own, n_own, me, per_piece, directions)
-    reach_other = _count_moves(s, other, n_other, 1 - me, per_piece, directions)
     return _side_score(s, me, per_piece, reach_own, True) - _side_score(
         s, 1 - me, per_piece, reach_other, False
     )

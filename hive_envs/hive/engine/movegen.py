@@ -118,7 +118,7 @@ def _can_slide(s, a, d):
 
 
 @inline_kernel
-def _slide_dirs(s, a):
+def slide_directions(s, a):
     """Bit mask of the directions a ground piece may slide in from cell ``a`` (see `SLIDES`)."""
     occupied = 0
     for d in range(6):
@@ -130,7 +130,7 @@ def _slide_dirs(s, a):
 @kernel
 def _queen_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
-    dirs = _slide_dirs(s, a)
+    dirs = slide_directions(s, a)
     for d in range(6):
         if (dirs >> d) & 1:
             n = _emit(w, out, n, stamp, base + NEIGHBOURS[a * 6 + d])
@@ -168,19 +168,19 @@ def _grasshopper_moves(s, w, out, n, stamp, piece, a):
 @kernel
 def _spider_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
-    dirs1 = _slide_dirs(s, a)
+    dirs1 = slide_directions(s, a)
     for d1 in range(6):
         if not (dirs1 >> d1) & 1:
             continue
         b1 = NEIGHBOURS[a * 6 + d1]
-        dirs2 = _slide_dirs(s, b1)
+        dirs2 = slide_directions(s, b1)
         for d2 in range(6):
             if not (dirs2 >> d2) & 1:
                 continue
             b2 = NEIGHBOURS[b1 * 6 + d2]
             if b2 == a:
                 continue
-            dirs3 = _slide_dirs(s, b2)
+            dirs3 = slide_directions(s, b2)
             for d3 in range(6):
                 if not (dirs3 >> d3) & 1:
                     continue
@@ -200,7 +200,7 @@ def _ant_moves(s, w, out, n, stamp, piece, a):
     while head < tail:
         v = w[QUEUE + head]
         head += 1
-        dirs = _slide_dirs(s, v)
+        dirs = slide_directions(s, v)
         while dirs:
             u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
             dirs &= dirs - 1
@@ -285,6 +285,40 @@ def _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned):
                 n = _ladybug_moves(s, w, out, n, stamp, piece, a)
     s[HEIGHT + a] += 1
     return n
+
+
+@inline_kernel
+def can_move(s, piece, last_moved):
+    """Is ``piece`` in play, on top of its cell and not the last moved (the pieces `piece_movements`
+    takes)? Its colour is the caller's to check."""
+    a = s[PCELL + piece]
+    return a >= 0 and s[TOP + a] == piece and piece != last_moved
+
+
+@inline_kernel
+def piece_movements(s, w, out, n, stamp, piece, last_moved, pins):
+    """The movements of ``piece`` (`can_move`) and, for a Pillbug or a Mosquito next to one, its throws
+    of other pieces, emitted into ``out`` from ``n`` under the generation's ``stamp``; returns the new
+    count. ``pins``: the stamp of the pinned cells. `_generate` lists a player's pieces through it, and
+    so does the evaluation (`evaluation.evaluate`), which counts each piece's moves as they come."""
+    a = s[PCELL + piece]
+    kind = PIECE_KIND[piece]
+    on_ground = s[PUNDER + piece] < 0
+    pinned = on_ground and w[ART + a] == pins
+    n = _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned)
+    if on_ground and (kind == PILLBUG or (kind == MOSQUITO and (_mosquito_kinds(s, a) >> PILLBUG) & 1)):
+        n = _throws(s, w, out, n, stamp, a, last_moved, pins)
+    return n
+
+
+@inline_kernel
+def begin_movements(w):
+    """The stamp of a new generation for a caller that lists pieces one at a time (`piece_movements`):
+    earlier marks no longer count, and no complete move list is cached (``W_COUNT`` -1)."""
+    refresh(w)
+    w[W_STAMP] += 1
+    w[W_COUNT] = -1
+    return w[W_STAMP]
 
 
 @inline_kernel
@@ -430,17 +464,8 @@ def _generate(s, w, out, placements_mode, pins):
             pins = stamp
         last_moved = s[I_LAST_MOVED]
         for piece in range(lo, lo + NUM_PIECE_SLOTS):
-            a = s[PCELL + piece]
-            if a < 0 or s[TOP + a] != piece or piece == last_moved:
-                continue
-            kind = PIECE_KIND[piece]
-            on_ground = s[PUNDER + piece] < 0
-            pinned = on_ground and w[ART + a] == pins
-            n = _piece_moves(s, w, out, n, stamp, piece, kind, a, pinned)
-            if on_ground and (
-                kind == PILLBUG or (kind == MOSQUITO and (_mosquito_kinds(s, a) >> PILLBUG) & 1)
-            ):
-                n = _throws(s, w, out, n, stamp, a, last_moved, pins)
+            if can_move(s, piece, last_moved):
+                n = piece_movements(s, w, out, n, stamp, piece, last_moved, pins)
 
     if placements_mode == _SKIP_PLACEMENTS:
         w[W_COUNT] = -1
