@@ -90,6 +90,7 @@ from numba import njit
 
 from hive_envs.core.alphabeta import (
     DEFAULT_TABLE_BITS,
+    WIN_SCORE,
     AlphaBetaSearcher,
     aborted_result,
     begin_iteration,
@@ -114,6 +115,12 @@ from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.jit import inline_kernel, kernel
+from hive_envs.hive.engine.locked_plan import (
+    DEFAULT_PLAN_MOVES,
+    DEFAULT_PLAN_NODES,
+    lock_keeping_keys,
+    locked_plan_kernel,
+)
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
@@ -524,8 +531,14 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         state = game.state.copy()
         out_pv = pv
         if time_s == 0 and depth < MAX_DEPTH and opponent_locked(state, self._w, self._moves):
-            depth += 1  # a locked opponent: one more own move (the module docstring)
-            pv = np.zeros(search_plies(depth), dtype=np.int32)
+            move, fortress = self._locked_plan(state, seen, pv, stats)
+            if move >= 0:
+                return move
+            if fortress is not None:  # no plan: keeping the lock only leads to the turn-cap draw
+                seen = np.union1d(seen, fortress)
+            else:
+                depth += 1  # the plan search ran out of nodes: one more own move (the module docstring)
+                pv = np.zeros(search_plies(depth), dtype=np.int32)
         if time_s > 0:  # the time spent here counts: the kernel gets what is left
             time_s = max(time_s - (time.perf_counter() - started), 1e-6)
         move = alphabeta_kernel(
@@ -535,3 +548,24 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             stats[3] = min(stats[3], out_pv.shape[0])
             out_pv[:] = pv[: out_pv.shape[0]]
         return move
+
+    def _locked_plan(self, state, seen, pv, stats) -> tuple[int, np.ndarray | None]:
+        """Against a locked opponent: the first move of the shortest plan that surrounds its Queen
+        (`locked_plan_kernel`; ``stats`` and ``pv`` filled as the kernel's) and None; or -1 and,
+        when every plan length was searched without one, the positions after the moves that keep
+        the lock (`lock_keeping_keys`), to be scored as draws; -1 and None if the budget ran out."""
+        plan = np.zeros(2 * DEFAULT_PLAN_MOVES - 1, dtype=np.int32)
+        plan_stats = np.zeros(2, dtype=np.int64)
+        length = locked_plan_kernel(
+            state, self._w, DEFAULT_PLAN_MOVES, DEFAULT_PLAN_NODES, seen, plan, plan_stats
+        )
+        if length == 0:
+            return -1, (lock_keeping_keys(state, self._w) if plan_stats[1] == 0 else None)
+        plies = 2 * length - 1
+        shown = min(plies, pv.shape[0])
+        pv[:shown] = plan[:shown]
+        stats[0] = WIN_SCORE - plies
+        stats[1] = plies
+        stats[2] = plan_stats[0]
+        stats[3] = shown
+        return int(plan[0]), None
