@@ -1,16 +1,17 @@
 """A plan against a locked opponent: the shortest sequence of own moves that surrounds its Queen
-while it can only pass, found by a dedicated "solo" search.
+while it can only pass, found by a dedicated "solo" search; and, where there is none, the moves
+that only keep the lock.
 
 When the opponent can only pass (every piece pinned, covered or boxed in), its replies are forced
 and the game is a puzzle for one player: fill the empty neighbours ("liberties") of its Queen.
 A depth-limited alpha-beta sees a few own moves at most, and a surround that needs a longer
 manoeuvre (bring a piece in first, or replace a piece that keeps the opponent locked before it
 moves on) stays beyond it: ``alphabeta:2`` shuffled such games to the turn-cap draw.
-`locked_plan_kernel` searches own move sequences with the opponent passing, by iterative
+`locked_plan_kernel` searches own move sequences with the opponent's forced replies, by iterative
 deepening over their length (1 .. ``max_moves``), and prunes hard:
 
-- **The opponent stays locked**: every move but the winning one must leave the opponent a forced
-  pass (otherwise its reply is no longer forced and the line is not a plan).
+- **The replies stay forced**: every move but the winning one must leave the opponent a single
+  legal move, a pass as a rule (otherwise its reply is a choice and the line is not a plan).
 - **Liberty count**: a move fills at most one liberty, so a line with ``r`` own moves left whose
   opponent's Queen has more than ``r`` empty neighbours cannot win and is cut (the last move of a
   line must fill the last liberty, the move before it the last but one, and so on).
@@ -20,10 +21,19 @@ deepening over their length (1 .. ``max_moves``), and prunes hard:
   own moves, so that own moves played in another order are searched once.
 - **Ordering**: moves onto a liberty first, then by the destination's distance to the Queen;
   the first winning line found at the shortest length is the plan (its order is fixed, so the
-  plan depends only on the position, the game's history and the limits).
+  plan depends only on the position, the game's history and the limits). Each move of a plan
+  leaves a plan one move shorter, so following it wins.
 
 The search stops at ``node_budget`` own moves tried (nodes, not time: the answer stays
-deterministic) and then reports no plan. The state ``s`` is restored on return.
+deterministic) and then reports no plan and that the budget ran out. The state ``s`` is restored
+on return. On the locked stretches of the drawn games of ``alphabeta:2`` against random play, a
+plan of five or six own moves took 80-830 thousand nodes (0.03-0.4 s), proving that none exists
+in 6 own moves from 0.02 s to beyond the budget (load average about 5).
+
+Where every length was searched without a plan, the lock is a fortress for the searcher: keeping
+it (`lock_keeping_keys`: the positions after such moves) only leads to the turn-cap draw, and
+`HiveAlphaBeta` scores those positions as draws, so that it gives the opponent a move (the best
+such move by its search) and the position changes.
 """
 
 import numpy as np
