@@ -10,7 +10,15 @@ import pytest
 
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
-from hive_envs.hive.engine import MAX_MOVES, UNDO_SIZE, apply_move, generate_moves, new_workspace, undo_move
+from hive_envs.hive.engine import (
+    MAX_MOVES,
+    UNDO_SIZE,
+    alphabeta,
+    apply_move,
+    generate_moves,
+    new_workspace,
+    undo_move,
+)
 from hive_envs.hive.engine.alphabeta import (
     ALL_FEATURES,
     DEFAULT_DEPTH,
@@ -198,8 +206,13 @@ def test_positions_seen_before_in_the_game_score_as_draws():
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
 
 
-def test_a_locked_opponent_gets_one_more_own_move():
+def test_a_locked_opponent_gets_one_more_own_move(monkeypatch):
+    """When the plan search (tests/hive/test_locked_plan.py) runs out of nodes; here it has none.
+    With its nodes it proves that LOCKED has no plan and breaks the lock at the depth asked for."""
     game = HiveGame.from_gamestring(LOCKED)
+    fortress = HiveAlphaBeta(depth=2).search(game)
+    assert fortress.depth_reached == 2
+    monkeypatch.setattr(alphabeta, "DEFAULT_PLAN_NODES", 0)
     s = game.state.copy()
     assert opponent_locked(s, new_workspace(), np.empty(MAX_MOVES, dtype=np.int32))
     assert np.array_equal(s, game.state)
