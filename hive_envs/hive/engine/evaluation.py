@@ -43,7 +43,7 @@ piece next to one's Queen = -48.
 
 import numpy as np
 
-from hive_envs.hive.engine.grid import GRID_SIZE, NEIGHBOURS, NUM_CELLS
+from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS, cell_distance
 from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.movegen import (
     LOWEST_DIRECTION,
@@ -87,14 +87,6 @@ BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 EVAL_BUFFER_SIZE = MAX_MOVES + NUM_PIECES + NUM_CELLS
 """Length of the int32 scratch ``buffer`` `evaluate` needs (a move list, moves per piece, the direction
 map of `_mark_liberties`)."""
-
-
-@kernel
-def _distance(a, b):
-    """Hex distance between two cells of the torus (exact for any two cells of one hive)."""
-    dq = (a // GRID_SIZE - b // GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
-    dr = (a % GRID_SIZE - b % GRID_SIZE + GRID_SIZE // 2) % GRID_SIZE - GRID_SIZE // 2
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 @kernel
@@ -160,7 +152,7 @@ def _side_score(s, colour, per_piece, reach, on_move):
             continue
         score += MOBILE_VALUE[kind] + PER_MOVE * min(per_piece[p], MOVES_COUNTED)
         if enemy_cell >= 0 and (kind == BEETLE or (kind == MOSQUITO and s[PUNDER + p] >= 0)):
-            distance = _distance(cell, enemy_cell)
+            distance = cell_distance(cell, enemy_cell)
             if distance < BEETLE_AT_DISTANCE.shape[0]:
                 score += BEETLE_AT_DISTANCE[distance]
 

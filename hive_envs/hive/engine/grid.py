@@ -28,6 +28,8 @@ window or board size.
 
 import numpy as np
 
+from hive_envs.hive.engine.jit import kernel
+
 GRID_SIZE = 32
 NUM_CELLS = GRID_SIZE * GRID_SIZE
 ORIGIN = 0
@@ -76,3 +78,13 @@ GATE_RIGHT = NEIGHBOURS.reshape(NUM_CELLS, 6)[:, [1, 2, 3, 4, 5, 0]].ravel().cop
 def hex_distance(q: int, r: int) -> int:
     """Hex distance of the axial vector (q, r) from (0, 0) in the infinite plane."""
     return (abs(q) + abs(r) + abs(q + r)) // 2
+
+
+@kernel
+def cell_distance(a, b):
+    """Hex distance between cells ``a`` and ``b`` of the torus (exact for any two cells of one hive,
+    which is far smaller than the torus)."""
+    half = GRID_SIZE // 2
+    dq = (a // GRID_SIZE - b // GRID_SIZE + half) % GRID_SIZE - half
+    dr = (a % GRID_SIZE - b % GRID_SIZE + half) % GRID_SIZE - half
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2

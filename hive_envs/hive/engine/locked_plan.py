@@ -39,8 +39,8 @@ such move by its search) and the position changes.
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.grid import GRID_SIZE
-from hive_envs.hive.engine.jit import inline_kernel, kernel
+from hive_envs.hive.engine.grid import cell_distance
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
@@ -55,23 +55,14 @@ DEFAULT_PLAN_NODES = 500_000
 _SET_BITS = 18  # the transposition set: 2**18 entries (position, own moves left without a win)
 
 
-@inline_kernel
-def _hex_distance(a, b):
-    """Hex distance between cells ``a`` and ``b`` of the torus (the hive is far smaller than it)."""
-    half = GRID_SIZE // 2
-    dq = (a // GRID_SIZE - b // GRID_SIZE + half) % GRID_SIZE - half
-    dr = (a % GRID_SIZE - b % GRID_SIZE + half) % GRID_SIZE - half
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
 @kernel
 def _plan_order(s, move, queen):
     """Order key of an own move (higher first): onto a liberty of the opponent's Queen (not from
     another), then nearer to it, and never away from it."""
     dest = move_cell(move)
     origin = s[PCELL + move_piece(move)]
-    dist_dest = _hex_distance(dest, queen)
-    dist_origin = 100 if origin < 0 else _hex_distance(origin, queen)
+    dist_dest = cell_distance(dest, queen)
+    dist_origin = 100 if origin < 0 else cell_distance(origin, queen)
     key = 64 - dist_dest
     if dist_dest == 1 and dist_origin != 1:
         key += 64
