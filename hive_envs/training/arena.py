@@ -399,6 +399,14 @@ def run(
                 f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
             )
     for match in report["matches"]:
+        for side, name in (("player", match["player"]), ("opponent", match["opponent"])):
+            if side in match["move_seconds"]:
+                times = match["move_seconds"][side]
+                print(
+                    f"{name}: move wall time median {times['median']:.3f} s, 99th percentile "
+                    f"{times['p99']:.3f} s, longest {times['max']:.3f} s ({times['moves']} moves)"
+                )
+    for match in report["matches"]:
         forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]
         if forfeits:
             print(f"{match['player']} vs {match['opponent']}: {len(forfeits)} forfeit(s), e.g. {forfeits[0]}")

@@ -326,6 +326,7 @@ def _pair_row(result, records, settings: Settings) -> dict:
         "score": result.score,
         "score_ci95": [low, high],
         "mean_length": result.mean_length,
+        "move_seconds": result.move_seconds,
         "games_played": [r.__dict__ for r in records],  # each game's record: hive-web replays them
     }
 

@@ -23,6 +23,7 @@ Both give one `GameRecord` per game in the schedule's order, and `summarise` cou
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -56,27 +57,35 @@ class GameRecord:
     reason: str  # "" for a game played to its end by the rules, else why it was forfeited
     record: str  # the game's record (`Game.record`: Hive's GameString, Hoyito's move list); "" batched
     forfeit: str = ""  # "A" or "B": the side that forfeited; "" for a game with a result
+    move_seconds_a: list[float] = field(default_factory=list)
+    """Wall seconds of each of A's moves, as the referee timed the player's ``choose`` (an engine's
+    answer included); empty when batched."""
+    move_seconds_b: list[float] = field(default_factory=list)
 
 
 def play_game(
     game: Game, players: tuple, limits: SearchLimits
-) -> tuple[float | None, int, str, str, int | None]:
+) -> tuple[float | None, int, str, str, int | None, tuple[list[float], list[float]]]:
     """Play ``game`` (after its opening) to the end, ``players[0]`` as White/South.
 
-    Returns (result for seat 0, plies, reason, record, the seat that forfeited); a player that fails
-    to move or moves illegally forfeits at once: no result (None), the reason says why.
+    Returns (result for seat 0, plies, reason, record, the seat that forfeited, each seat's move wall
+    times in seconds); a player that fails to move or moves illegally forfeits at once: no result
+    (None), the reason says why.
     """
+    seconds: tuple[list[float], list[float]] = ([], [])
     while not game.is_terminal:
         seat = game.to_move
         try:
+            started = time.perf_counter()
             move = players[seat].choose(game.copy(), limits)
+            seconds[seat].append(round(time.perf_counter() - started, 4))
             try:
                 game.play_id(move)
             except ValueError as error:
                 raise PlayerFailure(f"illegal move {move!r}: {error}") from None
         except PlayerFailure as error:
-            return None, game.ply, f"seat {seat} forfeits: {error}", game.record(), seat
-    return game.result, game.ply, "", game.record(), None
+            return None, game.ply, f"seat {seat} forfeits: {error}", game.record(), seat, seconds
+    return game.result, game.ply, "", game.record(), None, seconds
 
 
 def play_games(
@@ -95,10 +104,11 @@ def play_games(
         for move in opening:
             game.play_id(move)
         seats = (a, b) if seat_of_a == 0 else (b, a)
-        result0, plies, reason, record, forfeit_seat = play_game(game, seats, limits)
+        result0, plies, reason, record, forfeit_seat, seconds = play_game(game, seats, limits)
         result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
         side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
-        records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side))
+        seconds_a, seconds_b = seconds if seat_of_a == 0 else seconds[::-1]
+        records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side, seconds_a, seconds_b))
         if on_game is not None:
             on_game(records[-1])
     return records
@@ -161,9 +171,26 @@ def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResul
         label = "wins" if r.result_for_a > 0 else ("losses" if r.result_for_a < 0 else "draws")
         counts[label][r.seat_of_a] += 1
     forfeits = (sum(r.forfeit == "A" for r in records), sum(r.forfeit == "B" for r in records))
-    return MatchResult.from_counts(
+    result = MatchResult.from_counts(
         name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records), forfeits
     )
+    for side, seconds in (
+        ("player", [s for r in records for s in r.move_seconds_a]),
+        ("opponent", [s for r in records for s in r.move_seconds_b]),
+    ):
+        if seconds:
+            result.move_seconds[side] = move_time_summary(seconds)
+    return result
+
+
+def move_time_summary(seconds: list[float]) -> dict[str, float]:
+    """Moves, median, 99th percentile and longest of a player's move wall times (seconds)."""
+    return {
+        "moves": len(seconds),
+        "median": float(np.median(seconds)),
+        "p99": float(np.percentile(seconds, 99)),
+        "max": float(max(seconds)),
+    }
 
 
 @dataclass
@@ -182,6 +209,9 @@ class MatchResult:
     """Games that ended without a result under the rules: [forfeited by the player, by the opponent]
     (an engine that died, timed out, moved illegally or ended the game by rules of its own; the arena).
     They are counted in ``games`` but in none of wins / draws / losses, rates and scores."""
+    move_seconds: dict[str, dict[str, float]] = field(default_factory=dict)
+    """``"player"`` / ``"opponent"``: `move_time_summary` of each side's move wall times, as the
+    referee timed them (game by game only: empty when batched)."""
 
     @classmethod
     def from_counts(
