@@ -46,13 +46,13 @@ import numpy as np
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS, cell_distance
 from hive_envs.hive.engine.jit import inline_kernel, kernel
 from hive_envs.hive.engine.movegen import (
-    LOWEST_DIRECTION,
     MAX_MOVES,
+    ant_step,
+    begin_ant_walk,
     begin_movements,
     can_move,
     generate_with_pins,
     piece_movements,
-    slide_directions,
 )
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece, pack_move
 from hive_envs.hive.engine.pieces import (
@@ -65,7 +65,7 @@ from hive_envs.hive.engine.pieces import (
 )
 from hive_envs.hive.engine.pins import mark_articulation_cells
 from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_PLY, I_TO_MOVE, PCELL, PUNDER, TOP
-from hive_envs.hive.engine.workspace import ART, MARK, QUEUE, VISIT, next_visit_stamp, reserve_stamp
+from hive_envs.hive.engine.workspace import ART, MARK, QUEUE, reserve_stamp
 
 # Weights by kind:             Q   S   B   G   A   M   L   P
 MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
@@ -221,28 +221,21 @@ def _ant_count(s, w, stamp, piece, a, directions, enemy_queen, wanted):
         if (wanted >> d) & 1 and not _enterable(s, NEIGHBOURS[enemy_queen * 6 + d]):
             wanted &= ~(1 << d)
     base = pack_move(piece, 0)
-    visit = next_visit_stamp(w)
-    w[VISIT + a] = visit
-    w[QUEUE] = a
+    visit = begin_ant_walk(w, a)
     head, tail, count, found = 0, 1, 0, 0
     while head < tail and (count < MOVES_COUNTED or found != wanted):
-        v = w[QUEUE + head]
+        reached = ant_step(s, w, w[QUEUE + head], visit, tail)
         head += 1
-        dirs = slide_directions(s, v)
-        while dirs:
-            u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
-            dirs &= dirs - 1
-            if w[VISIT + u] != visit:
-                w[VISIT + u] = visit
-                w[QUEUE + tail] = u
-                tail += 1
-                if w[MARK + base + u] != stamp:
-                    w[MARK + base + u] = stamp
-                    count += 1
-                if wanted:
-                    d = _touching(directions, u, enemy_queen)
-                    if d >= 0:
-                        found |= (1 << d) & wanted
+        for i in range(tail, reached):
+            u = w[QUEUE + i]
+            if w[MARK + base + u] != stamp:
+                w[MARK + base + u] = stamp
+                count += 1
+            if wanted:
+                d = _touching(directions, u, enemy_queen)
+                if d >= 0:
+                    found |= (1 << d) & wanted
+        tail = reached
     s[HEIGHT + a] += 1
     return count, found
 

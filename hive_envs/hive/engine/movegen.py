@@ -190,25 +190,43 @@ def _spider_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
+@inline_kernel
+def begin_ant_walk(w, a):
+    """Start an Ant's breadth-first walk from cell ``a``: the queue ``w[QUEUE:]`` holds ``a`` (its
+    end is 1) and ``a`` is visited; returns the walk's visit stamp (`ant_step`)."""
+    visit = next_visit_stamp(w)
+    w[VISIT + a] = visit
+    w[QUEUE] = a
+    return visit
+
+
+@inline_kernel
+def ant_step(s, w, v, visit, tail):
+    """Queue the cells a ground piece slides to from ``v`` that the walk of stamp ``visit`` has not
+    visited yet, from ``w[QUEUE + tail]`` on; returns the new end of the queue. The cells queued are
+    the walk's new destinations, in the order the generator lists them."""
+    dirs = slide_directions(s, v)
+    while dirs:
+        u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
+        dirs &= dirs - 1
+        if w[VISIT + u] != visit:
+            w[VISIT + u] = visit
+            w[QUEUE + tail] = u
+            tail += 1
+    return tail
+
+
 @kernel
 def _ant_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
-    vs = next_visit_stamp(w)
-    w[VISIT + a] = vs
-    w[QUEUE] = a
+    visit = begin_ant_walk(w, a)
     head, tail = 0, 1
     while head < tail:
-        v = w[QUEUE + head]
+        reached = ant_step(s, w, w[QUEUE + head], visit, tail)
         head += 1
-        dirs = slide_directions(s, v)
-        while dirs:
-            u = NEIGHBOURS[v * 6 + LOWEST_DIRECTION[dirs]]
-            dirs &= dirs - 1
-            if w[VISIT + u] != vs:
-                w[VISIT + u] = vs
-                w[QUEUE + tail] = u
-                tail += 1
-                n = _emit(w, out, n, stamp, base + u)
+        for i in range(tail, reached):
+            n = _emit(w, out, n, stamp, base + w[QUEUE + i])
+        tail = reached
     return n
 
 
