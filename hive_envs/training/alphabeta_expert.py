@@ -14,9 +14,10 @@ an extra turn). The best of them is ``alphabeta:depth``'s root value, except whe
 transposition table carries a deeper result from one move's subtree to another's (3 of 552 random
 Hoyito positions at depths 2, 3, 4 and 6 differ).
 
-Why every move and not ``alphabeta:depth``'s move alone: a third of Hoyito positions have several
-best moves even 12 plies deep; the searcher breaks such ties by a seeded hash, and a one-hot target
-would teach the network that hash. The softmax spreads the target over equal moves instead, and
+Why every move and not ``alphabeta:depth``'s move alone: a third of random Hoyito positions, and more
+than half of self-play ones, have several best moves even 10-14 plies deep (docs/training.md); the
+searcher picks among them by its move order and a seeded hash, and a one-hot target would teach the
+network that order. The softmax spreads the target over equal moves instead, and
 ``temperature`` (score units) says how close a move must be to the best to share it.
 """
 
