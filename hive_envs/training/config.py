@@ -171,13 +171,34 @@ class TrainConfig(KeyedConfig):
         between(0, 1),
     )
     # --- expert iteration (training/expert_iteration.py; PPO ignores these) ---
+    exit_expert: str = key(
+        "puct",
+        "expert iteration: what plays the self-play moves and gives the policy its targets: 'puct' "
+        "(the batched PUCT search of the network, its visit distribution) or 'alphabeta' (the game's "
+        "alpha-beta searcher scores every legal move exit_expert_depth plies deep, the target is the "
+        "softmax of the scores / exit_expert_temperature; hive_envs/training/alphabeta_expert.py)",
+        one_of("puct", "alphabeta"),
+    )
+    exit_expert_depth: int = key(
+        10,
+        "expert iteration with exit_expert 'alphabeta': plies each move's score looks ahead, the move "
+        "included (as alphabeta:D's root search)",
+        at_least(2),
+    )
+    exit_expert_temperature: float = key(
+        8.0,
+        "expert iteration with exit_expert 'alphabeta': the target's softmax temperature in the "
+        "searcher's score units (Hoyito: 16 per counter; smaller: sharper)",
+        above(0),
+    )
     exit_simulations: int = key(
         32, "expert iteration: PUCT simulations per self-play move (the batched search)", at_least(1)
     )
     exit_sample_plies: int = key(
         8,
         "expert iteration: the first this many plies of each self-play game are sampled in proportion "
-        "to the visits (the rest: the most visited move)",
+        "to the visits, or to the alpha-beta expert's target (the rest: the most visited move, or a "
+        "best-scored one)",
         at_least(0),
     )
     exit_noise_alpha: float = key(

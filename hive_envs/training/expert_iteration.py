@@ -9,7 +9,10 @@ Read top to bottom:
      (`hive_envs.agents.batched_search`, ``exit_simulations`` simulations, Dirichlet noise on the
      root priors, the search's ``search_prior_temperature`` and ``search_rule_value_share``): the first
      ``exit_sample_plies`` plies of a game sampled in proportion to the visits, then the most visited
-     move;
+     move. With ``exit_expert: alphabeta`` the game's alpha-beta searcher is the expert instead
+     (`hive_envs.training.alphabeta_expert`): every legal move scored ``exit_expert_depth`` plies
+     deep, the target the softmax of the scores / ``exit_expert_temperature``, sampled the same
+     first plies, then a best-scored move (ties drawn at random);
   3. each position searched is a training example: the network's inputs at the root (kept from the
      search's own root evaluation), the visit distribution, and, once its game ends, the outcome for
      the player who moved; it joins a buffer of the last ``exit_buffer_size`` at once (the policy
@@ -48,6 +51,7 @@ from hive_envs.agents.distributions import mask_logits
 from hive_envs.agents.search import SearchConfig, choose
 from hive_envs.agents.views import view_for
 from hive_envs.games import GAMES
+from hive_envs.training.alphabeta_expert import AlphaBetaExpert
 from hive_envs.training.cli import add_run_flags, config_parser, exit_code
 from hive_envs.training.config import TrainConfig, describe_keys, load_config
 from hive_envs.training.config_keys import parse_overrides
@@ -137,6 +141,14 @@ def train_step(network, optimizer, batch: dict, config: TrainConfig) -> dict[str
     }
 
 
+def expert_of(config: TrainConfig) -> AlphaBetaExpert | None:
+    """The alpha-beta expert of ``exit_expert: alphabeta`` (ValueError for a game without a searcher or
+    a depth over its cap), None for PUCT."""
+    if config.exit_expert != "alphabeta":
+        return None
+    return AlphaBetaExpert(config.game, config.exit_expert_depth, config.exit_expert_temperature, config.seed)
+
+
 class SelfPlay:
     """``num_games`` games played by the batched search, each searched position an example."""
 
@@ -149,6 +161,7 @@ class SelfPlay:
             simulations=config.exit_simulations, prior_temperature=config.search_prior_temperature
         )
         self.noise = RootNoise(config.exit_noise_alpha, config.exit_noise_fraction)
+        self.expert = expert_of(config)
         self.sample_plies = config.exit_sample_plies
         self.rng = rng
         self.games = [self.view.new_game() for _ in range(config.num_games)]
@@ -162,8 +175,7 @@ class SelfPlay:
         new: list[Example] = []
         for _ in range(plies):
             roots = self.evaluator(self.games)
-            results = batched_search(self.games, self.evaluator, self.search, roots, self.noise, self.rng)
-            self.simulations += sum(int(r.visits.sum()) for r in results)
+            results = self.consult(roots)
             movers = [game.to_move for game in self.games]
             for g, (game, result, example) in enumerate(
                 zip(self.games, results, examples_of(roots, results, movers))
@@ -175,11 +187,29 @@ class SelfPlay:
                     self.finish(g)
         return new
 
+    def consult(self, roots: LeafBatch) -> list[SearchResult]:
+        """The expert's answer for every game: PUCT's visits, or the alpha-beta expert's target in
+        their place (its ``visits`` and ``priors``); ``simulations`` counts PUCT's simulations or
+        the alpha-beta nodes."""
+        if self.expert is None:
+            results = batched_search(self.games, self.evaluator, self.search, roots, self.noise, self.rng)
+            self.simulations += sum(int(r.visits.sum()) for r in results)
+            return results
+        nodes_before = self.expert.nodes
+        results = []
+        for game, moves in zip(self.games, roots.moves):
+            target = self.expert.target(self.expert.scores(game, moves))
+            results.append(SearchResult(moves, target, target, 0))
+        self.simulations += self.expert.nodes - nodes_before
+        return results
+
     def move(self, game, result: SearchResult) -> int:
         if game.ply < self.sample_plies:
             return int(
                 result.moves[self.rng.choice(len(result.moves), p=result.visits / result.visits.sum())]
             )
+        if self.expert is not None:  # a best-scored move, ties drawn at random (not the first listed)
+            return int(self.rng.choice(result.moves[result.visits == result.visits.max()]))
         return choose(result.moves, result.visits, result.priors)
 
     def finish(self, g: int) -> None:
@@ -213,6 +243,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             f"config key 'network' is {config.network!r}: expert iteration trains the networks with a "
             f"legal-action form, 'hive_lookahead' or 'hoyito_lookahead'"
         )
+    expert_of(config)  # a bad expert is refused before the run folder is made
     with TrainingRun(config, resume, overwrite) as run:
         spaces = make_batch(config.game, 1, config.game_options)  # the spaces and options checkpoints record
         network, optimizer = run.build(spaces)
@@ -247,7 +278,8 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
 
             # 3. logging, evaluation, checkpoints
             metrics = {**sums, **selfplay.pop_stats()}
-            metrics["charts/simulations_per_second"] = (selfplay.simulations - simulations_before) / max(
+            rate = "alphabeta_nodes" if config.exit_expert == "alphabeta" else "simulations"
+            metrics[f"charts/{rate}_per_second"] = (selfplay.simulations - simulations_before) / max(
                 search_seconds, 1e-9
             )
             metrics["charts/buffer_size"] = len(buffer)

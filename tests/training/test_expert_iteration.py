@@ -104,3 +104,122 @@ def test_examples_learn_the_policy_at_once_and_the_outcome_when_the_game_ends():
     assert len(ended) == play.lengths[0]  # every position of the finished game, no other
     assert {e.outcome for e in ended} <= {-1.0, 0.0, 1.0}
     assert all(e.outcome == -f.outcome for e, f in itertools.pairwise(ended) if e.mover != f.mover)
+
+
+def random_positions(count: int, seed: int, plies: int = 60) -> list:
+    """Unfinished Hoyito 2x6 positions with two or more legal moves, after 0 to ``plies`` random plies."""
+    from hive_envs.hoyito.engine.game import HoyitoGame
+
+    rng = np.random.default_rng(seed)
+    positions = []
+    while len(positions) < count:
+        game = HoyitoGame(holes_per_row=6)
+        for _ in range(int(rng.integers(0, plies))):
+            if game.is_terminal:
+                break
+            game.play_id(int(rng.choice(game.legal_move_ids())))
+        if not game.is_terminal and len(game.legal_move_ids()) > 1:
+            positions.append(game)
+    return positions
+
+
+def test_the_alphabeta_experts_best_move_is_the_root_searchs():
+    from hive_envs.hoyito.engine.alphabeta import HoyitoAlphaBeta
+    from hive_envs.training.alphabeta_expert import AlphaBetaExpert
+
+    # depth 3: proven results found inside the searches, not only moves that end the game; the root
+    # search's table can carry a deeper result from one move to another, which these seeded
+    # positions do not hit (alphabeta_expert's docstring)
+    expert, root = AlphaBetaExpert("hoyito", 3, 8.0), HoyitoAlphaBeta(depth=3)
+    proven = 0
+    for game in random_positions(100, seed=3, plies=200):
+        record = game.record()
+        moves = game.legal_move_ids()
+        scores = expert.scores(game, moves)
+        found = root.search(game)
+        assert game.record() == record  # the game is left as found
+        assert scores.max() == found.score  # proven results too: the same plies from the root
+        assert found.move_id in moves[scores == scores.max()]
+        proven += found.is_proven_win or found.is_proven_loss
+    assert proven  # the positions include proven results
+    assert expert.nodes > 0
+
+
+def test_the_alphabeta_target_is_a_softmax_of_the_scores_shared_by_equal_moves():
+    from hive_envs.training.alphabeta_expert import AlphaBetaExpert
+
+    expert = AlphaBetaExpert("hoyito", 4, 8.0)
+    target = expert.target(np.array([16.0, 16.0, 0.0, 1e6]))
+    assert target == pytest.approx([0, 0, 0, 1])
+    target = expert.target(np.array([16.0, 16.0, 0.0]))
+    assert target.sum() == pytest.approx(1) and target[0] == target[1]
+    assert target[2] / target[0] == pytest.approx(np.exp(-2))
+    sharper = AlphaBetaExpert("hoyito", 4, 2.0).target(np.array([16.0, 16.0, 0.0]))
+    assert sharper[2] < target[2]
+
+
+@pytest.mark.parametrize(
+    ("game", "depth", "temperature", "message"),
+    [("aec", 4, 8.0, "no alpha-beta searcher"), ("hoyito", 22, 8.0, r"2\.\.21"),
+     ("hoyito", 1, 8.0, r"2\.\.21"), ("hoyito", 4, 0.0, "temperature")],
+)  # fmt: skip
+def test_a_bad_alphabeta_expert_is_refused(game, depth, temperature, message):
+    from hive_envs.training.alphabeta_expert import AlphaBetaExpert
+
+    with pytest.raises(ValueError, match=message):
+        AlphaBetaExpert(game, depth, temperature)
+
+
+def test_the_expert_keys_are_checked_before_the_run_folder_is_made(tmp_path):
+    with pytest.raises(ValueError, match="exit_expert"):
+        tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", exit_expert="minimax")
+    with pytest.raises(ValueError, match="exit_expert_depth"):
+        tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", exit_expert="alphabeta", exit_expert_depth=1)
+    config = tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", exit_expert="alphabeta", exit_expert_depth=22)
+    with pytest.raises(ValueError, match="exit_expert_depth"):
+        expert_iteration.train(config)
+    assert not (tmp_path / "hoyito_2x6_exit").exists()
+
+
+def test_with_the_alphabeta_expert_the_targets_are_its_softmax_and_it_plays_a_best_move():
+    from hive_envs.training.alphabeta_expert import AlphaBetaExpert
+
+    config = load_config(
+        "configs/hoyito_2x6_exit.yaml",
+        {"num_games": 6, "exit_expert": "alphabeta", "exit_expert_depth": 4, "exit_sample_plies": 0},
+    )
+    spaces = make_batch(config.game, 1, config.game_options)
+    network = build_network(network_spec(config, spaces), spaces.observation_shape, spaces.num_actions)
+    play = expert_iteration.SelfPlay(config, network, np.random.default_rng(0))
+    play.games = random_positions(6, seed=5)
+    before = [game.copy() for game in play.games]
+    expert = AlphaBetaExpert("hoyito", 4, config.exit_expert_temperature)
+    examples = play.play(1)
+    assert play.simulations > 0  # the alpha-beta nodes
+    for g, (example, game) in enumerate(zip(examples, before)):
+        moves = game.legal_move_ids()
+        scores = expert.scores(game, moves)
+        legal = example.features[:, 0] > 0
+        actions = moves - game.to_move * 6  # Hoyito's action: the mover's hole from their left
+        assert dict(zip(example.actions[legal].tolist(), example.target[legal].tolist())) == pytest.approx(
+            dict(zip(actions.tolist(), expert.target(scores).tolist()))
+        )
+        assert example.target[~legal].sum() == 0
+        children = {int(m): game.copy() for m in moves}
+        for move, child in children.items():
+            child.play_id(move)
+        if not play.pending[g]:  # the game ended and a new one began
+            continue
+        played = [m for m, child in children.items() if child.record() == play.games[g].record()]
+        assert scores[list(moves).index(played[0])] == scores.max()
+
+
+def test_a_tiny_hoyito_run_with_the_alphabeta_expert_trains_and_saves(tmp_path):
+    config = tiny(
+        tmp_path, "configs/hoyito_2x6_exit_alphabeta.yaml", exit_expert_depth=3, rollout_steps=10,
+        total_steps=4 * 10 * 2,
+    )  # fmt: skip
+    summary = expert_iteration.train(config)
+    assert summary["global_step"] == 80 and summary["update"] == 2
+    data = load_checkpoint(tmp_path / "hoyito_2x6_exit_alphabeta" / "checkpoints" / "latest.pt")
+    assert data["config"]["exit_expert"] == "alphabeta" and data["config"]["exit_expert_depth"] == 3

@@ -1,0 +1,74 @@
+"""The alpha-beta expert of expert iteration (``exit_expert: alphabeta``): every legal move scored by a
+deeper search than the network's features hold.
+
+    expert = AlphaBetaExpert("hoyito", depth=10, temperature=8.0)
+    scores = expert.scores(game, moves)   # each move's alpha-beta score for the player to move
+    target = expert.target(scores)        # softmax(scores / temperature): the policy's target
+
+Each legal move is played on a copy of the game and the position after it searched ``depth - 1``
+plies by the game's own searcher (its definition's ``searcher``: `HoyitoAlphaBeta`, `HiveAlphaBeta`),
+in the searcher's units (Hoyito: 16 per captured counter; a result proven at ply p from the root
+±(`WIN_SCORE` - p), a move that ends the game ±(`WIN_SCORE` - 1), a draw 0), from the side to move
+at the root: a child's score is negated only when the side to move differs (a Hoyito capture gives
+an extra turn). The best of them is ``alphabeta:depth``'s root value, except where that search's
+transposition table carries a deeper result from one move's subtree to another's (3 of 552 random
+Hoyito positions at depths 2, 3, 4 and 6 differ).
+
+Why every move and not ``alphabeta:depth``'s move alone: a third of random Hoyito positions, and more
+than half of self-play ones, have several best moves even 10-14 plies deep (docs/training.md); the
+searcher picks among them by its move order and a seeded hash, and a one-hot target would teach the
+network that order. The softmax spreads the target over equal moves instead, and
+``temperature`` (score units) says how close a move must be to the best to share it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hive_envs.core.alphabeta import MATE_BOUND, WIN_SCORE
+from hive_envs.core.game import Game
+from hive_envs.games import GAMES
+
+
+class AlphaBetaExpert:
+    """Scores the legal moves of a position by the game's alpha-beta searcher (see the module doc)."""
+
+    def __init__(self, game: str, depth: int, temperature: float, seed: int = 0):
+        searcher_class = GAMES[game].searcher_class() if game in GAMES else None
+        if searcher_class is None:
+            raise ValueError(f"exit_expert 'alphabeta': game {game!r} has no alpha-beta searcher")
+        if (
+            isinstance(depth, bool)
+            or not isinstance(depth, int)
+            or not 2 <= depth <= searcher_class.max_depth + 1
+        ):
+            raise ValueError(
+                f"exit_expert_depth must be an int in 2..{searcher_class.max_depth + 1} for {game}, got {depth!r}"
+            )
+        if not temperature > 0:
+            raise ValueError(f"exit_expert_temperature must be > 0, got {temperature!r}")
+        self.searcher = searcher_class(depth=depth - 1, seed=seed)
+        self.temperature = float(temperature)
+        self.nodes = 0  #: positions the searches visited, all calls together
+
+    def scores(self, game: Game, moves: np.ndarray) -> np.ndarray:
+        """(len(moves),) float64: each move's score for the player to move in ``game`` (unchanged)."""
+        mover = game.to_move
+        out = np.empty(len(moves), dtype=np.float64)
+        for i, move in enumerate(moves):
+            child = game.copy()
+            child.play_id(int(move))
+            if child.is_terminal:
+                result0 = float(child.result)  # type: ignore[arg-type]  # the game is over
+                out[i] = (WIN_SCORE - 1) * (result0 if mover == 0 else -result0)
+                continue
+            found = self.searcher.search(child)
+            self.nodes += found.nodes
+            score = found.score if child.to_move == mover else -found.score
+            out[i] = score - np.sign(score) if abs(score) > MATE_BOUND else score  # one ply further
+        return out
+
+    def target(self, scores: np.ndarray) -> np.ndarray:
+        """softmax(scores / temperature), summing to 1 (the best moves share the most)."""
+        weights = np.exp((scores - scores.max()) / self.temperature)
+        return weights / weights.sum()
