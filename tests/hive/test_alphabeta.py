@@ -2,8 +2,12 @@
 and a differential check of the compiled search against a plain Python minimax."""
 
 import math
+import os
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -511,3 +515,17 @@ def test_the_marked_static_order_equals_static_order():
             assert _marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
             checked += 1
     assert checked > 1000
+
+
+def test_the_first_searcher_of_a_process_loads_the_search_kernels():
+    """Made in a fresh process, the first `HiveAlphaBeta` has the search kernel loaded (numba loads a
+    kernel on its first call; inside a timed search that load came on top of the limit)."""
+    code = (
+        "from hive_envs.hive.engine import alphabeta as a\n"
+        "assert not a.alphabeta_kernel.signatures\n"
+        "a.HiveAlphaBeta(time_s=1.0)\n"
+        "assert a.alphabeta_kernel.signatures\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=root, timeout=600)

@@ -481,6 +481,21 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
 
 
+_kernels_loaded = False
+
+
+def _load_kernels() -> None:
+    """Run the search once in this process, on the empty board, when the first `HiveAlphaBeta` is
+    made: numba loads a compiled kernel from its disk cache on the kernel's first call (a quarter of
+    a second, more on a loaded machine; it compiles it when there is no cache), and inside a timed
+    search that time would come on top of the limit (the first move of each arena worker was 0.24-0.27
+    s over 1 s before this)."""
+    global _kernels_loaded
+    if not _kernels_loaded:
+        _kernels_loaded = True
+        HiveAlphaBeta(depth=1, table_bits=10).search(HiveGame("Base"))
+
+
 class HiveAlphaBeta(AlphaBetaSearcher):
     """The alpha-beta searcher for Hive: `alphabeta_kernel` behind `AlphaBetaSearcher`'s
     ``search(game, depth=None, time_s=None) -> SearchResult`` and ``choose(game) -> move id``.
@@ -522,6 +537,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.int32),
         )
         self._options: tuple | None = None  # the game options the kept table and cache belong to
+        _load_kernels()
 
     def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
         started = time.perf_counter()
