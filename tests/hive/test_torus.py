@@ -70,7 +70,7 @@ def test_count_moves_equals_the_generated_count_in_random_games():
 
 
 def test_generate_movements_lists_the_generated_moves_of_pieces_in_play_in_random_games():
-    """The evaluation's movements-only generation: exactly the moves of pieces already on the board."""
+    """The movements-only generation: exactly the moves of pieces already on the board."""
     w, out = new_workspace(), np.empty(MAX_MOVES, dtype=np.int32)
     for game, s in _random_states(seed=5):
         n = generate_movements(s, w, out)

@@ -405,9 +405,9 @@ def generate_moves(s, w, out):
 @kernel
 def generate_movements(s, w, out):
     """The legal movements (and throws) of the player to move into ``out``, without placements and
-    without the pass; returns their count (0 when the player has none). For the evaluation, which
-    needs each piece's moves, not the placements; the workspace marks are those of movements only
-    (``W_COUNT`` -1, as `count_moves` leaves it)."""
+    without the pass; returns their count (0 when the player has none); the workspace marks are those
+    of movements only (``W_COUNT`` -1, as `count_moves` leaves it). The evaluation lists movements
+    piece by piece instead (`piece_movements`), counting each piece's as they come."""
     return _generate(s, w, out, _SKIP_PLACEMENTS, -1)
 
 
@@ -427,8 +427,9 @@ def generate_with_pins(s, w, out, placements, pins):
     """`generate_moves` (``placements`` True) or `generate_movements` (False) with the pinned cells
     already marked: ``w[ART + cell] == pins`` for the articulation cells of this board, written by
     `pins.mark_articulation_cells` under a stamp no generation uses (`reserve_stamp`). The
-    evaluation lists both sides' moves on one board: the hive's articulation points do not depend
-    on the side to move, so it marks them once for both."""
+    evaluation reads both sides' moves on one board: the hive's articulation points do not depend
+    on the side to move, so it marks them once for both (and passes the same stamp to
+    `piece_movements` where it lists movements piece by piece)."""
     if placements:
         return _generate(s, w, out, _LIST_PLACEMENTS, pins)
     return _generate(s, w, out, _SKIP_PLACEMENTS, pins)
