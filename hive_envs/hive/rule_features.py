@@ -63,7 +63,7 @@ from numba import njit
 
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.alphabeta import static_order
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.heuristics import queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
@@ -191,19 +191,19 @@ def _position_keys(s):
 
 @njit(cache=True)
 def _evaluation(s, w, buffer, cache):
-    """``float(evaluate(s, w, buffer))``, through ``cache`` (`new_evaluation_cache`): a search asks
+    """``float(evaluate(s, w, buffer, RULE_WEIGHTS))``, through ``cache`` (`new_evaluation_cache`): a search asks
     for the same position again (a node's two-ply positions are its children's one-ply ones; moves
     that commute meet again), and a hit costs a hash instead of two move generations."""
     slots = cache.shape[0] - 1
     if slots <= 0:
-        return float(evaluate(s, w, buffer))
+        return float(evaluate(s, w, buffer, RULE_WEIGHTS))
     first, second = _position_keys(s)
     row = first & (slots - 1)
     cache[slots, 0] += 1
     if cache[row, 0] == first and cache[row, 1] == second:
         cache[slots, 1] += 1
         return float(cache[row, 2])
-    value = evaluate(s, w, buffer)
+    value = evaluate(s, w, buffer, RULE_WEIGHTS)
     cache[row, 0] = first
     cache[row, 1] = second
     cache[row, 2] = value

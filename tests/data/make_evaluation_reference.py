@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from hive_envs.hive import GAME_TYPES, HiveGame
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from hive_envs.hive.engine.workspace import new_workspace
 
 PATH = Path(__file__).resolve().parent / "evaluation_reference.npz"
@@ -62,7 +62,7 @@ def reference() -> dict[str, np.ndarray]:
             states.extend(random_game_states(game_type, seed=index * 100 + game))
     stacked = np.stack(states)
     workspace, buffer = new_workspace(), np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
-    values = np.array([evaluate(state, workspace, buffer) for state in stacked], dtype=np.int64)
+    values = np.array([evaluate(state, workspace, buffer, RULE_WEIGHTS) for state in stacked], dtype=np.int64)
     assert np.abs(stacked).max() < 2**15, "the states are stored as int16"
     return {"states": stacked.astype(np.int16), "values": values}
 

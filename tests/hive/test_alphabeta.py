@@ -36,7 +36,13 @@ from hive_envs.hive.engine.alphabeta import (
     opponent_locked,
     static_order,
 )
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.evaluation import (
+    EVAL_BUFFER_SIZE,
+    NUM_TERMS,
+    RULE_WEIGHTS,
+    SEARCH_WEIGHTS,
+    evaluate,
+)
 from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
@@ -206,6 +212,7 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             stats,
             new_evals(),
             ALL_FEATURES,
+            SEARCH_WEIGHTS,
         )
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
 
@@ -365,7 +372,8 @@ class Minimax:
     path) score 0, a single legal move costs no depth, a leaf with a five-neighbour Queen gets one
     more ply (at most two per line), all within ``search_plies(depth)`` plies."""
 
-    def __init__(self, game: HiveGame, depth: int):
+    def __init__(self, game: HiveGame, depth: int, weights: np.ndarray = SEARCH_WEIGHTS):
+        self.weights = weights
         self.plies = search_plies(depth)
         self.w = new_workspace()
         self.buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
@@ -384,7 +392,7 @@ class Minimax:
         if depth == 0:
             danger = 5 in (queen_neighbours(s, 0), queen_neighbours(s, 1))
             if threats >= 2 or ply + 1 >= self.plies or not danger:
-                return int(evaluate(s, self.w, self.buffer))
+                return int(evaluate(s, self.w, self.buffer, self.weights))
             threats, depth = threats + 1, 1
         out = np.empty(MAX_MOVES, dtype=np.int32)
         moves = out[: generate_moves(s, self.w, out)].copy()
@@ -428,6 +436,7 @@ def kernel_search(game: HiveGame, depth: int, use_table: bool, features: int = A
         stats,
         new_evals(),
         features,
+        SEARCH_WEIGHTS,
     )
     return move, stats
 
@@ -465,6 +474,19 @@ def test_root_value_equals_plain_minimax(depth):
             undo_move(s, rec)
         checked += 1
     assert checked >= 12
+
+
+def test_the_searcher_evaluates_with_the_weights_it_is_given():
+    """`HiveAlphaBeta(weights=...)`: the depth-1 value is the plain minimax's over that evaluation, for
+    the rule features' weights and for arbitrary ones; weights of another shape or type are refused."""
+    other = np.random.default_rng(1).integers(-60, 60, NUM_TERMS).astype(np.int32)
+    for game in list(differential_positions(1))[:6]:
+        for weights in (RULE_WEIGHTS, other):
+            expected = Minimax(game, 1, weights).value(game.state.copy(), 1, 0, [], 0)
+            assert HiveAlphaBeta(depth=1, weights=weights).search(game).score == expected
+    for bad in (np.zeros(NUM_TERMS - 1, np.int32), np.zeros(NUM_TERMS), [0.5] * NUM_TERMS):
+        with pytest.raises(ValueError, match="weights"):
+            HiveAlphaBeta(depth=1, weights=bad)
 
 
 @pytest.mark.parametrize("depth", [3])

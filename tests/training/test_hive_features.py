@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from hive_envs.agents.hive_features import HiveRuleFeatures
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import PCELL
@@ -152,7 +152,7 @@ def reference_evaluation_features(
     me, buffer, workspace = game.to_move, np.empty(EVAL_BUFFER_SIZE, np.int32), new_workspace()
 
     def evaluation() -> float:  # of the side to move
-        return float(evaluate(game.state.copy(), workspace, buffer))
+        return float(evaluate(game.state.copy(), workspace, buffer, RULE_WEIGHTS))
 
     def finished() -> float:
         return OUTCOME_VALUE * _outcome_for(game, me)

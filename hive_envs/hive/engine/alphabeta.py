@@ -22,7 +22,7 @@ the position (and the positions the game went through), the limits and ``seed`` 
 between moves the ordering cannot tell apart): the ladder's ``alphabeta:D`` yardsticks stay the
 plain depth-D search. The evaluation cache is kept in both cases (it holds exact evaluations).
 
-`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features) -> move` searches
+`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features, weights) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
 with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
 runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
@@ -117,7 +117,7 @@ from hive_envs.core.alphabeta import (
     table_probe,
     terminal_score,
 )
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, evaluate
+from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, NUM_TERMS, SEARCH_WEIGHTS, evaluate
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.jit import inline_kernel, kernel
@@ -320,13 +320,13 @@ def eval_key(s, board_key):
 
 
 @kernel
-def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values):
+def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, weights):
     """`evaluate`, looked up first in the (always-replace) evaluation cache."""
     key = eval_key(s, board_key)
     slot = np.int64(key & np.uint64(eval_keys.shape[0] - 1))
     if eval_keys[slot] == key:
         return eval_values[slot]
-    value = evaluate(s, w, eval_buffer)
+    value = evaluate(s, w, eval_buffer, weights)
     eval_keys[slot] = key
     eval_values[slot] = value
     return value
@@ -342,11 +342,14 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values):
 # takes jitted functions as arguments or closes over them (numba issues #2956, #9237, #2065), so
 # every process would compile the search again: the cold start the cache exists to avoid.
 @njit(cache=True)
-def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features):
+def alphabeta_kernel(
+    s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features, weights
+):
     """Best move for the side to move in ``s`` (not finished); see the module docstring.
 
     ``evals``: the evaluation cache (uint64 keys, int32 values, a power-of-two length, kept between
-    searches); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES` in play)."""
+    searches with the same ``weights``); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES`
+    in play); ``weights``: the evaluation's (`evaluation.evaluate`)."""
     start = now()
     deadline = start + time_s - min(_CLOCK_MARGIN_S, 0.05 * time_s)
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
@@ -403,10 +406,10 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
                     if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not _queen_in_danger(s):
                         if use_evals:
                             value = _cached_evaluate(
-                                s, w, eval_buffer, path_keys[ply], eval_keys, eval_values
+                                s, w, eval_buffer, path_keys[ply], eval_keys, eval_values, weights
                             )
                         else:
-                            value = evaluate(s, w, eval_buffer)
+                            value = evaluate(s, w, eval_buffer, weights)
                         phase = _UP
                         continue
                     threat_plies[ply] += 1
@@ -481,6 +484,13 @@ def alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, 
     return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
 
 
+def _checked_weights(weights) -> np.ndarray:
+    array = np.asarray(weights)
+    if array.shape != (NUM_TERMS,) or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"HiveAlphaBeta weights must be {NUM_TERMS} integers, got {weights!r}")
+    return np.ascontiguousarray(array, dtype=np.int32)
+
+
 _kernels_loaded = False
 
 
@@ -510,6 +520,8 @@ class HiveAlphaBeta(AlphaBetaSearcher):
     position. The evaluation cache (exact evaluations: it changes no answer) is kept; both are
     cleared when a game of other options (game type, tournament rule, turn cap) is searched. ``features``: the bits of
     `FEATURES` the search uses (all by default; fewer only to measure what each is worth).
+    ``weights``: the evaluation's (`evaluation.evaluate`, int32[`NUM_TERMS`]; `SEARCH_WEIGHTS` by
+    default), for measuring other weights against them (`tools/tune_hive_evaluation.py`).
     """
 
     game_class = HiveGame
@@ -524,10 +536,12 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         table_bits=DEFAULT_TABLE_BITS,
         keep_table=True,
         features=ALL_FEATURES,
+        weights=None,
     ):
         super().__init__(depth, time_s, seed, table_bits)
         if isinstance(features, bool) or not isinstance(features, int) or not 0 <= features <= ALL_FEATURES:
             raise ValueError(f"HiveAlphaBeta features must be an int in 0..{ALL_FEATURES}, got {features!r}")
+        self.weights = SEARCH_WEIGHTS if weights is None else _checked_weights(weights)
         self.keep_table = bool(keep_table)
         self.features = features
         self._w = new_workspace()  # the move generator's scratch, reused by every search
@@ -564,7 +578,19 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         if time_s > 0:  # the time spent here counts: the kernel gets what is left
             time_s = max(time_s - (time.perf_counter() - started), 1e-6)
         move = alphabeta_kernel(
-            state, self._w, depth, time_s, self.seed, table, True, seen, pv, stats, self._evals, self.features
+            state,
+            self._w,
+            depth,
+            time_s,
+            self.seed,
+            table,
+            True,
+            seen,
+            pv,
+            stats,
+            self._evals,
+            self.features,
+            self.weights,
         )
         if pv is not out_pv:  # the extended search's line, as far as the caller's buffer holds it
             stats[3] = min(stats[3], out_pv.shape[0])

@@ -1,44 +1,48 @@
 """Static evaluation of a Hive position for the alpha-beta search (`engine.alphabeta`).
 
-``evaluate(s, w, buffer) -> int``: the score of an unfinished position for the side to move,
-``E(mover) - E(opponent)``. A finished game is not scored here (the search scores it as won,
-lost or drawn). To know what each side can do, both sides' legal moves are generated with the
-engine's own generator (the opponent's as if it were on move, its last-moved restriction lifted),
-so mobility, pins (the generator's articulation pass), covered pieces and the freedom-of-movement
-gates are all exact. Placements are listed only where one could fill a liberty of the opponent's
-Queen (`_side_moves`); the other terms read the movements alone. Each side's ``E`` adds up:
+``evaluate(s, w, buffer, weights) -> int``: the score of an unfinished position for the side to
+move, the dot product of ``weights`` with the position's terms (`evaluation_terms`), each term the
+mover's count minus the opponent's. A finished game is not scored here (the search scores it as won,
+lost or drawn). Two weight vectors are in use: `SEARCH_WEIGHTS` (the search's) and `RULE_WEIGHTS`
+(the hand-set ones, which the rule features read and the shipped networks were trained on).
 
-1. **Queen pressure** (the game is won by surrounding the Queen). Each occupied neighbour of the
-   side's own Queen costs, by who fills it: an opponent's piece `QUEEN_ENEMY_NEIGHBOUR`; one of
-   its own pieces that has no move (pinned, covered, boxed in) `QUEEN_STUCK_NEIGHBOUR`; one of its
-   own pieces that can leave `QUEEN_FREE_NEIGHBOUR` (it can make room later). On top,
-   `QUEEN_RING_EXTRA[k]` for k occupied neighbours: the last liberties matter most. An opponent's
-   Beetle (or Mosquito) on top of the Queen costs `QUEEN_COVERED`: the Queen cannot move and the
-   stack counts as the opponent's for placements.
-2. **Reachable liberties**: `REACHABLE_LIBERTY` for each empty neighbour of the opponent's Queen
+To know what each side can do, both sides' legal moves are generated with the engine's own
+generator (the opponent's as if it were on move, its last-moved restriction lifted), so mobility,
+pins (the generator's articulation pass), covered pieces and the freedom-of-movement gates are all
+exact. Placements are listed only where one could fill a liberty of the opponent's Queen
+(`_side_reach`); the other terms read the movements alone. The terms (`TERM_NAMES`), per side:
+
+1. **Queen pressure** (the game is won by surrounding the Queen): the occupied neighbours of the
+   side's own Queen, by who fills them: an opponent's piece (``queen_enemy_neighbour``), one of its
+   own pieces that has no move, pinned, covered or boxed in (``queen_stuck_neighbour``), one of its
+   own that can leave and make room later (``queen_free_neighbour``); ``queen_ring_3/4/5``: 1 when
+   the Queen has 3, 4 or 5 occupied neighbours (the last liberties matter most);
+   ``queen_covered``: an opponent's Beetle (or Mosquito) on top of it (the Queen cannot move and
+   the stack counts as the opponent's for placements).
+2. **Reachable liberties** (``reachable_liberty``): the empty neighbours of the opponent's Queen
    that the side can fill with one move (a placement, or a move of a piece not already touching
    that Queen): the empty-but-reachable half of Mzinga's and nokamute's Queen terms, and what a
-   shallow search needs to bring pieces within range of the last liberties. If the side to move
-   can fill the last liberty, it wins next move: `WIN_NEXT_MOVE`; if the other side can, that is
-   a threat the side to move must answer: `WIN_THREAT` for the threatening side.
-3. **Queen freedom**: `QUEEN_CAN_MOVE` when the side's Queen has a move.
-4. **Mobility**: each other piece of the side in play with at least one move earns
-   `MOBILE_VALUE[kind]`, plus `PER_MOVE` per destination up to `MOVES_COUNTED` (Ants, Beetles
-   and Mosquitoes weigh most, as in both reference engines). A piece without a move (pinned,
-   covered, no room, Queen not placed) earns nothing. Unlike nokamute, a piece next to the
-   opponent's Queen keeps its mobility worth: with the reachable-liberty term, dropping it made
+   shallow search needs to bring pieces within range. When one is the last liberty: the side to
+   move wins next move (``win_next_move``), the other side threatens to (``win_threat``).
+3. **Queen freedom** (``queen_can_move``): the side's Queen has a move.
+4. **Mobility**: each other piece in play with at least one move (``mobile_S`` ... ``mobile_P``
+   by kind), and its destinations up to `MOVES_COUNTED` (``destinations``). A piece without a move
+   (pinned, covered, no room, Queen not placed) counts nothing. Unlike nokamute, a piece next to
+   the opponent's Queen keeps its mobility: with the reachable-liberty term, dropping it made
    stepping into a liberty score below merely threatening to (measured: more turn-cap draws).
-5. **Pieces in hand**: `HAND_VALUE[kind]` per piece still in reserve (less than a mobile piece in
-   play, so developing pays).
-6. **Beetles closing in on the opponent's Queen**: each of the side's Beetles (and a Mosquito on
-   a stack) with a move earns `BEETLE_AT_DISTANCE[d]` at hex distance d = 0 (on top of the
-   Queen) to 4: a Beetle walks over the hive where gates stop the crawlers, on the Queen it pins
-   it and makes its neighbours placeable, and it can drop into a gated last liberty; the gradient
+5. **Pieces in hand** (``hand_Q`` ... ``hand_P``): pieces still in reserve, of the kinds the game
+   plays.
+6. **Beetles closing in on the opponent's Queen** (``beetle_at_0`` ... ``beetle_at_4``): each of
+   the side's Beetles (and a Mosquito on a stack) with a move, by hex distance to that Queen (0: on
+   top of it). A Beetle walks over the hive where gates stop the crawlers, on the Queen it pins it
+   and makes its neighbours placeable, and it can drop into a gated last liberty; the gradient
    gives a shallow search a way forward when the hive is locked.
+7. ``to_move``: 1 (the side to move's advantage, a constant of every position).
 
-The weights are ours, tuned by matches against the 1-ply greedy player and between depths
-(`benchmarks/search_matches.py`). Scale: a mobile Ant with 10+ moves = 14 + 10, an opponent's
-piece next to one's Queen = -48.
+`RULE_WEIGHTS` were set by hand, by matches against the 1-ply greedy player and between depths
+(scale: an opponent's piece next to one's Queen = -48, a mobile Ant with 10+ moves = 14 + 10).
+`SEARCH_WEIGHTS` are fitted to game outcomes (`tools/tune_hive_evaluation.py`) and kept only where
+they won games (docs/alphabeta.md, "The Hive evaluation").
 """
 
 import numpy as np
@@ -67,26 +71,77 @@ from hive_envs.hive.engine.pins import mark_articulation_cells
 from hive_envs.hive.engine.state import HEIGHT, I_KINDS, I_LAST_MOVED, I_PLY, I_TO_MOVE, PCELL, PUNDER, TOP
 from hive_envs.hive.engine.workspace import ART, MARK, QUEUE, reserve_stamp
 
-# Weights by kind:             Q   S   B   G   A   M   L   P
-MOBILE_VALUE = np.array([0, 6, 12, 8, 14, 14, 10, 8], dtype=np.int32)
-HAND_VALUE = np.array([0, 2, 3, 2, 4, 4, 3, 2], dtype=np.int32)
-PER_MOVE = 1
+# The terms, each counted as the mover's minus the opponent's (`evaluation_terms`); the score is their
+# dot product with a weight vector (`evaluate`). Kinds in the order of `pieces`: Q S B G A M L P.
+KIND_NAMES = ("Q", "S", "B", "G", "A", "M", "L", "P")
+MOBILE_KINDS = KIND_NAMES[1:]  # the Queen's own mobility is `queen_can_move`
+TERM_NAMES = (
+    "queen_enemy_neighbour",
+    "queen_stuck_neighbour",
+    "queen_free_neighbour",
+    "queen_ring_3",
+    "queen_ring_4",
+    "queen_ring_5",
+    "queen_covered",
+    "queen_can_move",
+    "reachable_liberty",
+    "win_next_move",
+    "win_threat",
+    *(f"mobile_{kind}" for kind in MOBILE_KINDS),
+    "destinations",
+    *(f"hand_{kind}" for kind in KIND_NAMES),
+    *(f"beetle_at_{distance}" for distance in range(5)),
+    "to_move",
+)
+NUM_TERMS = len(TERM_NAMES)
+T_ENEMY, T_STUCK, T_FREE, T_RING = 0, 1, 2, 3  # T_RING + k - 3 for k = 3, 4, 5 occupied neighbours
+T_COVERED, T_QUEEN_MOVES, T_REACHABLE, T_WIN_NEXT, T_WIN_THREAT = 6, 7, 8, 9, 10
+T_MOBILE = 11 - 1  # T_MOBILE + kind, kind = 1 (Spider) .. 7 (Pillbug)
+T_DESTINATIONS = 18
+T_HAND = 19  # T_HAND + kind
+T_BEETLE = 27  # T_BEETLE + distance, distance 0..4
+T_TO_MOVE = 32
+BEETLE_DISTANCES = 5
 MOVES_COUNTED = 10
 
-QUEEN_ENEMY_NEIGHBOUR = 48
-QUEEN_STUCK_NEIGHBOUR = 40
-QUEEN_FREE_NEIGHBOUR = 20
-QUEEN_RING_EXTRA = np.array([0, 0, 0, 8, 24, 60, 0], dtype=np.int32)
-QUEEN_COVERED = 60
-QUEEN_CAN_MOVE = 20
-REACHABLE_LIBERTY = 6
-WIN_NEXT_MOVE = 400
-WIN_THREAT = 150
-BEETLE_AT_DISTANCE = np.array([60, 30, 18, 10, 4], dtype=np.int32)
 
-EVAL_BUFFER_SIZE = MAX_MOVES + NUM_PIECES + NUM_CELLS
+def weight_vector(values: dict[str, int]) -> np.ndarray:
+    """An int32 weight vector from ``{term name: weight}`` (terms not named weigh 0)."""
+    unknown = set(values) - set(TERM_NAMES)
+    if unknown:
+        raise ValueError(f"unknown evaluation terms: {sorted(unknown)}")
+    return np.array([values.get(name, 0) for name in TERM_NAMES], dtype=np.int32)
+
+
+RULE_WEIGHTS = weight_vector(
+    {
+        "queen_enemy_neighbour": -48,
+        "queen_stuck_neighbour": -40,
+        "queen_free_neighbour": -20,
+        "queen_ring_3": -8,
+        "queen_ring_4": -24,
+        "queen_ring_5": -60,
+        "queen_covered": -60,
+        "queen_can_move": 20,
+        "reachable_liberty": 6,
+        "win_next_move": 400,
+        "win_threat": 150,
+        **dict(zip((f"mobile_{k}" for k in MOBILE_KINDS), (6, 12, 8, 14, 14, 10, 8))),
+        "destinations": 1,
+        **dict(zip((f"hand_{k}" for k in KIND_NAMES), (0, 2, 3, 2, 4, 4, 3, 2))),
+        **dict(zip((f"beetle_at_{d}" for d in range(BEETLE_DISTANCES)), (60, 30, 18, 10, 4))),
+    }
+)
+"""The weights set by hand against greedy and between depths (docs/alphabeta.md): the evaluation the
+rule features read (`hive_envs.hive.rule_features`, feature set 2), frozen with the networks trained
+on it."""
+
+SEARCH_WEIGHTS = RULE_WEIGHTS.copy()
+"""The weights `HiveAlphaBeta` searches with by default."""
+
+EVAL_BUFFER_SIZE = MAX_MOVES + NUM_PIECES + NUM_CELLS + NUM_TERMS
 """Length of the int32 scratch ``buffer`` `evaluate` needs (a move list, moves per piece, the direction
-map of `_mark_liberties`)."""
+map of `_mark_liberties`, the terms)."""
 
 
 @kernel
@@ -134,11 +189,10 @@ def _count_moves(s, moves, n, colour, per_piece, directions):
 
 
 @kernel
-def _side_score(s, colour, per_piece, reach, on_move):
-    """``E(colour)`` of the module docstring."""
+def _add_side_terms(s, colour, per_piece, reach, on_move, terms, sign):
+    """Add ``sign`` times ``colour``'s counts of each term (the module docstring) to ``terms``."""
     lo = colour * NUM_PIECE_SLOTS
     enemy_cell = s[PCELL + (1 - colour) * NUM_PIECE_SLOTS]
-    score = 0
 
     kinds = s[I_KINDS]
     for p in range(lo + 1, lo + NUM_PIECE_SLOTS):  # the Queen's terms are below
@@ -146,32 +200,35 @@ def _side_score(s, colour, per_piece, reach, on_move):
         kind = PIECE_KIND[p]
         if cell < 0:
             if (kinds >> kind) & 1:  # a slot of a kind this game plays: the piece is in hand
-                score += HAND_VALUE[kind]
+                terms[T_HAND + kind] += sign
             continue
         if per_piece[p] == 0:
             continue
-        score += MOBILE_VALUE[kind] + PER_MOVE * min(per_piece[p], MOVES_COUNTED)
+        terms[T_MOBILE + kind] += sign
+        terms[T_DESTINATIONS] += sign * min(per_piece[p], MOVES_COUNTED)
         if enemy_cell >= 0 and (kind == BEETLE or (kind == MOSQUITO and s[PUNDER + p] >= 0)):
             distance = cell_distance(cell, enemy_cell)
-            if distance < BEETLE_AT_DISTANCE.shape[0]:
-                score += BEETLE_AT_DISTANCE[distance]
+            if distance < BEETLE_DISTANCES:
+                terms[T_BEETLE + distance] += sign
 
     if enemy_cell >= 0:
         liberties = 0
         for d in range(6):
             if (reach >> d) & 1:
                 liberties += 1
-        score += REACHABLE_LIBERTY * liberties
+        terms[T_REACHABLE] += sign * liberties
         if liberties > 0:
             occupied = 0
             for d in range(6):
                 if s[HEIGHT + NEIGHBOURS[enemy_cell * 6 + d]] > 0:
                     occupied += 1
             if occupied == 5:
-                score += WIN_NEXT_MOVE if on_move else WIN_THREAT
+                terms[T_WIN_NEXT if on_move else T_WIN_THREAT] += sign
 
     qcell = s[PCELL + lo]
-    if qcell >= 0:
+    if qcell < 0:
+        terms[T_HAND] += sign
+    else:
         occupied = 0
         for d in range(6):
             nb = NEIGHBOURS[qcell * 6 + d]
@@ -180,18 +237,18 @@ def _side_score(s, colour, per_piece, reach, on_move):
             occupied += 1
             top = s[TOP + nb]
             if top // NUM_PIECE_SLOTS != colour:
-                score -= QUEEN_ENEMY_NEIGHBOUR
+                terms[T_ENEMY] += sign
             elif per_piece[top] > 0:
-                score -= QUEEN_FREE_NEIGHBOUR
+                terms[T_FREE] += sign
             else:
-                score -= QUEEN_STUCK_NEIGHBOUR
-        score -= QUEEN_RING_EXTRA[occupied]
+                terms[T_STUCK] += sign
+        if 3 <= occupied <= 5:
+            terms[T_RING + occupied - 3] += sign
         top = s[TOP + qcell]
         if top != lo and top // NUM_PIECE_SLOTS != colour:
-            score -= QUEEN_COVERED
+            terms[T_COVERED] += sign
         if per_piece[lo] > 0:
-            score += QUEEN_CAN_MOVE
-    return score
+            terms[T_QUEEN_MOVES] += sign
 
 
 @inline_kernel
@@ -209,7 +266,7 @@ def _enterable(s, cell):
 
 @kernel
 def _ant_count(s, w, stamp, piece, a, directions, enemy_queen, wanted):
-    """The destinations of the unpinned ground Ant ``piece`` at ``a``, counted as far as `_side_score`
+    """The destinations of the unpinned ground Ant ``piece`` at ``a``, counted as far as `_add_side_terms`
     reads them: the walk (`movegen`'s Ant walk, marking the move ids as the generator does) stops once
     it has found `MOVES_COUNTED` and each liberty of ``wanted`` (bits by direction around
     ``enemy_queen``) that a slide can enter (`_enterable`: most liberties no Ant reaches are gated
@@ -286,16 +343,17 @@ def _side_reach(s, w, out, colour, pins, per_piece, directions):
 
 
 @kernel
-def evaluate(s, w, buffer):
-    """Score of the unfinished position ``s`` for the side to move; ``w`` and ``buffer``
-    (int32[EVAL_BUFFER_SIZE]) are scratch. ``s`` is restored before returning. The pinned cells are
-    marked once for both sides' generations (a sixth of the evaluation's time went into marking them
-    twice)."""
+def evaluation_terms(s, w, buffer, terms):
+    """Each term of the module docstring for the unfinished position ``s``, the mover's count minus
+    the opponent's, into ``terms`` (int32[`NUM_TERMS`]); ``w`` and ``buffer`` (int32[EVAL_BUFFER_SIZE])
+    are scratch. ``s`` is restored before returning. The pinned cells are marked once for both
+    sides' generations (a sixth of the evaluation's time went into marking them twice)."""
     me = s[I_TO_MOVE]
     moves = buffer[:MAX_MOVES]
     per_piece = buffer[MAX_MOVES : MAX_MOVES + NUM_PIECES]
-    directions = buffer[MAX_MOVES + NUM_PIECES :]
+    directions = buffer[MAX_MOVES + NUM_PIECES : MAX_MOVES + NUM_PIECES + NUM_CELLS]
     per_piece[:] = 0
+    terms[:] = 0
     pins = reserve_stamp(w)  # one articulation pass for both sides' moves: the board is the same
     mark_articulation_cells(s, w, pins)
     reach_own = _side_reach(s, w, moves, me, pins, per_piece, directions)
@@ -305,6 +363,19 @@ def evaluate(s, w, buffer):
     reach_other = _side_reach(s, w, moves, 1 - me, pins, per_piece, directions)
     s[I_TO_MOVE] = me
     s[I_LAST_MOVED] = last_moved
-    return _side_score(s, me, per_piece, reach_own, True) - _side_score(
-        s, 1 - me, per_piece, reach_other, False
-    )
+    _add_side_terms(s, me, per_piece, reach_own, True, terms, 1)
+    _add_side_terms(s, 1 - me, per_piece, reach_other, False, terms, -1)
+    terms[T_TO_MOVE] = 1
+
+
+@kernel
+def evaluate(s, w, buffer, weights):
+    """Score of the unfinished position ``s`` for the side to move: `evaluation_terms` weighed by
+    ``weights`` (int32[`NUM_TERMS`]: `SEARCH_WEIGHTS`, `RULE_WEIGHTS` or tuned ones). ``w`` and
+    ``buffer`` (int32[EVAL_BUFFER_SIZE]) are scratch; ``s`` is restored before returning."""
+    terms = buffer[EVAL_BUFFER_SIZE - NUM_TERMS :]
+    evaluation_terms(s, w, buffer, terms)
+    score = 0
+    for t in range(NUM_TERMS):
+        score += weights[t] * terms[t]
+    return score
