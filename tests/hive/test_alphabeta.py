@@ -484,7 +484,9 @@ def test_the_searcher_evaluates_with_the_weights_it_is_given():
         for weights in (RULE_WEIGHTS, other):
             expected = Minimax(game, 1, weights).value(game.state.copy(), 1, 0, [], 0)
             assert HiveAlphaBeta(depth=1, weights=weights).search(game).score == expected
-    for bad in (np.zeros(NUM_TERMS - 1, np.int32), np.zeros(NUM_TERMS), [0.5] * NUM_TERMS):
+    too_big = np.zeros(NUM_TERMS, np.int64)
+    too_big[0] = 2**32  # would wrap to 0 as int32
+    for bad in (np.zeros(NUM_TERMS - 1, np.int32), np.zeros(NUM_TERMS), [0.5] * NUM_TERMS, too_big):
         with pytest.raises(ValueError, match="weights"):
             HiveAlphaBeta(depth=1, weights=bad)
 

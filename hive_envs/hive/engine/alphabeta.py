@@ -484,11 +484,22 @@ def alphabeta_kernel(
     return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
 
 
+MAX_WEIGHT = 1000
+"""Largest weight magnitude `HiveAlphaBeta` takes: every evaluation then stays far below `WIN_SCORE`
+(no term counts more than about a hundred), so no position scores as a proven result."""
+
+
 def _checked_weights(weights) -> np.ndarray:
     array = np.asarray(weights)
-    if array.shape != (NUM_TERMS,) or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"HiveAlphaBeta weights must be {NUM_TERMS} integers, got {weights!r}")
-    return np.ascontiguousarray(array, dtype=np.int32)
+    if (
+        array.shape != (NUM_TERMS,)
+        or not np.issubdtype(array.dtype, np.integer)
+        or np.abs(array.astype(np.int64)).max() > MAX_WEIGHT
+    ):
+        raise ValueError(
+            f"HiveAlphaBeta weights must be {NUM_TERMS} integers in [-{MAX_WEIGHT}, {MAX_WEIGHT}], got {weights!r}"
+        )
+    return np.array(array, dtype=np.int32)  # a copy: the searcher's own
 
 
 _kernels_loaded = False
@@ -541,7 +552,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         super().__init__(depth, time_s, seed, table_bits)
         if isinstance(features, bool) or not isinstance(features, int) or not 0 <= features <= ALL_FEATURES:
             raise ValueError(f"HiveAlphaBeta features must be an int in 0..{ALL_FEATURES}, got {features!r}")
-        self.weights = SEARCH_WEIGHTS if weights is None else _checked_weights(weights)
+        self.weights = _checked_weights(SEARCH_WEIGHTS if weights is None else weights)
         self.keep_table = bool(keep_table)
         self.features = features
         self._w = new_workspace()  # the move generator's scratch, reused by every search
