@@ -48,17 +48,24 @@ OPENING_PLIES = (4, 10)
 MAX_TURNS = 300
 
 
+def _play_random_plies(game: HiveGame, plies: int, rng: random.Random) -> None:
+    """Play ``plies`` uniformly random moves (fewer if the game ends)."""
+    for _ in range(plies):
+        if game.is_terminal:
+            return
+        moves = game.legal_move_ids()
+        game.play_id(int(moves[rng.randrange(len(moves))]))
+
+
 def play_game(args: tuple[int, int, list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """One self-play game (seed, depth, weights): the terms of each position after the opening
     (int32 rows) and the result for the side to move of each (1, 0.5, 0)."""
     seed, depth, weights = args
     rng = random.Random(seed)
     game = HiveGame("Base+MLP" if seed % 3 == 2 else "Base", max_turns=MAX_TURNS)
-    for _ in range(rng.randint(*OPENING_PLIES)):
-        moves = game.legal_move_ids()
-        game.play_id(int(moves[rng.randrange(len(moves))]))
-        if game.is_terminal:
-            return np.zeros((0, NUM_TERMS), np.int32), np.zeros(0)
+    _play_random_plies(game, rng.randint(*OPENING_PLIES), rng)
+    if game.is_terminal:
+        return np.zeros((0, NUM_TERMS), np.int32), np.zeros(0)
     searcher = HiveAlphaBeta(depth=depth, seed=seed, weights=np.array(weights, np.int32))
     workspace, buffer = new_workspace(), np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
     rows, movers = [], []
@@ -79,9 +86,7 @@ def play_match_game(args: tuple[int, int, list[int], list[int], bool]) -> float:
     seed, depth, a, b, a_white = args
     rng = random.Random(seed)
     game = HiveGame("Base", max_turns=MAX_TURNS, repetition_draw=True)
-    for _ in range(4):
-        moves = game.legal_move_ids()
-        game.play_id(int(moves[rng.randrange(len(moves))]))
+    _play_random_plies(game, 4, rng)
     searchers = [
         HiveAlphaBeta(depth=depth, weights=np.array(w, np.int32)) for w in ((a, b) if a_white else (b, a))
     ]

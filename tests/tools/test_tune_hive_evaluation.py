@@ -13,10 +13,10 @@ def test_a_game_gives_one_row_per_position_after_the_opening_and_the_result_for_
     assert terms.shape == (len(results), NUM_TERMS) and len(results) > 0
     assert set(np.unique(results)) <= {0.0, 0.5, 1.0}
     assert np.all(terms[:, TERM_NAMES.index("to_move")] == 1)
-    # The players alternate (no passes before the Queens are surrounded in these short games):
-    # a decided game gives the movers of consecutive positions opposite results.
-    if results[0] != 0.5:
-        assert results[0] + results[1] == 1.0
+    # This seed's game is decided and the players alternate (no pass in it): consecutive positions'
+    # movers get opposite results.
+    assert results[0] != 0.5
+    assert np.all(results[:-1] + results[1:] == 1.0)
 
 
 def test_the_fit_lowers_the_training_loss_and_writes_every_term(tmp_path):
