@@ -172,6 +172,16 @@ def fit(train, held_out, start: np.ndarray, prior: float) -> dict:
         }
 
 
+def read_weights(path: str) -> np.ndarray:
+    """The ``weights`` of a report this tool wrote: every term named once, integers (ValueError else)."""
+    named = json.loads(Path(path).read_text()).get("weights")
+    if not isinstance(named, dict) or set(named) != set(TERM_NAMES):
+        raise ValueError(f"{path}: 'weights' must name each of the {NUM_TERMS} evaluation terms once")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in named.values()):
+        raise ValueError(f"{path}: every weight must be an integer")
+    return np.array([named[name] for name in TERM_NAMES], dtype=np.int32)
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -195,8 +205,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     start = SEARCH_WEIGHTS.copy()
     if args.weights:
-        named = json.loads(Path(args.weights).read_text())["weights"]
-        start = np.array([named[name] for name in TERM_NAMES], dtype=np.int32)
+        start = read_weights(args.weights)
     began = time.perf_counter()
     if args.data and Path(args.data).exists():
         saved = np.load(args.data)

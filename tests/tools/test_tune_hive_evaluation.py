@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from hive_envs.hive.engine.evaluation import NUM_TERMS, RULE_WEIGHTS, TERM_NAMES
 from tools import tune_hive_evaluation as tune
@@ -37,3 +38,17 @@ def test_a_weight_vector_against_itself_scores_one_half_from_swapped_seats():
     result = tune.match(RULE_WEIGHTS, RULE_WEIGHTS, 4, 1, 1, 7)
     assert result["wins"] + result["draws"] + result["losses"] == 4
     assert result["score"] == 0.5
+
+
+def test_starting_weights_are_read_from_a_report_naming_every_term(tmp_path):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"weights": dict(zip(TERM_NAMES, RULE_WEIGHTS.tolist()))}))
+    np.testing.assert_array_equal(tune.read_weights(str(path)), RULE_WEIGHTS)
+    for bad in (
+        {"destinations": 1},
+        {**dict.fromkeys(TERM_NAMES, 1), "queen": 2},
+        dict.fromkeys(TERM_NAMES, 0.5),
+    ):
+        path.write_text(json.dumps({"weights": bad}))
+        with pytest.raises(ValueError, match="w.json"):
+            tune.read_weights(str(path))
