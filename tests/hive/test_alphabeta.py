@@ -1,6 +1,7 @@
 """The Hive alpha-beta player: forced wins, defence, draws, legality, time, determinism, bad input,
 and a differential check of the compiled search against a plain Python minimax."""
 
+import itertools
 import math
 import os
 import random
@@ -28,7 +29,9 @@ from hive_envs.hive.engine.alphabeta import (
     DEFAULT_DEPTH,
     EVAL_CACHE,
     MAX_DEPTH,
+    MAX_QUIESCENCE_PLIES,
     PVS,
+    QUIESCENCE,
     HiveAlphaBeta,
     _mark_queen_rings,
     _marked_order,
@@ -43,12 +46,16 @@ from hive_envs.hive.engine.evaluation import (
     SEARCH_WEIGHTS,
     evaluate,
 )
-from hive_envs.hive.engine.grid import NUM_CELLS
+from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
+from hive_envs.hive.engine.moves import move_cell, move_piece
+from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
 from hive_envs.hive.engine.state import (
+    HEIGHT,
     I_STATUS,
     I_TO_MOVE,
+    PCELL,
     STATUS_DRAW,
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
@@ -370,16 +377,22 @@ class Minimax:
     """Plain recursive negamax over the engine kernels, without pruning, ordering or table, with the
     search's documented rules: proven results as ±(WIN_SCORE - ply), repetitions (game history or
     path) score 0, a single legal move costs no depth, a leaf with a five-neighbour Queen gets one
-    more ply (at most two per line), all within ``search_plies(depth)`` plies."""
+    more ply (at most two per line), and a leaf that is not (``quiescence``) scores the better of
+    its evaluation and its attacking moves (a piece brought next to the opponent's Queen or onto
+    it), searched the same way up to `MAX_QUIESCENCE_PLIES` on a line, all within
+    ``search_plies(depth)`` plies."""
 
-    def __init__(self, game: HiveGame, depth: int, weights: np.ndarray = SEARCH_WEIGHTS):
+    def __init__(
+        self, game: HiveGame, depth: int, weights: np.ndarray = SEARCH_WEIGHTS, quiescence: bool = True
+    ):
         self.weights = weights
+        self.quiescence = quiescence
         self.plies = search_plies(depth)
         self.w = new_workspace()
         self.buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
         self.seen = {int(k) for k in history_keys(game)}
 
-    def value(self, s: np.ndarray, depth: int, ply: int, path: list, threats: int) -> int:
+    def value(self, s: np.ndarray, depth: int, ply: int, path: list, threats: int, quiet: int = 0) -> int:
         status = s[I_STATUS]
         if ply > 0 and status != STATUS_IN_PROGRESS:
             if status == STATUS_DRAW:
@@ -389,21 +402,45 @@ class Minimax:
         key = int(position_key(s))
         if ply > 0 and (key in self.seen or key in path):
             return 0
+        out = np.empty(MAX_MOVES, dtype=np.int32)
+        rec = np.empty(UNDO_SIZE, dtype=np.int32)
         if depth == 0:
             danger = 5 in (queen_neighbours(s, 0), queen_neighbours(s, 1))
-            if threats >= 2 or ply + 1 >= self.plies or not danger:
-                return int(evaluate(s, self.w, self.buffer, self.weights))
+            if quiet > 0 or threats >= 2 or ply + 1 >= self.plies or not danger:
+                best = int(evaluate(s, self.w, self.buffer, self.weights))
+                if not self.quiescence or quiet >= MAX_QUIESCENCE_PLIES or ply + 1 >= self.plies:
+                    return best
+                for move in attacking_moves(s, out[: generate_moves(s, self.w, out)].copy()):
+                    apply_move(s, move, rec)
+                    best = max(best, -self.value(s, 0, ply + 1, path + [key], threats, quiet + 1))
+                    undo_move(s, rec)
+                return best
             threats, depth = threats + 1, 1
-        out = np.empty(MAX_MOVES, dtype=np.int32)
         moves = out[: generate_moves(s, self.w, out)].copy()
         child_depth = depth if len(moves) == 1 and ply + depth + 1 < self.plies else depth - 1
         best = -(WIN_SCORE + 1)
-        rec = np.empty(UNDO_SIZE, dtype=np.int32)
         for move in moves:
             apply_move(s, move, rec)
             best = max(best, -self.value(s, child_depth, ply + 1, path + [key], threats))
             undo_move(s, rec)
         return best
+
+
+def attacking_moves(s: np.ndarray, moves: np.ndarray) -> list[int]:
+    """The moves of ``moves`` that put a piece onto the opponent's Queen, or next to it on an empty
+    cell from the hand or from a cell not next to it."""
+    queen = int(s[PCELL + (1 - s[I_TO_MOVE]) * NUM_PIECE_SLOTS])
+    if queen < 0:
+        return []
+    ring = {int(c) for c in NEIGHBOURS[queen * 6 : queen * 6 + 6]}
+    kept = []
+    for move in moves:
+        if move == PASS_MOVE:
+            continue
+        dest, origin = move_cell(move), int(s[PCELL + move_piece(move)])
+        if dest == queen or (dest in ring and s[HEIGHT + dest] == 0 and origin not in ring):
+            kept.append(int(move))
+    return kept
 
 
 def history_keys(game: HiveGame) -> np.ndarray:
@@ -455,16 +492,26 @@ def differential_positions(depth: int):
             yield game
 
 
-@pytest.mark.parametrize("depth", [1, 2])
-def test_root_value_equals_plain_minimax(depth):
+@pytest.mark.parametrize(
+    ("depth", "quiescence", "positions"),
+    [
+        (1, True, None),
+        (1, False, None),
+        (2, False, None),
+        (2, True, 2),  # the pure-Python reference's quiescence makes each position a minute or more
+        pytest.param(2, True, None, marks=pytest.mark.slow),
+    ],
+)
+def test_root_value_equals_plain_minimax(depth, quiescence, positions):
     checked = 0
-    for game in differential_positions(depth):
-        reference = Minimax(game, depth)
+    features = ALL_FEATURES if quiescence else ALL_FEATURES & ~QUIESCENCE
+    for game in itertools.islice(differential_positions(depth), positions):
+        reference = Minimax(game, depth, quiescence=quiescence)
         s = game.state.copy()
         expected = reference.value(s, depth, 0, [], 0)
         assert np.array_equal(s, game.state)
         for use_table in (False, True):
-            move, stats = kernel_search(game, depth, use_table)
+            move, stats = kernel_search(game, depth, use_table, features)
             assert stats[0] == expected, (game.gamestring, depth, use_table)
             # The move returned achieves that value.
             rec = np.empty(UNDO_SIZE, dtype=np.int32)
@@ -473,7 +520,7 @@ def test_root_value_equals_plain_minimax(depth):
             assert -reference.value(s, child_depth, 1, [int(position_key(game.state.copy()))], 0) == expected
             undo_move(s, rec)
         checked += 1
-    assert checked >= 12
+    assert checked >= (positions or 12)
 
 
 def test_the_searcher_evaluates_with_the_weights_it_is_given():
@@ -498,12 +545,26 @@ def test_windowed_searches_keep_the_plain_alpha_beta_value(depth):
     full-window search, and its move achieves it."""
     checked = 0
     for game in unfinished_positions(["Base", "Base+MLP"], seeds=range(2), plies=(12, 24, 40)):
-        _, plain = kernel_search(game, depth, False, 0)
-        for features in (PVS, EVAL_CACHE, PVS | EVAL_CACHE):
-            _, stats = kernel_search(game, depth, False, features)
-            assert stats[0] == plain[0], (game.gamestring, features)
+        for quiescence in (0, QUIESCENCE):
+            _, plain = kernel_search(game, depth, False, quiescence)
+            for features in (PVS, EVAL_CACHE, PVS | EVAL_CACHE):
+                _, stats = kernel_search(game, depth, False, features | quiescence)
+                assert stats[0] == plain[0], (game.gamestring, features, quiescence)
         checked += 1
     assert checked >= 8
+
+
+def test_quiescence_changes_the_value_of_some_leaves():
+    """The quiescence search is not a no-op: at depth 1 some positions score differently with it (the
+    reply that brings a piece next to the Queen is seen), and so do the searcher's answers."""
+    changed = 0
+    for game in differential_positions(1):
+        with_attacks = Minimax(game, 1).value(game.state.copy(), 1, 0, [], 0)
+        without = Minimax(game, 1, quiescence=False).value(game.state.copy(), 1, 0, [], 0)
+        searched = HiveAlphaBeta(depth=1, features=ALL_FEATURES & ~QUIESCENCE).search(game).score
+        assert searched == without
+        changed += with_attacks != without
+    assert changed >= 3
 
 
 def test_a_timed_search_keeps_its_table_across_the_moves_of_a_game():

@@ -116,6 +116,7 @@ from hive_envs.core.alphabeta import (
     select_next,
     table_probe,
     terminal_score,
+    tie_break,
 )
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, NUM_TERMS, SEARCH_WEIGHTS, evaluate
 from hive_envs.hive.engine.game import HiveGame
@@ -133,6 +134,7 @@ from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
+    HEIGHT,
     I_LAST_MOVED,
     I_MAX_TURNS,
     I_PASSES,
@@ -152,11 +154,12 @@ _ENTER, _UP, _NEXT = 0, 1, 2
 _MAX_THREAT_PLIES = 2
 _OPENING_PLIES = 8  # the move generator reads the ply only before both sides' fourth turn is over
 
-PVS, EVAL_CACHE = 1, 4
-FEATURES = {"pvs": PVS, "eval_cache": EVAL_CACHE}
+PVS, EVAL_CACHE, QUIESCENCE = 1, 4, 8
+FEATURES = {"pvs": PVS, "eval_cache": EVAL_CACHE, "quiescence": QUIESCENCE}
 """The search's optional parts by name (bits of the kernel's ``features``), so that each can be
 measured by switching it off (`HiveAlphaBeta`'s ``features``)."""
-ALL_FEATURES = PVS | EVAL_CACHE
+ALL_FEATURES = PVS | EVAL_CACHE | QUIESCENCE
+MAX_QUIESCENCE_PLIES = 4  # attacking moves searched past the depth on one line, both sides together
 DEFAULT_EVAL_BITS = 16  # 2**16 cached evaluations, 768 kB
 _CLOCK_EVERY = 256  # nodes between two reads of the clock: about a millisecond of search
 _CLOCK_MARGIN_S = 0.005  # the search stops this much before the limit, to unwind and answer
@@ -312,6 +315,30 @@ def _marked_order(s, move, near, stamp):
 
 
 @kernel
+def _attacking_moves(s, moves, n, near, stamp):
+    """Keep at the front of ``moves`` (``n`` of them) the moves that bring a piece next to the opponent's
+    Queen on an empty cell (from a cell not touching it, or from the hand) or onto the Queen itself; returns
+    how many. ``near`` is stamped for this node (`_mark_queen_rings`)."""
+    me = s[I_TO_MOVE]
+    enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
+    if enemy_queen < 0:
+        return 0
+    kept = 0
+    for i in range(n):
+        m = moves[i]
+        if m == PASS_MOVE:
+            continue
+        dest = move_cell(m)
+        origin = s[PCELL + move_piece(m)]
+        if dest == enemy_queen or (
+            near[0, dest] == stamp and s[HEIGHT + dest] == 0 and (origin < 0 or near[0, origin] != stamp)
+        ):
+            moves[kept] = m
+            kept += 1
+    return kept
+
+
+@kernel
 def eval_key(s, board_key):
     """Key of ``s`` in the evaluation cache: `table_key` with the ply mixed in while the opening
     rules (first placements, the Queen by the fourth turn), which `evaluate` sees through the move
@@ -371,6 +398,9 @@ def alphabeta_kernel(
     eval_keys, eval_values = evals
     use_pvs = (features & PVS) != 0
     use_evals = (features & EVAL_CACHE) != 0
+    use_quiescence = (features & QUIESCENCE) != 0
+    quiet_plies = np.zeros(plies, dtype=np.int64)  # quiescence nodes above each ply on its line
+    is_quiet = np.zeros(plies, dtype=np.int64)  # 1: the node at this ply searches attacking moves only
     with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
 
     path_keys[0] = position_key(s)
@@ -391,6 +421,7 @@ def alphabeta_kernel(
                     aborted = True
                     break
                 line_len[ply] = 0
+                is_quiet[ply] = 0
                 status = s[I_STATUS]
                 if ply > 0 and status != 0:
                     value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
@@ -403,14 +434,41 @@ def alphabeta_kernel(
                         phase = _UP
                         continue
                 if depth_left[ply] == 0:
-                    if threat_plies[ply] >= _MAX_THREAT_PLIES or ply + 1 >= plies or not _queen_in_danger(s):
+                    if (
+                        quiet_plies[ply] > 0
+                        or threat_plies[ply] >= _MAX_THREAT_PLIES
+                        or ply + 1 >= plies
+                        or not _queen_in_danger(s)
+                    ):
                         if use_evals:
                             value = _cached_evaluate(
                                 s, w, eval_buffer, path_keys[ply], eval_keys, eval_values, weights
                             )
                         else:
                             value = evaluate(s, w, eval_buffer, weights)
-                        phase = _UP
+                        if (
+                            not use_quiescence
+                            or value >= beta[ply]
+                            or quiet_plies[ply] >= MAX_QUIESCENCE_PLIES
+                            or ply + 1 >= plies
+                        ):
+                            phase = _UP
+                            continue
+                        n = generate_moves(s, w, moves[ply])
+                        _mark_queen_rings(s, near, nodes)
+                        n = _attacking_moves(s, moves[ply], n, near, nodes)
+                        if n == 0:
+                            phase = _UP
+                            continue
+                        for i in range(n):
+                            m = moves[ply, i]
+                            order[ply, i] = _marked_order(s, m, near, nodes) * 16 + tie_break(seed, m)
+                        open_node(frames, ply, n)
+                        best[ply] = value  # stand pat: the side to move need not attack
+                        alpha[ply] = max(alpha[ply], value)
+                        is_quiet[ply] = 1
+                        again[ply] = 0
+                        phase = _NEXT
                         continue
                     threat_plies[ply] += 1
                     depth_left[ply] = 1
@@ -457,13 +515,17 @@ def alphabeta_kernel(
                     alpha[ply + 1] = -beta[ply]
                     beta[ply + 1] = -alpha[ply]
                     scout[ply] = 0
-                depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                if is_quiet[ply]:
+                    depth_left[ply + 1] = 0
+                else:
+                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
+                quiet_plies[ply + 1] = quiet_plies[ply] + is_quiet[ply]
                 again[ply] = 0
                 threat_plies[ply + 1] = threat_plies[ply]
                 ply += 1
                 phase = _ENTER
             else:
-                value = close_node(frames, table, use_table, ply)
+                value = close_node(frames, table, use_table and not is_quiet[ply], ply)
                 if ply == 0:
                     break
                 phase = _UP
