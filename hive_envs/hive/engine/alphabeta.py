@@ -42,6 +42,15 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   one ply deeper (at most `_MAX_THREAT_PLIES` times on one line), so that a threat to surround
   it is played out (the defence, then the attacker's winning move) instead of guessed by the
   evaluation.
+- **Quiescence search** (``features`` bit `QUIESCENCE`): any other leaf is not scored at once. The
+  side to move may stand pat (the evaluation) or play an attacking move, one that brings a piece
+  next to the opponent's Queen on an empty cell (from the hand or from a cell not already touching
+  it) or onto the Queen itself, and the position after it is searched the same way, up to
+  `MAX_QUIESCENCE_PLIES` such moves on a line (both sides together); the leaf scores the better of
+  the two. A shallow search then sees the attack its evaluation could only guess at from reachable
+  liberties, and the reply to it. Quiescence nodes are not stored in the transposition table.
+  Measured in games against the search without it, depth 3 (200 games, paired openings): 0.70;
+  at 0.1 s a move: 0.60 (docs/alphabeta.md).
 - **A locked opponent gets a plan**: a depth-limited search whose opponent can only pass at the
   root (`opponent_locked`: every piece pinned, covered or boxed in) first looks for the shortest
   sequence of up to `DEFAULT_PLAN_MOVES` own moves, the opponent's replies forced, that surrounds
@@ -58,14 +67,15 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   with the extension alone, load 4-6). A time-limited search deepens by itself.
 - **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
   ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
-  the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`.
+  the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.evaluate`
+  (through the quiescence search).
 - **Transposition table** keyed by `repetition.position_key` (translation-invariant, includes the
   side to move) mixed with the last-moved piece and the passes in a row (both change the legal
   moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
-  so that a capped and an uncapped position never share an entry. Leaves and the root are not
-  looked up, so a depth-1 or depth-2 search of an empty table returns exactly the plain minimax
-  value. Always-replace: the newest entry takes the slot, so entries of earlier moves age out as
-  the game goes on.
+  so that a capped and an uncapped position never share an entry. Leaves (and their quiescence
+  nodes) and the root are not looked up, so a depth-1 or depth-2 search of an empty table returns
+  exactly the plain minimax value (with the quiescence rule). Always-replace: the newest entry
+  takes the slot, so entries of earlier moves age out as the game goes on.
 - **Evaluation cache**: leaves are looked up by `eval_key` (the table key, with the ply while the
   opening rules apply) in an always-replace cache of `DEFAULT_EVAL_BITS` bits before `evaluate`.
 - **Repetitions score as draws**: a position (board and side to move, `position_key`) that
