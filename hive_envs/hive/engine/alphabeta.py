@@ -409,8 +409,9 @@ def alphabeta_kernel(
     use_pvs = (features & PVS) != 0
     use_evals = (features & EVAL_CACHE) != 0
     use_quiescence = (features & QUIESCENCE) != 0
-    quiet_plies = np.zeros(plies, dtype=np.int64)  # quiescence nodes above each ply on its line
-    is_quiet = np.zeros(plies, dtype=np.int64)  # 1: the node at this ply searches attacking moves only
+    # Quiescence nodes above each ply on its line. A node that opens its moves with no depth left is
+    # a quiescence node: a full leaf is scored, or extended to depth 1, before it opens any.
+    quiet_plies = np.zeros(plies, dtype=np.int64)
     with_ply = s[I_MAX_TURNS] > 0 and s[I_PLY] + plies >= s[I_MAX_TURNS]
 
     path_keys[0] = position_key(s)
@@ -431,7 +432,6 @@ def alphabeta_kernel(
                     aborted = True
                     break
                 line_len[ply] = 0
-                is_quiet[ply] = 0
                 status = s[I_STATUS]
                 if ply > 0 and status != 0:
                     value = terminal_score(_winner(status), s[I_TO_MOVE], ply)
@@ -476,7 +476,6 @@ def alphabeta_kernel(
                         open_node(frames, ply, n)
                         best[ply] = value  # stand pat: the side to move need not attack
                         alpha[ply] = max(alpha[ply], value)
-                        is_quiet[ply] = 1
                         again[ply] = 0
                         phase = _NEXT
                         continue
@@ -525,17 +524,15 @@ def alphabeta_kernel(
                     alpha[ply + 1] = -beta[ply]
                     beta[ply + 1] = -alpha[ply]
                     scout[ply] = 0
-                if is_quiet[ply]:
-                    depth_left[ply + 1] = 0
-                else:
-                    depth_left[ply + 1] = child_depth(depth_left[ply], count[ply], ply, plies)
-                quiet_plies[ply + 1] = quiet_plies[ply] + is_quiet[ply]
+                quiet = depth_left[ply] == 0
+                depth_left[ply + 1] = 0 if quiet else child_depth(depth_left[ply], count[ply], ply, plies)
+                quiet_plies[ply + 1] = quiet_plies[ply] + quiet
                 again[ply] = 0
                 threat_plies[ply + 1] = threat_plies[ply]
                 ply += 1
                 phase = _ENTER
             else:
-                value = close_node(frames, table, use_table and not is_quiet[ply], ply)
+                value = close_node(frames, table, use_table and depth_left[ply] > 0, ply)
                 if ply == 0:
                     break
                 phase = _UP
