@@ -346,6 +346,11 @@ def test_running_out_of_time_before_depth_one_still_gives_a_legal_move():
         ({"seed": -1}, "seed"),
         ({"seed": 1.5}, "seed"),
         ({"table_bits": 40}, "table_bits"),
+        ({"features": True}, "features"),
+        ({"features": -1}, "features"),
+        ({"features": 2}, "features"),  # no feature has that bit
+        ({"features": ALL_FEATURES + 16}, "features"),
+        ({"features": "1"}, "features"),
     ],
 )
 def test_bad_limits_raise_value_error_naming_the_parameter(kwargs, name):

@@ -619,8 +619,15 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         weights=None,
     ):
         super().__init__(depth, time_s, seed, table_bits)
-        if isinstance(features, bool) or not isinstance(features, int) or not 0 <= features <= ALL_FEATURES:
-            raise ValueError(f"HiveAlphaBeta features must be an int in 0..{ALL_FEATURES}, got {features!r}")
+        if (
+            isinstance(features, bool)
+            or not isinstance(features, int)
+            or features < 0
+            or features & ~ALL_FEATURES
+        ):
+            raise ValueError(
+                f"HiveAlphaBeta features must be an int of the bits of FEATURES {FEATURES}, got {features!r}"
+            )
         self.weights = _checked_weights(SEARCH_WEIGHTS if weights is None else weights)
         self.keep_table = bool(keep_table)
         self.features = features
