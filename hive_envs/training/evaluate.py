@@ -274,6 +274,13 @@ def arguments() -> argparse.ArgumentParser:
         metavar="REPORT",
         help="with --ladder: keep the pairs of this earlier ladder report (same settings), play only the new ones",
     )
+    parser.add_argument(
+        "--replay",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="with --extend: play the pairs of these players again (e.g. alphabeta:3 after a change of the search)",
+    )
     add_trust_env_module(parser)
     return parser
 
@@ -301,9 +308,15 @@ def run_command(args: argparse.Namespace) -> None:
             out=args.out,
             plot=args.plot,
             extend=args.extend,
+            replay=args.replay,
         )
         return
-    ladder_only = {"--options": args.options, "--extend": args.extend, "--workers": args.workers != 1}
+    ladder_only = {
+        "--options": args.options,
+        "--extend": args.extend,
+        "--replay": args.replay,
+        "--workers": args.workers != 1,
+    }
     given = [flag for flag, value in ladder_only.items() if value]
     if given:
         raise ValueError(f"{', '.join(given)} apply to --ladder only; give --ladder GAME or leave them out")

@@ -25,7 +25,9 @@ itself kept keeps the source it had) and the report lists each reused source onc
 while its checkpoints are the ones the earlier report played: each report records, per checkpoint
 player, the file's sha256 and, for a shipped agent searching (``pretrained:NAME@N``), its model card's
 search settings (``"checkpoints"``); a pair with a checkpoint retrained, re-exported or searching
-otherwise since (or not recorded) is played again, and said so on stderr.
+otherwise since (or not recorded) is played again, and said so on stderr. ``replay`` (``--replay SPEC
+...``) names players whose pairs are played again all the same: a classical player whose code changed
+(a new search behind the same ``alphabeta:D``) has no file to tell it by.
 
 Elo: maximum likelihood over all pairs (`training.elo.fit_elo`, random anchored at 0, a draw half a
 win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + draws / 2 per game) has a
@@ -104,6 +106,7 @@ def ladder(
     plot: str | None = None,
     command: str | None = None,
     extend: str | None = None,
+    replay: list[str] | tuple[str, ...] = (),
 ) -> dict:
     """Play the ladder of ``game`` plus ``players``; print the tables, write ``out`` (JSON) and ``plot``
     (PNG) if given, and return the report (see the module docstring). Outputs, players and checkpoints
@@ -122,7 +125,15 @@ def ladder(
     for spec in specs:  # a bad spec fails now, not in a worker after hours of games
         settings.player(spec, 0).close()
     identities = checkpoint_identities(specs)
+    replayed = set(replay)
+    if replayed and not extend:
+        raise ValueError("--replay plays again pairs of an earlier report; give it with --extend REPORT")
+    if replayed - set(names):
+        raise ValueError(
+            f"--replay: {', '.join(sorted(replayed - set(names)))} not among the ladder's players {names}"
+        )
     kept = reused_pairs(extend, names, settings, games, identities) if extend else {}
+    kept = {pair: row for pair, row in kept.items() if not pair & replayed}
     pairs = [(a, b) for a, b in combinations(specs, 2) if frozenset((a.text, b.text)) not in kept]
     commit, dirty = git_commit()  # the code that plays, before anything else is edited
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")

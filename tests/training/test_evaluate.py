@@ -164,6 +164,7 @@ def test_each_pair_of_games_starts_from_its_own_random_opening(tmp_path, monkeyp
     ("flags", "message"),
     [
         (["--extend", "earlier.json"], "--extend apply to --ladder only"),
+        (["--replay", "alphabeta:1"], "--replay apply to --ladder only"),
         (["--options", "holes_per_row=12"], "--options apply to --ladder only"),
         (["--workers", "2"], "--workers apply to --ladder only"),
         (["--plot", "elo.png"], "--plot draws Elo against training step: give two or more checkpoints"),

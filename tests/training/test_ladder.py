@@ -184,6 +184,29 @@ def test_extend_plays_again_the_pairs_of_a_checkpoint_changed_since(tmp_path, pl
     assert sum("from" in row for row in report["pairs"]) == 10  # the classical pairs are still kept
 
 
+def test_replay_plays_again_the_pairs_of_the_players_named(tmp_path, played):
+    first = tmp_path / "first.json"
+    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
+    played.clear()
+    report = ladder.ladder(
+        game="hoyito", games=2, seed=4, progress=False, extend=str(first), replay=["alphabeta:6"]
+    )
+    assert sorted(map(frozenset, played)) == sorted(
+        frozenset((name, "alphabeta:6")) for name in HOYITO.ladder if name != "alphabeta:6"
+    )
+    assert sum("from" in row for row in report["pairs"]) == 6 and len(report["pairs"]) == 10
+
+
+def test_replay_refuses_a_player_not_on_the_ladder_and_a_ladder_without_extend(tmp_path, no_games):
+    first = tmp_path / "first.json"  # the names are checked before the report is read
+    with pytest.raises(ValueError, match="alphabeta:5 not among the ladder's players"):
+        ladder.ladder(
+            game="hoyito", games=2, seed=4, progress=False, extend=str(first), replay=["alphabeta:5"]
+        )
+    with pytest.raises(ValueError, match="give it with --extend"):
+        ladder.ladder(game="hoyito", games=2, seed=4, progress=False, replay=["alphabeta:6"])
+
+
 def test_a_report_that_did_not_record_its_checkpoints_has_their_pairs_played_again(tmp_path, monkeypatch):
     agent, first = tmp_path / "agent.pt", tmp_path / "first.json"
     tiny_hoyito_checkpoint(agent)
