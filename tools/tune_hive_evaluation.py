@@ -5,8 +5,8 @@
 Why: the hand-set weights (`evaluation.RULE_WEIGHTS`) were chosen by matches against greedy and
 between depths, a few hundred games per guess. Texel tuning (the method of chess engines' evaluation
 tuning) asks instead which weights best predict who wins from each position of many games: the
-evaluation is linear in its terms (`evaluation.evaluation_terms`), so the fit is a logistic
-regression of the outcome on the terms.
+search's evaluation is linear in its terms (`evaluation.guessed_evaluation_terms`, what
+`quick_evaluate` weighs), so the fit is a logistic regression of the outcome on the terms.
 
 1. **Games**: ``--games`` self-play games of `HiveAlphaBeta` at ``--depth`` with ``--weights`` (the
    search's by default), each from a random opening of 4-10 plies (seeded per game; a third of the
@@ -40,7 +40,7 @@ from hive_envs.hive.engine.evaluation import (
     NUM_TERMS,
     SEARCH_WEIGHTS,
     TERM_NAMES,
-    evaluation_terms,
+    guessed_evaluation_terms,
 )
 from hive_envs.hive.engine.workspace import new_workspace
 
@@ -71,7 +71,7 @@ def play_game(args: tuple[int, int, list[int]]) -> tuple[np.ndarray, np.ndarray]
     rows, movers = [], []
     while not game.is_terminal:
         terms = np.empty(NUM_TERMS, dtype=np.int32)
-        evaluation_terms(game.state.copy(), workspace, buffer, terms)
+        guessed_evaluation_terms(game.state.copy(), workspace, buffer, terms)
         rows.append(terms)
         movers.append(game.to_move)
         game.play_id(searcher.choose(game))

@@ -28,6 +28,7 @@ from hive_envs.hive.engine.alphabeta import (
     ALL_FEATURES,
     DEFAULT_DEPTH,
     EVAL_CACHE,
+    GUESSED_MOBILITY,
     MAX_DEPTH,
     MAX_QUIESCENCE_PLIES,
     PVS,
@@ -45,6 +46,7 @@ from hive_envs.hive.engine.evaluation import (
     RULE_WEIGHTS,
     SEARCH_WEIGHTS,
     evaluate,
+    quick_evaluate,
 )
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.moves import move_cell, move_piece
@@ -349,7 +351,7 @@ def test_running_out_of_time_before_depth_one_still_gives_a_legal_move():
         ({"features": True}, "features"),
         ({"features": -1}, "features"),
         ({"features": 2}, "features"),  # no feature has that bit
-        ({"features": ALL_FEATURES + 16}, "features"),
+        ({"features": ALL_FEATURES | 32}, "features"),  # a bit past the last feature
         ({"features": "1"}, "features"),
     ],
 )
@@ -385,13 +387,20 @@ class Minimax:
     more ply (at most two per line), and a leaf that is not (``quiescence``) scores the better of
     its evaluation and its attacking moves (a piece brought next to the opponent's Queen or onto
     it), searched the same way up to `MAX_QUIESCENCE_PLIES` on a line, all within
-    ``search_plies(depth)`` plies."""
+    ``search_plies(depth)`` plies. Leaves score `quick_evaluate` (``guessed``, the search's default) or
+    `evaluate`."""
 
     def __init__(
-        self, game: HiveGame, depth: int, weights: np.ndarray = SEARCH_WEIGHTS, quiescence: bool = True
+        self,
+        game: HiveGame,
+        depth: int,
+        weights: np.ndarray = SEARCH_WEIGHTS,
+        quiescence: bool = True,
+        guessed: bool = True,
     ):
         self.weights = weights
         self.quiescence = quiescence
+        self.evaluate = quick_evaluate if guessed else evaluate
         self.plies = search_plies(depth)
         self.w = new_workspace()
         self.buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
@@ -412,7 +421,7 @@ class Minimax:
         if depth == 0:
             danger = 5 in (queen_neighbours(s, 0), queen_neighbours(s, 1))
             if quiet > 0 or threats >= 2 or ply + 1 >= self.plies or not danger:
-                best = int(evaluate(s, self.w, self.buffer, self.weights))
+                best = int(self.evaluate(s, self.w, self.buffer, self.weights))
                 if not self.quiescence or quiet >= MAX_QUIESCENCE_PLIES or ply + 1 >= self.plies:
                     return best
                 for move in attacking_moves(s, out[: generate_moves(s, self.w, out)].copy()):
@@ -498,20 +507,25 @@ def differential_positions(depth: int):
 
 
 @pytest.mark.parametrize(
-    ("depth", "quiescence", "positions"),
+    ("depth", "quiescence", "positions", "guessed"),
     [
-        (1, True, None),
-        (1, False, None),
-        (2, False, None),
-        (2, True, 2),  # the pure-Python reference's quiescence makes each position a minute or more
-        pytest.param(2, True, None, marks=pytest.mark.slow),
+        (1, True, None, True),
+        (1, True, None, False),
+        (1, False, None, True),
+        (2, False, None, True),
+        (2, False, 4, False),
+        (2, True, 2, True),  # the pure-Python reference's quiescence makes each position a minute or more
+        pytest.param(2, True, None, True, marks=pytest.mark.slow),
+        pytest.param(2, True, None, False, marks=pytest.mark.slow),
     ],
 )
-def test_root_value_equals_plain_minimax(depth, quiescence, positions):
+def test_root_value_equals_plain_minimax(depth, quiescence, positions, guessed):
     checked = 0
     features = ALL_FEATURES if quiescence else ALL_FEATURES & ~QUIESCENCE
+    if not guessed:
+        features &= ~GUESSED_MOBILITY
     for game in itertools.islice(differential_positions(depth), positions):
-        reference = Minimax(game, depth, quiescence=quiescence)
+        reference = Minimax(game, depth, quiescence=quiescence, guessed=guessed)
         s = game.state.copy()
         expected = reference.value(s, depth, 0, [], 0)
         assert np.array_equal(s, game.state)
@@ -550,7 +564,7 @@ def test_windowed_searches_keep_the_plain_alpha_beta_value(depth):
     full-window search, and its move achieves it."""
     checked = 0
     for game in unfinished_positions(["Base", "Base+MLP"], seeds=range(2), plies=(12, 24, 40)):
-        for quiescence in (0, QUIESCENCE):
+        for quiescence in (0, QUIESCENCE, QUIESCENCE | GUESSED_MOBILITY):
             _, plain = kernel_search(game, depth, False, quiescence)
             for features in (PVS, EVAL_CACHE, PVS | EVAL_CACHE):
                 _, stats = kernel_search(game, depth, False, features | quiescence)
