@@ -397,9 +397,9 @@ Pillbug: their open slides; Grasshopper: its lines of pieces; Beetle: 4 whether 
 @kernel
 def _guessed_side_reach(s, w, colour, pins, per_piece, directions):
     """`_side_reach` without listing a move: each of ``colour``'s pieces' destinations guessed from
-    what the pins pass already says, for the search's evaluation (`quick_evaluate`), at a third of
-    the cost. A piece in hand, covered, or pinned on the ground has none (its Pillbug throws are not
-    counted); a piece on a stack has 6 and steps down onto any neighbour; a ground piece that is not
+    what the pins pass already says, for the search's evaluation (`quick_evaluate`). A piece in hand,
+    covered, or pinned on the ground has none (its Pillbug throws are not counted); a piece on a
+    stack has 6 and steps down onto any neighbour; a ground piece that is not
     pinned: a Beetle 4 (it can always climb), a Grasshopper one per line of pieces next to it, and a
     Queen, Spider, Ant or Pillbug none unless one slide out of its cell is open (`slide_directions`),
     then the Queen and Pillbug one per open slide, a Spider 2 and an Ant `MOVES_COUNTED`; a Ladybug
@@ -436,13 +436,14 @@ def _guessed_side_reach(s, w, colour, pins, per_piece, directions):
             slides = slide_directions(s, a)
             if slides == 0:
                 continue
-            count = GUESSED_DESTINATIONS[kind]
             if kind == QUEEN or kind == PILLBUG:
                 steps = slides
                 count = 0
                 while slides:
                     slides &= slides - 1
                     count += 1
+            else:
+                count = GUESSED_DESTINATIONS[kind]
         else:
             count = GUESSED_DESTINATIONS[kind]
         per_piece[piece] = count
