@@ -66,6 +66,7 @@ from hive_envs.hive.engine.movegen import (
     begin_movements,
     can_move,
     generate_with_pins,
+    grasshopper_landing,
     piece_movements,
     slide_directions,
 )
@@ -377,14 +378,11 @@ def _jump_liberties(s, a, directions, enemy_queen):
     pieces it can jump along)."""
     reach = 0
     for d in range(6):
-        b = NEIGHBOURS[a * 6 + d]
-        if s[HEIGHT + b] == 0:
-            continue
-        while s[HEIGHT + b] > 0:
-            b = NEIGHBOURS[b * 6 + d]
-        liberty = _touching(directions, b, enemy_queen)
-        if liberty >= 0:
-            reach |= 1 << liberty
+        b = grasshopper_landing(s, a, d)
+        if b >= 0:
+            liberty = _touching(directions, b, enemy_queen)
+            if liberty >= 0:
+                reach |= 1 << liberty
     return reach
 
 

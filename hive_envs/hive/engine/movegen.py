@@ -152,16 +152,25 @@ def _beetle_moves(s, w, out, n, stamp, piece, a):
     return n
 
 
+@inline_kernel
+def grasshopper_landing(s, a, d):
+    """The cell a Grasshopper at ``a`` lands on jumping in direction ``d`` (the first empty cell past
+    the line of pieces next to it), or -1 when no piece is next to it there."""
+    b = NEIGHBOURS[a * 6 + d]
+    if s[HEIGHT + b] == 0:
+        return -1
+    while s[HEIGHT + b] > 0:
+        b = NEIGHBOURS[b * 6 + d]
+    return b
+
+
 @kernel
 def _grasshopper_moves(s, w, out, n, stamp, piece, a):
     base = pack_move(piece, 0)
     for d in range(6):
-        b = NEIGHBOURS[a * 6 + d]
-        if s[HEIGHT + b] == 0:
-            continue
-        while s[HEIGHT + b] > 0:
-            b = NEIGHBOURS[b * 6 + d]
-        n = _emit(w, out, n, stamp, base + b)
+        b = grasshopper_landing(s, a, d)
+        if b >= 0:
+            n = _emit(w, out, n, stamp, base + b)
     return n
 
 
