@@ -397,11 +397,10 @@ def _guessed_side_reach(s, w, colour, pins, per_piece, directions):
     """`_side_reach` without listing a move: each of ``colour``'s pieces' destinations guessed from
     what the pins pass already says, for the search's evaluation (`quick_evaluate`). A piece in hand,
     covered, or pinned on the ground has none (its Pillbug throws are not counted); a piece on a
-    stack has 6 and steps down onto any neighbour; a ground piece that is not
-    pinned: a Beetle 4 (it can always climb), a Grasshopper one per line of pieces next to it, and a
-    Queen, Spider, Ant or Pillbug none unless one slide out of its cell is open (`slide_directions`),
-    then the Queen and Pillbug one per open slide, a Spider 2 and an Ant `MOVES_COUNTED`; a Ladybug
-    or Mosquito 3. Liberties of the opponent's Queen reached (a piece not already next to it): the
+    stack has 6 and steps down onto any neighbour; a ground piece that is not pinned: a Beetle 4 (it
+    can always climb), a Grasshopper one per line of pieces next to it, and a Queen, Spider, Ant or
+    Pillbug none unless one slide out of its cell is open (`slide_directions`), then the Queen and
+    Pillbug one per open slide, a Spider 2 and an Ant `MOVES_COUNTED`; a Ladybug or Mosquito 3. Liberties of the opponent's Queen reached (a piece not already next to it): the
     empty ones next to a stacked piece, a ground Beetle, or a Queen or Pillbug through its open slides,
     the Grasshoppers' landing cells, and, when one free Ant is not next to that Queen, every empty
     one a slide can enter (`_enterable`: an Ant reaches most of the hive's edge). Spiders, Ladybugs,
