@@ -419,9 +419,9 @@ def markdown(report: dict, picture: str | None = None) -> str:
     for source in sources:
         reused = sum(1 for p in report["pairs"] if p.get("from") == source)
         note += (
-            f" {reused} pairs of the players before the ones added were played by `{source['report']}` "
-            f"(commit `{str(source['commit'])[:10]}`, {utc_text(source['date'])} UTC, "
-            "same opening book) and are kept from it."
+            f" {reused} {'pair is' if reused == 1 else 'pairs are'} kept from `{source['report']}` "
+            f"(commit `{str(source['commit'])[:10]}`, {utc_text(source['date'])} UTC, same opening book), "
+            f"where {'it was' if reused == 1 else 'they were'} played."
         )
     if sources:
         note += " The time and load above are the new pairs'."

@@ -128,7 +128,7 @@ def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, pl
         assert {k: v for k, v in row.items() if k != "from"} == earlier[row["player"], row["opponent"]]
         assert row["from"]["report"] == str(first)
     assert report["reused"][0]["report"] == str(first)
-    assert "are kept from it" in ladder.markdown(report)
+    assert "10 pairs are kept from" in ladder.markdown(report)
     assert {row["player"] for row in report["elo"]} == set(report["players"])
 
 
@@ -150,8 +150,12 @@ def test_a_second_extension_keeps_where_each_pair_was_played(tmp_path):
     assert all(sources[frozenset((name, "alphabeta:3"))] is None for name in [*classical, "alphabeta:1"])
     assert [source["report"] for source in report["reused"]] == [str(first), str(second)]
     text = ladder.markdown(report)
-    assert "10 pairs of the players before the ones added were played by" in text and "5 pairs" in text
+    assert "10 pairs are kept from" in text and "5 pairs are kept from" in text
     assert text.count("The time and load above are the new pairs'.") == 1  # said once, not per source
+    third = {"report": "third.json", "commit": "0" * 40, "date": report["date"]}
+    report["pairs"][0]["from"] = third
+    report["reused"].append(third)
+    assert "1 pair is kept from `third.json`" in ladder.markdown(report)
 
 
 def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games):
