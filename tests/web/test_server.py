@@ -201,13 +201,25 @@ def test_an_arena_report_lists_every_game_and_each_replays_to_its_record(client,
         assert [f["last_move"] for f in frames[1:]] == names
 
 
-def test_a_ladder_report_lists_its_pairs_and_says_they_store_no_games(client):
+def test_a_ladder_report_lists_its_pairs_and_the_games_each_stores(client):
+    """The committed report mixes pairs kept from older reports (a tally, no games) with replayed
+    pairs that store each game."""
     listed = client.post("/api/replay", json={"text": LADDER.read_text()}).json
     report = json.loads(LADDER.read_text())
     assert listed["source"] == "ladder report" and listed["game"] == "hive"
     assert [(p["player"], p["opponent"], p["wins"]) for p in listed["pairs"]] == [
         (p["player"], p["opponent"], p["wins"]) for p in report["pairs"]
     ]
+    stored = [len(p.get("games_played", [])) for p in report["pairs"]]
+    assert 0 in stored and max(stored) > 0
+    assert [p["replayable"] for p in listed["pairs"]] == stored and len(listed["games"]) == sum(stored)
+
+
+def test_a_ladder_pair_without_its_games_is_listed_as_a_tally(client):
+    report = json.loads(LADDER.read_text())
+    for pair in report["pairs"]:
+        pair.pop("games_played", None)
+    listed = client.post("/api/replay", json={"text": json.dumps(report)}).json
     assert listed["games"] == [] and all(p["replayable"] == 0 for p in listed["pairs"])
 
 
