@@ -20,8 +20,8 @@ played once with each player as White / South, the referee's rules (300-turn cap
 ``extend`` (``--extend REPORT``) keeps the pairs of an earlier report whose two players are both in
 this ladder instead of playing them again; the earlier report must have the same game, options,
 games per pair, opening plies, seed and turn cap (so the same opening book), else ValueError. Its
-rows are copied with a ``"from"`` entry (the report's path, commit and date; a row that report had
-itself kept keeps the source it had) and the report lists each reused source once. A pair is kept only
+rows are copied with a ``"from"`` entry (the report's path and the run that played them: commit, date,
+command, workers, load average and wall time; a row that report had itself kept keeps the source it had) and the report lists each reused source once. A pair is kept only
 while its checkpoints are the ones the earlier report played: each report records, per checkpoint
 player, the file's sha256 and, for a shipped agent searching (``pretrained:NAME@N``), its model card's
 search settings (``"checkpoints"``); a pair with a checkpoint retrained, re-exported or searching
@@ -59,6 +59,8 @@ from hive_envs.training.elo import fit_elo
 from hive_envs.training.provenance import git_commit, machine, utc_text
 
 ANCHOR = "random"
+PLAYED_UNDER = ("commit", "dirty", "date", "command", "workers", "load_average", "wall_s")
+"""What a kept pair's ``"from"`` copies from the report that played it: the run's code, time and load."""
 Z95 = 1.959964
 
 
@@ -238,7 +240,7 @@ def reused_pairs(
             "a checkpoint or search changed since (or that report did not record it)",
             file=sys.stderr,
         )
-    source = {"report": str(path), "commit": earlier.get("commit"), "date": earlier.get("date")}
+    source = {"report": str(path), **{key: earlier.get(key) for key in PLAYED_UNDER}}
     return {  # a row the earlier report itself kept keeps its own source
         frozenset((row["player"], row["opponent"])): {**row, "from": row.get("from", source)}
         for row in rows

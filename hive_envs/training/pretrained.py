@@ -47,6 +47,7 @@ from hive_envs.players.checkpoint import AgentPlayer
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from hive_envs.training.arena import Settings, play_matches
 from hive_envs.training.cli import exit_code
+from hive_envs.training.ladder import PLAYED_UNDER
 from hive_envs.training.match import MatchResult, format_table
 from hive_envs.training.provenance import git_commit, utc_text
 
@@ -219,6 +220,19 @@ def agent_side(spec: str, name: str) -> int | None:
     return int(count) if at else 0
 
 
+def played_under(pair: dict, report: dict, path: str) -> dict:
+    """The run that played ``pair`` of the ladder ``report``: the report's own, or for a pair it kept
+    from an earlier report the one its ``"from"`` entry copied (`training.ladder.PLAYED_UNDER`)."""
+    run = pair.get("from", report)
+    missing = [key for key in PLAYED_UNDER if key not in run]
+    if missing:
+        raise ValueError(
+            f"--from-ladder: {path!r} kept {pair['player']} vs {pair['opponent']} from {run.get('report')!r} "
+            f"without the run that played it ({', '.join(missing)}); extend that report again"
+        )
+    return run
+
+
 def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict]]:
     """The agent's matches in the ladder report at ``path`` (`training.ladder`: the arena, opening
     book and seats of `measure`; only the players' tie-break seeds differ) as result rows from the
@@ -260,7 +274,7 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
         result = MatchResult.from_counts(
             side["player"], side["opponent"], pair["games"], counts, pair["mean_length"], forfeits
         )
-        load = report["load_average"]
+        run = played_under(pair, report, path)
         results.append(result)
         rows.append(
             {
@@ -268,14 +282,14 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
                 "play": "search" if simulations else "argmax",
                 "simulations": simulations,
                 "opening_plies": report["opening_plies"],
-                "command": report["command"],
-                "code_commit": report["commit"],
-                "code_dirty": report["dirty"],
-                "date_utc": utc_text(report["date"]),
-                "wall_s_all_matches": round(report["wall_s"], 1),
-                "workers": report["workers"],
-                "load_average_before": load["before"],
-                "load_average_after": load["after"],
+                "command": run["command"],
+                "code_commit": run["commit"],
+                "code_dirty": run["dirty"],
+                "date_utc": utc_text(run["date"]),
+                "wall_s_all_matches": round(run["wall_s"], 1),
+                "workers": run["workers"],
+                "load_average_before": run["load_average"]["before"],
+                "load_average_after": run["load_average"]["after"],
                 "ladder_report": str(path),
             }
         )

@@ -25,6 +25,7 @@ from hive_envs.training import arena, evaluate
 from hive_envs.training import pretrained as pretrained_script
 from hive_envs.training.arena import Settings
 from hive_envs.training.pretrained import MAX_BYTES, results_table
+from hive_envs.training.provenance import utc_text
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -201,6 +202,35 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
     assert ("greedy", "argmax", 0) in plays and ("greedy", "search", 2) in plays
     with pytest.raises(ValueError, match="is a hoyito ladder"):
         pretrained_script.rows_from_ladder("hive_base", str(out))
+
+
+def test_ladder_rows_of_kept_pairs_say_the_run_that_played_them(tmp_path):
+    """A pair an extended ladder kept was played by the earlier run: its row has that run's command,
+    commit, date, load and wall time, not the extending run's."""
+    from hive_envs.training.ladder import ladder
+
+    options = model_card("hoyito_2x6")["game_options"]
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    common = {"game": "hoyito", "game_options": options, "games": 2, "progress": False}
+    ladder(["pretrained:hoyito_2x6"], **common, out=str(first), command="the first run")
+    players = ["pretrained:hoyito_2x6", "pretrained:hoyito_2x6@2"]
+    ladder(players, **common, out=str(second), command="the second run", extend=str(first))
+    _, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(second))
+    runs = {json.loads(path.read_text())["command"]: json.loads(path.read_text()) for path in (first, second)}
+    for row in rows:
+        run = runs["the first run" if row["play"] == "argmax" else "the second run"]
+        assert row["command"] == run["command"] and row["wall_s_all_matches"] == round(run["wall_s"], 1)
+        assert (row["date_utc"], row["load_average_before"]) == (
+            utc_text(run["date"]),
+            run["load_average"]["before"],
+        )
+    report = json.loads(second.read_text())
+    del next(pair for pair in report["pairs"] if "from" in pair and players[0] in pair.values())["from"][
+        "command"
+    ]
+    second.write_text(json.dumps(report))
+    with pytest.raises(ValueError, match=r"without the run that played it \(command\)"):
+        pretrained_script.rows_from_ladder("hoyito_2x6", str(second))
 
 
 def test_ladder_rows_of_another_file_under_the_agents_name_are_refused(tmp_path):

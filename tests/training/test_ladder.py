@@ -121,12 +121,14 @@ def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, pl
     played.clear()
     report = ladder.ladder(["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
     assert sorted(played) == sorted((name, "alphabeta:1") for name in HOYITO.ladder)
-    earlier = {(p["player"], p["opponent"]): p for p in json.loads(first.read_text())["pairs"]}
+    first_report = json.loads(first.read_text())
+    earlier = {(p["player"], p["opponent"]): p for p in first_report["pairs"]}
     kept = [p for p in report["pairs"] if "from" in p]
     assert len(kept) == 10 and len(report["pairs"]) == 15
+    run_then = {"report": str(first), **{key: first_report[key] for key in ladder.PLAYED_UNDER}}
     for row in kept:
         assert {k: v for k, v in row.items() if k != "from"} == earlier[row["player"], row["opponent"]]
-        assert row["from"]["report"] == str(first)
+        assert row["from"] == run_then  # the run that played it, not this one
     assert report["reused"][0]["report"] == str(first)
     assert "10 pairs are kept from" in ladder.markdown(report)
     assert {row["player"] for row in report["elo"]} == set(report["players"])
