@@ -214,6 +214,7 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             1,
             0.0,
             0,
+            0,
             new_table(12),
             True,
             np.sort(np.array(seen, dtype=np.uint64)),
@@ -471,14 +472,17 @@ def new_evals(bits: int = 12) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(1 << bits, dtype=np.uint64), np.zeros(1 << bits, dtype=np.int32)
 
 
-def kernel_search(game: HiveGame, depth: int, use_table: bool, features: int = ALL_FEATURES) -> np.ndarray:
+def kernel_search(
+    game: HiveGame, depth: int, use_table: bool, features: int = ALL_FEATURES, node_limit: int = 0, state=None
+) -> np.ndarray:
     pv = np.zeros(search_plies(depth), dtype=np.int32)
     stats = np.zeros(4, dtype=np.int64)
     move = alphabeta_kernel(
-        game.state.copy(),
+        game.state.copy() if state is None else state,
         new_workspace(),
         depth,
         0.0,
+        node_limit,
         0,
         new_table(16),
         use_table,
@@ -633,3 +637,15 @@ def test_the_first_searcher_of_a_process_loads_the_search_kernels():
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=root, timeout=600)
+
+
+def test_a_node_limit_gives_up_with_the_state_restored():
+    """Past ``node_limit`` nodes the kernel answers -1 (nothing, not a half-searched move), ``s`` as it
+    was and ``stats[2]`` the nodes visited; below it the search is the unlimited one."""
+    for game in unfinished_positions(["Base", "Base+MLP"], seeds=[3], plies=(20,)):
+        full_move, full_stats = kernel_search(game, 2, True)
+        state = game.state.copy()
+        move, stats = kernel_search(game, 2, True, node_limit=100, state=state)
+        assert move == -1 and stats[2] == 101 and np.array_equal(state, game.state)
+        move, stats = kernel_search(game, 2, True, node_limit=int(full_stats[2]))
+        assert move == full_move and np.array_equal(stats, full_stats)

@@ -180,3 +180,17 @@ def test_out_of_plan_nodes_the_searcher_extends_by_one_own_move(monkeypatch):
     game = replay(GAME_160_MOVES, 200)
     monkeypatch.setattr(alphabeta, "DEFAULT_PLAN_NODES", 10)
     assert HiveAlphaBeta(depth=2).search(game).depth_reached == 3
+
+
+def test_past_its_nodes_the_extension_gives_way_to_the_depth_asked_for(monkeypatch):
+    """The extension is bounded (`EXTENSION_NODES`): past it the searcher answers as if it had never
+    extended, the plain search at the depth asked for (alphabeta:3 once spent 73 s on one move)."""
+    game = replay(GAME_160_MOVES, 200)
+    monkeypatch.setattr(alphabeta, "DEFAULT_PLAN_NODES", 10)
+    monkeypatch.setattr(alphabeta, "EXTENSION_NODES", 50)
+    bounded = HiveAlphaBeta(depth=2).search(game)
+    monkeypatch.setattr(alphabeta, "opponent_locked", lambda *args: False)
+    plain = HiveAlphaBeta(depth=2).search(game)
+    assert bounded.depth_reached == plain.depth_reached == 2
+    assert (bounded.move_id, bounded.score, bounded.pv) == (plain.move_id, plain.score, plain.pv)
+    assert bounded.nodes > plain.nodes + 50  # the extension's nodes count too

@@ -22,7 +22,7 @@ the position (and the positions the game went through), the limits and ``seed`` 
 between moves the ordering cannot tell apart): the ladder's ``alphabeta:D`` yardsticks stay the
 plain depth-D search. The evaluation cache is kept in both cases (it holds exact evaluations).
 
-`alphabeta_kernel(s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features, weights) -> move` searches
+`alphabeta_kernel(s, w, max_depth, time_s, node_limit, seed, table, use_table, seen, pv, stats, evals, features, weights) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
 with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
 runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
@@ -62,7 +62,9 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   (they are added to ``seen``): the search plays its best move that gives the opponent a move,
   at the depth asked for, instead of shuffling in the fortress. Where the plan search ran out of
   nodes (`DEFAULT_PLAN_NODES`: nothing is known) the search goes one own move deeper instead
-  (``depth_reached`` then says so). Against random play this took ``alphabeta:2`` from 1 turn-cap
+  (``depth_reached`` then says so), within `EXTENSION_NODES` nodes: past them it answers with the
+  search at the depth asked for, as if it had never extended (with the opponent only passing little
+  of the deeper tree is pruned; unbounded, ``alphabeta:3`` once spent 73 s on a move). Against random play this took ``alphabeta:2`` from 1 turn-cap
   draw in 400 games to none (docs/alphabeta.md); a locked move costs 0.24 s on average (0.41 s
   with the extension alone, load 4-6). A time-limited search deepens by itself.
 - **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
@@ -187,6 +189,9 @@ MAX_QUIESCENCE_PLIES = 4  # attacking moves searched past the depth on one line,
 DEFAULT_EVAL_BITS = 16  # 2**16 cached evaluations, 768 kB
 _CLOCK_EVERY = 256  # nodes between two reads of the clock: about a millisecond of search
 _CLOCK_MARGIN_S = 0.005  # the search stops this much before the limit, to unwind and answer
+EXTENSION_NODES = 2_000_000
+"""Nodes the locked-opponent extension (one own move deeper) may take before the search at the depth
+asked for answers instead; unbounded, alphabeta:3 once took 36.6 million nodes (73 s) on one move."""
 
 
 @njit(cache=True)
@@ -402,9 +407,12 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, weigh
 # every process would compile the search again: the cold start the cache exists to avoid.
 @njit(cache=True)
 def alphabeta_kernel(
-    s, w, max_depth, time_s, seed, table, use_table, seen, pv, stats, evals, features, weights
+    s, w, max_depth, time_s, node_limit, seed, table, use_table, seen, pv, stats, evals, features, weights
 ):
     """Best move for the side to move in ``s`` (not finished); see the module docstring.
+
+    ``node_limit`` (0: none): past that many nodes the search gives up and returns -1, ``stats[2]``
+    the nodes it visited (the caller of a bounded extension then searches the depth it was asked for).
 
     ``evals``: the evaluation cache (uint64 keys, int32 values, a power-of-two length, kept between
     searches with the same ``weights``); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES`
@@ -440,7 +448,7 @@ def alphabeta_kernel(
     path_keys[0] = position_key(s)
     nodes = 0
     result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0
-    aborted = False
+    aborted = over_limit = False
     for depth in range(1, max_depth + 1):
         if time_s > 0 and depth > 1 and now() - start > 0.5 * time_s:
             break
@@ -453,6 +461,9 @@ def alphabeta_kernel(
                 nodes += 1
                 if time_s > 0 and ply > 0 and nodes % _CLOCK_EVERY == 0 and now() > deadline:
                     aborted = True
+                    break
+                if node_limit > 0 and ply > 0 and nodes > node_limit:
+                    aborted = over_limit = True
                     break
                 line_len[ply] = 0
                 status = s[I_STATUS]
@@ -562,6 +573,9 @@ def alphabeta_kernel(
         if aborted:
             for p in range(ply - 1, -1, -1):
                 undo_move(s, recs[p])
+            if over_limit:
+                stats[2] = nodes
+                return -1
             if best_move[0] >= 0:
                 # Root moves searched in this unfinished iteration: the best of them, searched deeper
                 # than the last iteration, is the better answer.
@@ -675,23 +689,42 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             clear_table(table)  # depth-limited: the plain search of this position (the ladder's yardsticks)
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
         state = game.state.copy()
-        out_pv = pv
         if time_s == 0 and depth < MAX_DEPTH and opponent_locked(state, self._w, self._moves):
             move, fortress = self._locked_plan(state, seen, pv, stats)
             if move >= 0:
                 return move
             if fortress is not None:  # no plan: keeping the lock only leads to the turn-cap draw
                 seen = np.union1d(seen, fortress)
-            else:
-                depth += 1  # the plan search ran out of nodes: one more own move (the module docstring)
-                pv = np.zeros(search_plies(depth), dtype=np.int32)
+            else:  # the plan search ran out of nodes: one more own move, within its own nodes
+                move = self._extended_search(state, depth, seen, table, pv, stats)
+                if move >= 0:
+                    return move
+                clear_table(table)  # past its nodes: the search asked for, as if never extended
+                spent = int(stats[2])
+                move = self._kernel(state, depth, 0.0, 0, seen, table, pv, stats)
+                stats[2] += spent
+                return move
         if time_s > 0:  # the time spent here counts: the kernel gets what is left
             time_s = max(time_s - (time.perf_counter() - started), 1e-6)
-        move = alphabeta_kernel(
+        return self._kernel(state, depth, time_s, 0, seen, table, pv, stats)
+
+    def _extended_search(self, state, depth, seen, table, pv, stats) -> int:
+        """The search one depth deeper than asked (module docstring, locked opponent), its line copied
+        into ``pv`` as far as it holds; -1 (``stats[2]`` its nodes) past `EXTENSION_NODES` nodes."""
+        deeper_pv = np.zeros(search_plies(depth + 1), dtype=np.int32)
+        move = self._kernel(state, depth + 1, 0.0, EXTENSION_NODES, seen, table, deeper_pv, stats)
+        if move >= 0:
+            stats[3] = min(stats[3], pv.shape[0])
+            pv[:] = deeper_pv[: pv.shape[0]]
+        return move
+
+    def _kernel(self, state, depth, time_s, node_limit, seen, table, pv, stats) -> int:
+        return alphabeta_kernel(
             state,
             self._w,
             depth,
             time_s,
+            node_limit,
             self.seed,
             table,
             True,
@@ -702,10 +735,6 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             self.features,
             self.weights,
         )
-        if pv is not out_pv:  # the extended search's line, as far as the caller's buffer holds it
-            stats[3] = min(stats[3], out_pv.shape[0])
-            out_pv[:] = pv[: out_pv.shape[0]]
-        return move
 
     def _locked_plan(self, state, seen, pv, stats) -> tuple[int, np.ndarray | None]:
         """Against a locked opponent: the first move of the shortest plan that surrounds its Queen
