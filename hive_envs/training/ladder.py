@@ -21,10 +21,11 @@ played once with each player as White / South, the referee's rules (300-turn cap
 this ladder instead of playing them again; the earlier report must have the same game, options,
 games per pair, opening plies, seed and turn cap (so the same opening book), else ValueError. Its
 rows are copied with a ``"from"`` entry (the report's path and the run that played them: commit, date,
-command, workers, load average and wall time; a row that report had itself kept keeps the source it had) and the report lists each reused source once. A pair is kept only
-while its checkpoints are the ones the earlier report played: each report records, per checkpoint
-player, the file's sha256 and, for a shipped agent searching (``pretrained:NAME@N``), its model card's
-search settings (``"checkpoints"``); a pair with a checkpoint retrained, re-exported or searching
+command, workers, load average and wall time; a row that report had itself kept keeps the source it
+had) and the report lists each reused source once. A pair is kept only while its checkpoints are the
+ones the earlier report played: each report records, per checkpoint player, the file's sha256 and,
+for a shipped agent searching (``pretrained:NAME@N``), its model card's search settings
+(``"checkpoints"``); a pair with a checkpoint retrained, re-exported or searching
 otherwise since (or not recorded) is played again, and said so on stderr. ``replay`` (``--replay SPEC
 ...``) names players whose pairs are played again all the same: a classical player whose code changed
 (a new search behind the same ``alphabeta:D``) has no file to tell it by.

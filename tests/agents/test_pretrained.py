@@ -216,7 +216,7 @@ def test_ladder_rows_of_kept_pairs_say_the_run_that_played_them(tmp_path):
     players = ["pretrained:hoyito_2x6", "pretrained:hoyito_2x6@2"]
     ladder(players, **common, out=str(second), command="the second run", extend=str(first))
     _, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(second))
-    runs = {json.loads(path.read_text())["command"]: json.loads(path.read_text()) for path in (first, second)}
+    runs = {run["command"]: run for run in (json.loads(path.read_text()) for path in (first, second))}
     for row in rows:
         run = runs["the first run" if row["play"] == "argmax" else "the second run"]
         assert row["command"] == run["command"] and row["wall_s_all_matches"] == round(run["wall_s"], 1)

@@ -64,9 +64,10 @@ walks the tree with an explicit stack (numba's cache cannot reload recursive fun
   nodes (`DEFAULT_PLAN_NODES`: nothing is known) the search goes one own move deeper instead
   (``depth_reached`` then says so), within `EXTENSION_NODES` nodes: past them it answers with the
   search at the depth asked for, as if it had never extended (with the opponent only passing little
-  of the deeper tree is pruned; unbounded, ``alphabeta:3`` once spent 73 s on a move). Against random play this took ``alphabeta:2`` from 1 turn-cap
-  draw in 400 games to none (docs/alphabeta.md); a locked move costs 0.24 s on average (0.41 s
-  with the extension alone, load 4-6). A time-limited search deepens by itself.
+  of the deeper tree is pruned; unbounded, ``alphabeta:3`` once spent 73 s on a move). Against
+  random play this took ``alphabeta:2`` from 1 turn-cap draw in 400 games to none
+  (docs/alphabeta.md); a locked move costs 0.24 s on average (0.41 s with the extension alone, load
+  4-6). A time-limited search deepens by itself.
 - **Scores** for the side to move (`hive_envs.core.alphabeta`): a finished game scores
   ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
   the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.quick_evaluate`
@@ -689,6 +690,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             clear_table(table)  # depth-limited: the plain search of this position (the ladder's yardsticks)
         seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
         state = game.state.copy()
+        extension_nodes = 0
         if time_s == 0 and depth < MAX_DEPTH and opponent_locked(state, self._w, self._moves):
             move, fortress = self._locked_plan(state, seen, pv, stats)
             if move >= 0:
@@ -700,13 +702,12 @@ class HiveAlphaBeta(AlphaBetaSearcher):
                 if move >= 0:
                     return move
                 clear_table(table)  # past its nodes: the search asked for, as if never extended
-                spent = int(stats[2])
-                move = self._kernel(state, depth, 0.0, 0, seen, table, pv, stats)
-                stats[2] += spent
-                return move
+                extension_nodes = int(stats[2])
         if time_s > 0:  # the time spent here counts: the kernel gets what is left
             time_s = max(time_s - (time.perf_counter() - started), 1e-6)
-        return self._kernel(state, depth, time_s, 0, seen, table, pv, stats)
+        move = self._kernel(state, depth, time_s, 0, seen, table, pv, stats)
+        stats[2] += extension_nodes
+        return move
 
     def _extended_search(self, state, depth, seen, table, pv, stats) -> int:
         """The search one depth deeper than asked (module docstring, locked opponent), its line copied
