@@ -19,7 +19,10 @@ One JSON document holds every figure the docs quote (`benchmarks.tables` renders
       "search": {"command", "date", "commit", "dirty", "cpus", "affinity", "load_average",  # its own run
                  "rows": [{"game", "depth", "positions", "median_ms", "p95_ms", "median_cpu_ms",
                            "nodes_per_s", "reference", "reference_rate"}]} or null,
-      "ppo": {...} or null
+      "ppo": {"command", "date", "commit", "dirty", "cpus", "affinity", "load_average",  # its own run
+              "config", "updates", "paths": {label: {"ppo_steps_per_second",
+              "ppo_steps_per_cpu_second", "rollout_steps_per_second", "step_steps_per_second",
+              "load_1min"}}} or null
     }
 
 Rows not measured (an optional peer not installed) have ``plies_per_second`` null and a note.

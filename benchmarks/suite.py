@@ -6,6 +6,7 @@
     python -m benchmarks --rows batch     # only rows whose key contains "batch" (no PPO section)
     python -m benchmarks --rows ppo       # only the PPO section (before/after HiveBatch)
     python -m benchmarks --rows search --json docs/results/bench.json   # the alpha-beta section only
+    python -m benchmarks --rows ppo --json docs/results/bench.json      # the PPO section only
 
 Every loop does what a learner's rollout does each ply: it gets the observation and the legal
 actions (mask) of the player to move, picks a uniformly random legal action and applies it; a new
@@ -469,12 +470,15 @@ TIMED_RUN = {
 """Config keys of a run timed for its PPO updates alone: no evaluation, checkpoints, budget or schedule."""
 
 
-def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG) -> float:
-    """Self-play PPO env steps/s (rollout + update) of the config, with ``game`` as the batch class.
+def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG) -> tuple[float, float]:
+    """Self-play PPO env steps per wall- and per CPU-second of this process (rollout + update) of the
+    config, with ``game`` as the batch class.
 
     One update is run first as a warm-up (numba cache load, torch start-up), then ``updates``
     updates are timed through `training.ppo_selfplay.train` (no evaluation, no periodic checkpoint,
     no reward shaping: the loop of AEC envs reports no potentials, and both paths do the same work).
+    The config's teacher and pool players play as in training. CPU time counts every thread of the
+    process (torch's and numba's), so it is the figure a loaded machine does not move.
     """
     import dataclasses
     import tempfile
@@ -487,10 +491,12 @@ def ppo_steps_per_second(game: str, updates: int, config_path: str = PPO_CONFIG)
     with tempfile.TemporaryDirectory() as runs:
         common = {"game": game, "runs_dir": runs, **TIMED_RUN}
         train(dataclasses.replace(config, name="warmup", total_steps=steps_per_update, **common))
+        cpu_start = time.process_time()
         summary = train(
             dataclasses.replace(config, name="timed", total_steps=updates * steps_per_update, **common)
         )
-    return summary["global_step"] / summary["train_seconds"]
+        cpu = time.process_time() - cpu_start
+    return summary["global_step"] / summary["train_seconds"], summary["global_step"] / cpu
 
 
 def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CONFIG) -> tuple[float, float]:
@@ -527,42 +533,57 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     return steps / (time.perf_counter() - start), steps / in_step[0]
 
 
-def ppo_section(updates: int) -> tuple[str, dict]:
-    """PPO steps/s (rollout + update), rollout steps/s and batch.step steps/s, before and after
-    HiveBatch: the printed section and its figures."""
+def ppo_section(updates: int, command: str) -> tuple[str, dict]:
+    """PPO steps per wall- and CPU-second (rollout + update), rollout steps/s and batch.step steps/s,
+    before and after HiveBatch: the printed section and its figures, with the section's own
+    provenance (a section-only run, ``--rows ppo --json PATH``, updates an existing results file)."""
     title = (
         f"Self-play PPO on {PPO_CONFIG} (CPU), env steps/s: rollout + update over {updates} updates "
-        f"after one warm-up; rollout alone over {updates} rollouts, and its time inside batch.step"
+        f"after one warm-up (per wall- and per CPU-second); rollout alone over {updates} rollouts "
+        "(the plain self-play collector: no teacher or pool players), and its time inside batch.step"
     )
     header = (
-        f"  {'batch class':40} {'PPO (rollout+update)':>21} {'rollout alone':>14} {'batch.step alone':>17}"
+        f"  {'batch class':40} {'PPO /wall-s':>12} {'PPO /CPU-s':>11} {'rollout alone':>14} "
+        f"{'batch.step alone':>17}"
     )
     lines = [title, header]
     from benchmarks.aec_batch import AEC_LOOP_HIVE
     from hive_envs.games import add_game
 
     add_game(AEC_LOOP_HIVE)
+    commit, dirty = results_file.git_commit()
+    load_before = os.getloadavg()
+    date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     rates, loads = {}, {}
     for label, game in PPO_PATHS.items():
         loads[label] = os.getloadavg()[0]
-        rates[label] = (ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
-        ppo, rollout, step = rates[label]
-        lines.append(f"  {label:40} {ppo:21,.1f} {rollout:14,.0f} {step:17,.0f}")
+        rates[label] = (*ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
+        wall, cpu, rollout, step = rates[label]
+        lines.append(f"  {label:40} {wall:12,.1f} {cpu:11,.1f} {rollout:14,.0f} {step:17,.0f}")
         print(lines[-1], file=sys.stderr, flush=True)
     after, before = rates.values()
     ratios = [f"{a / b:.2f}x" for a, b in zip(after, before)]
-    lines.append(f"  {'after / before':40} {ratios[0]:>21} {ratios[1]:>14} {ratios[2]:>17}")
+    lines.append(f"  {'after / before':40} {ratios[0]:>12} {ratios[1]:>11} {ratios[2]:>14} {ratios[3]:>17}")
+    machine = results_file.machine()
     figures = {
+        "command": command,
+        "date": date,
+        "commit": commit,
+        "dirty": dirty,
+        "cpus": machine["cpus"],
+        "affinity": machine["affinity"],
+        "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
         "config": PPO_CONFIG,
         "updates": updates,
         "paths": {
             label: {
-                "ppo_steps_per_second": p,
-                "rollout_steps_per_second": r,
-                "step_steps_per_second": b,
+                "ppo_steps_per_second": wall,
+                "ppo_steps_per_cpu_second": cpu,
+                "rollout_steps_per_second": rollout,
+                "step_steps_per_second": step,
                 "load_1min": loads[label],
             }
-            for label, (p, r, b) in rates.items()
+            for label, (wall, cpu, rollout, step) in rates.items()
         },
     }
     return "\n".join(lines), figures
@@ -651,6 +672,9 @@ def _numba_threads() -> int:
 
 
 SECTIONS = ("perft", "kernels", "search", "ppo")
+SECTIONS_WITH_PROVENANCE = ("search", "ppo")
+"""Sections that carry their own run's commit, date and load: ``--rows NAME --json PATH`` updates them
+in an existing results file and leaves the rest of it as it was."""
 """``--rows`` values that select a section after the table instead of rows."""
 
 
@@ -758,8 +782,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--json",
         metavar="PATH",
-        help="also write every figure, machine and versions here (with --rows search: update that "
-        "section of an existing file)",
+        help="also write every figure, machine and versions here (with --rows search or --rows ppo: "
+        "update that section of an existing file)",
     )
     parser.add_argument("--row", help=argparse.SUPPRESS)  # child process: one row, JSON out
     args = parser.parse_args(argv)
@@ -807,13 +831,14 @@ def main(argv=None) -> int:
         print("\n" + format_search(search))
     ppo_updates = 0 if args.quick else args.ppo_updates
     if ppo_updates > 0 and wanted("ppo"):
-        text, ppo = ppo_section(ppo_updates)
+        command = "python -m benchmarks " + " ".join(sys.argv[1:] if argv is None else argv)
+        text, ppo = ppo_section(ppo_updates, command)
         print("\n" + text)
-    if args.json and args.rows == "search" and os.path.exists(args.json):
+    if args.json and args.rows in SECTIONS_WITH_PROVENANCE and os.path.exists(args.json):
         document = results_file.read(args.json)
-        document["search"] = search
+        document[args.rows] = {"search": search, "ppo": ppo}[args.rows]
         results_file.write(args.json, document)
-        print(f"\nupdated the search section of {args.json}", file=sys.stderr)
+        print(f"\nupdated the {args.rows} section of {args.json}", file=sys.stderr)
     elif args.json:
         by_key = {r.key: r for r in results}
         document = {

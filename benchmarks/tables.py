@@ -150,22 +150,32 @@ def ppo_table(doc: dict) -> str:
     ppo = doc.get("ppo")
     if not ppo:
         return "(PPO not measured in this run: `python -m benchmarks --rows ppo`.)"
-    header = ["batch class", "PPO (rollout + update)", "rollout alone", "`batch.step` alone", "load (1 min)"]
+    header = [
+        "batch class",
+        "PPO (rollout + update) per s",
+        "per CPU-s",
+        "rollout alone",
+        "`batch.step` alone",
+        "load (1 min)",
+    ]
     lines = [
         [
             label,
             f"{f['ppo_steps_per_second']:,.1f}",
+            f"{f['ppo_steps_per_cpu_second']:,.1f}" if "ppo_steps_per_cpu_second" in f else "",
             f"{f['rollout_steps_per_second']:,.0f}",
             f"{f['step_steps_per_second']:,.0f}",
             f"{f['load_1min']:.2f}" if f.get("load_1min") is not None else "",
         ]
         for label, f in ppo["paths"].items()
     ]
-    return markdown_table(header, lines, "lrrrr") + (
-        f"\n\nEnv steps/s of self-play PPO on `{ppo['config']}` (CPU): rollout + update over "
-        f"{ppo['updates']} updates after one warm-up; the rollout alone over as many rollouts, and "
-        "the rate of its time inside `batch.step`. The paths run one after the other, so a change of "
-        "load between them moves their ratio; the network takes most of the time either way."
+    run = f" At {ppo['commit'][:7]}, {ppo['date'][:10]}." if "commit" in ppo else ""
+    return markdown_table(header, lines, "lrrrrr") + (
+        f"\n\nEnv steps of self-play PPO on `{ppo['config']}` (CPU) per second and per CPU-second of the "
+        f"process (all its threads): rollout + update over {ppo['updates']} updates after one warm-up, "
+        "the config's teacher and pool players included; the plain rollout (no teacher or pool) alone "
+        "over as many rollouts, and the rate of its time inside `batch.step`. The paths run one after "
+        f"the other, so a change of load between them moves their ratio.{run}"
     )
 
 

@@ -56,6 +56,17 @@ def test_a_tiny_hive_run_trains_from_the_rule(tmp_path):
     }
 
 
+def test_a_tiny_hive_run_with_the_alphabeta_expert_trains(tmp_path):
+    """configs/hive_base_exit_alphabeta.yaml (here at depth 2, to stay quick) trains from the rule."""
+    config = tiny(
+        tmp_path, "configs/hive_base_exit_alphabeta.yaml", exit_expert_depth=2, num_games=2, rollout_steps=3,
+        total_steps=6,
+    )  # fmt: skip
+    assert expert_iteration.train(config)["global_step"] == 6
+    data = load_checkpoint(tmp_path / "hive_base_exit_alphabeta" / "checkpoints" / "latest.pt")
+    assert data["config"]["exit_expert"] == "alphabeta" and data["network"]["kind"] == "hive_lookahead"
+
+
 def test_the_targets_are_the_visit_distributions():
     config = load_config("configs/hoyito_2x6_exit.yaml", {"num_games": 3})
     spaces = make_batch(config.game, 1, config.game_options)
