@@ -198,6 +198,15 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         return self.legal_policy(observation, rule_features or self.rule_features(observation))
 
 
+HEX_TAPS = ((0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1))
+"""The (row, column) taps of a 3x3 kernel that are hex neighbours (or the cell itself): all but the
+corners (0, 0) and (2, 2)."""
+
+SPARSE_SHARE = 0.1
+"""`HexConv.convolve_planes` goes the sparse way while at most this share of the entries of the
+planes that vary are non-zero (a Hive observation: ~40 of ~14,000), else the dense way."""
+
+
 class HexConv(nn.Conv2d):
     """3x3 convolution over axial hex coordinates with circular (torus) padding.
 
@@ -218,6 +227,38 @@ class HexConv(nn.Conv2d):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = F.pad(x, (1, 1, 1, 1), mode="circular")
         return F.conv2d(x, self.weight * self.hex_mask, self.bias)
+
+    def convolve_planes(self, planes: torch.Tensor) -> torch.Tensor:
+        """``forward`` of observation planes (B, C, H, W) of any dtype, the same values (to float
+        rounding) at a fraction of the cost when they are sparse; the result is channels-last.
+
+        Why: a Hive observation is ~40 non-zero entries (the tiles, the top and last-moved marks) on
+        25 planes of 24 x 24, plus 17 planes that hold one number each (reserves, turn, ply), and
+        the dense convolution of it multiplies ~1.7 million zeros per position. Here a plane that
+        is constant in every row adds value x (the sum of its kernel) to every cell, and each
+        non-zero entry of the other planes adds value x its kernel tap to each of the seven cells it
+        reaches (an index_add). Planes with more than `SPARSE_SHARE` non-zero entries go dense.
+        """
+        batch, _, height, width = planes.shape
+        corner = planes[:, :, :1, :1]
+        constant = (planes == corner).flatten(2).all(dim=2).all(dim=0)  # (C,): one number per row
+        varying = torch.nonzero(~constant).squeeze(1)
+        sub = planes[:, varying]
+        rows, plane, r, q = torch.nonzero(sub, as_tuple=True)
+        if batch == 0 or rows.numel() > SPARSE_SHARE * sub.numel():
+            return self(planes.float()).contiguous(memory_format=torch.channels_last)
+        weight = self.weight * self.hex_mask  # (O, C, 3, 3)
+        bias = cast(torch.Tensor, self.bias)  # Conv2d(bias=True): a tensor
+        everywhere = corner[:, constant, 0, 0].float() @ weight[:, constant].sum(dim=(2, 3)).T + bias
+        taps = torch.tensor(HEX_TAPS, device=planes.device)
+        tap_row, tap_col = taps[:, 0:1], taps[:, 1:2]  # (7, 1): every entry reaches 7 cells
+        cell = rows * (height * width) + (r - tap_row + 1) % height * width + (q - tap_col + 1) % width
+        values = sub[rows, plane, r, q].float()
+        added = weight[:, varying[plane], tap_row, tap_col] * values  # (O, 7, E)
+        out = torch.zeros(batch * height * width, weight.shape[0], device=planes.device, dtype=added.dtype)
+        out = out.index_add(0, cell.reshape(-1), added.permute(1, 2, 0).reshape(-1, weight.shape[0]))
+        out = out.view(batch, height * width, -1) + everywhere[:, None, :]
+        return out.view(batch, height, width, -1).permute(0, 3, 1, 2)
 
 
 class ResidualBlock(nn.Module):
@@ -251,12 +292,35 @@ class HexConvPolicy(nn.Module):
         nn.init.normal_(self.slot_head.weight, std=0.01)
         nn.init.zeros_(self.slot_head.bias)  # type: ignore[arg-type]  # Linear(bias=True): a tensor
 
+    def trunk(self, observation: torch.Tensor) -> torch.Tensor:
+        """(B, channels, H, W) features of the observations (channels-last in memory)."""
+        return self.blocks(F.relu(self.stem.convolve_planes(observation)))
+
     def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = F.relu(self.stem(observation.float()))
-        x = self.blocks(x)
+        x = self.trunk(observation)
         pooled = x.mean(dim=(2, 3))
         slot_logits = self.slot_head(x).flatten(1)  # (B, slots * H * W), slot-major like the actions
         logits = torch.cat([slot_logits, self.pass_head(pooled)], dim=1)
+        return logits, self.value_head(pooled).squeeze(-1)
+
+    def action_logits(
+        self, observation: torch.Tensor, actions: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(the logits ``forward`` gives at ``actions`` (B, K), value (B,)), computed at those actions
+        only: a legal-action network needs ~60 of the 12,673 (the slot head is a 1x1 convolution, so
+        the logit of (slot, cell) is that slot's weights times the features at that cell)."""
+        x = self.trunk(observation)
+        batch, channels = x.shape[:2]
+        pooled = x.mean(dim=(2, 3))
+        cells = x.permute(0, 2, 3, 1).reshape(batch, -1, channels)  # (B, H * W, channels): a view
+        area = cells.shape[1]
+        is_pass = actions >= self.slots * area
+        slot = torch.where(is_pass, 0, actions // area)
+        at = cells.gather(1, torch.where(is_pass, 0, actions % area).unsqueeze(-1).expand(-1, -1, channels))
+        weight = self.slot_head.weight.view(self.slots, channels)
+        bias = cast(torch.Tensor, self.slot_head.bias)  # Conv2d(bias=True): a tensor
+        logits = (at * weight[slot]).sum(dim=-1) + bias[slot]
+        logits = torch.where(is_pass, self.pass_head(pooled), logits)
         return logits, self.value_head(pooled).squeeze(-1)
 
 
@@ -361,9 +425,8 @@ class HiveLookaheadPolicy(LegalActionNetwork):
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits (B, K) over each row's legal actions, value (B,)); padding logits are 0."""
         actions, features, position = rule_features
-        board_logits, value = self.board(observation)
         real = features[..., 0:1]  # 1 for a legal action, 0 for padding
-        trunk = board_logits.gather(1, actions.clamp(max=self.num_actions - 1))
+        trunk, value = self.board.action_logits(observation, actions.clamp(max=self.num_actions - 1))
         hidden = self.action_embed(features) * real  # (B, K, width)
         logits = (trunk + self.action_logit(hidden).squeeze(-1)) * real.squeeze(-1)
         mean = hidden.sum(dim=1) / real.sum(dim=1).clamp(min=1.0)
