@@ -48,6 +48,7 @@ Reused from the per-game scripts: `benchmarks.bench_hive_engine` (engine rates, 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import math
@@ -57,7 +58,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 
@@ -551,28 +552,19 @@ def ppo_section(updates: int, command: str) -> tuple[str, dict]:
     from hive_envs.games import add_game
 
     add_game(AEC_LOOP_HIVE)
-    commit, dirty = results_file.git_commit()
-    load_before = os.getloadavg()
-    date = datetime.now(timezone.utc).isoformat(timespec="seconds")
     rates, loads = {}, {}
-    for label, game in PPO_PATHS.items():
-        loads[label] = os.getloadavg()[0]
-        rates[label] = (*ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
-        wall, cpu, rollout, step = rates[label]
-        lines.append(f"  {label:40} {wall:12,.1f} {cpu:11,.1f} {rollout:14,.0f} {step:17,.0f}")
-        print(lines[-1], file=sys.stderr, flush=True)
+    with section_provenance(command) as provenance:
+        for label, game in PPO_PATHS.items():
+            loads[label] = os.getloadavg()[0]
+            rates[label] = (*ppo_steps_per_second(game, updates), *rollout_steps_per_second(game, updates))
+            wall, cpu, rollout, step = rates[label]
+            lines.append(f"  {label:40} {wall:12,.1f} {cpu:11,.1f} {rollout:14,.0f} {step:17,.0f}")
+            print(lines[-1], file=sys.stderr, flush=True)
     after, before = rates.values()
     ratios = [f"{a / b:.2f}x" for a, b in zip(after, before)]
     lines.append(f"  {'after / before':40} {ratios[0]:>12} {ratios[1]:>11} {ratios[2]:>14} {ratios[3]:>17}")
-    machine = results_file.machine()
     figures = {
-        "command": command,
-        "date": date,
-        "commit": commit,
-        "dirty": dirty,
-        "cpus": machine["cpus"],
-        "affinity": machine["affinity"],
-        "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
+        **provenance,
         "config": PPO_CONFIG,
         "updates": updates,
         "paths": {
@@ -715,21 +707,30 @@ def search_section(positions: int, depth: int, command: str) -> dict:
     (``--rows search --json PATH``) adds it to an existing results file without touching the rest."""
     from benchmarks.bench_search import search_rows
 
+    with section_provenance(command) as provenance:
+        rows = search_rows(positions, [depth])
+    return {**provenance, "rows": rows}
+
+
+@contextlib.contextmanager
+def section_provenance(command: str) -> Iterator[dict]:
+    """The run of a section measured in the block (command, date, commit, CPUs, load before and after),
+    filled in when the block ends: a section that carries it can be rewritten on its own."""
     commit, dirty = results_file.git_commit()
     load_before = os.getloadavg()
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    rows = search_rows(positions, [depth])
+    provenance: dict = {}
+    yield provenance
     machine = results_file.machine()
-    return {
-        "command": command,
-        "date": date,
-        "commit": commit,
-        "dirty": dirty,
-        "cpus": machine["cpus"],
-        "affinity": machine["affinity"],
-        "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
-        "rows": rows,
-    }
+    provenance.update(
+        command=command,
+        date=date,
+        commit=commit,
+        dirty=dirty,
+        cpus=machine["cpus"],
+        affinity=machine["affinity"],
+        load_average={"before": list(load_before), "after": list(os.getloadavg())},
+    )
 
 
 def format_search(section: dict) -> str:
