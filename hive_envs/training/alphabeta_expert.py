@@ -23,6 +23,9 @@ network that order. The softmax spreads the target over equal moves instead, and
 
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
 import numpy as np
 
 from hive_envs.core.alphabeta import MATE_BOUND, WIN_SCORE
@@ -33,7 +36,7 @@ from hive_envs.games import GAMES
 class AlphaBetaExpert:
     """Scores the legal moves of a position by the game's alpha-beta searcher (see the module doc)."""
 
-    def __init__(self, game: str, depth: int, temperature: float, seed: int = 0):
+    def __init__(self, game: str, depth: int, temperature: float, seed: int = 0, workers: int = 1):
         searcher_class = GAMES[game].searcher_class() if game in GAMES else None
         if searcher_class is None:
             raise ValueError(f"exit_expert 'alphabeta': game {game!r} has no alpha-beta searcher")
@@ -47,9 +50,37 @@ class AlphaBetaExpert:
             )
         if not temperature > 0:
             raise ValueError(f"exit_expert_temperature must be > 0, got {temperature!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"exit_expert_workers must be an int >= 1, got {workers!r}")
         self.searcher = searcher_class(depth=depth - 1, seed=seed)
         self.temperature = float(temperature)
         self.nodes = 0  #: positions the searches visited, all calls together
+        self.workers = workers
+        self._settings = (game, depth, temperature, seed)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def scores_of(self, games: list[Game], moves: list[np.ndarray]) -> list[np.ndarray]:
+        """`scores` of each game's moves; with ``workers`` > 1 the games are shared out over that many
+        processes (started on the first call, each with its own searcher), so the expert uses every
+        core. The scores are the same either way: each search starts from a cleared table."""
+        if self.workers == 1:
+            return [self.scores(game, game_moves) for game, game_moves in zip(games, moves)]
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),  # no fork of torch's or numba's threads
+                initializer=_start_worker,
+                initargs=self._settings,
+            )
+        answers = list(self._pool.map(_worker_scores, games, [np.asarray(m) for m in moves]))
+        self.nodes += sum(nodes for _, nodes in answers)
+        return [scores for scores, _ in answers]
+
+    def close(self) -> None:
+        """Stop the worker processes, if any (a later `scores_of` starts them again)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def scores(self, game: Game, moves: np.ndarray) -> np.ndarray:
         """(len(moves),) float64: each move's score for the player to move in ``game`` (unchanged)."""
@@ -72,3 +103,21 @@ class AlphaBetaExpert:
         """softmax(scores / temperature), summing to 1 (the best moves share the most)."""
         weights = np.exp((scores - scores.max()) / self.temperature)
         return weights / weights.sum()
+
+
+_worker_expert: AlphaBetaExpert | None = None
+"""The expert of a worker process of `AlphaBetaExpert.scores_of`."""
+
+
+def _start_worker(game: str, depth: int, temperature: float, seed: int) -> None:
+    global _worker_expert
+    _worker_expert = AlphaBetaExpert(game, depth, temperature, seed)
+
+
+def _worker_scores(game: Game, moves: np.ndarray) -> tuple[np.ndarray, int]:
+    """(the moves' scores, the nodes searched) in a worker process."""
+    expert = _worker_expert
+    assert expert is not None, "the worker's initializer makes the expert"
+    before = expert.nodes
+    scores = expert.scores(game, moves)
+    return scores, expert.nodes - before

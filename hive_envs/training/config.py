@@ -191,6 +191,12 @@ class TrainConfig(KeyedConfig):
         "searcher's score units (Hoyito: 16 per counter; smaller: sharper)",
         above(0),
     )
+    exit_expert_workers: int = key(
+        1,
+        "expert iteration with exit_expert 'alphabeta': processes that score a self-play step's positions "
+        "(1: the trainer's own; more share the games out, one core each; the scores are the same)",
+        at_least(1),
+    )
     exit_simulations: int = key(
         32, "expert iteration: PUCT simulations per self-play move (the batched search)", at_least(1)
     )

@@ -146,7 +146,13 @@ def expert_of(config: TrainConfig) -> AlphaBetaExpert | None:
     a depth over its cap), None for PUCT."""
     if config.exit_expert != "alphabeta":
         return None
-    return AlphaBetaExpert(config.game, config.exit_expert_depth, config.exit_expert_temperature, config.seed)
+    return AlphaBetaExpert(
+        config.game,
+        config.exit_expert_depth,
+        config.exit_expert_temperature,
+        config.seed,
+        config.exit_expert_workers,
+    )
 
 
 class SelfPlay:
@@ -197,11 +203,16 @@ class SelfPlay:
             return results
         nodes_before = self.expert.nodes
         results = []
-        for game, moves in zip(self.games, roots.moves):
-            target = self.expert.target(self.expert.scores(game, moves))
+        for moves, scores in zip(roots.moves, self.expert.scores_of(self.games, list(roots.moves))):
+            target = self.expert.target(scores)
             results.append(SearchResult(moves, target, target, 0))
         self.simulations += self.expert.nodes - nodes_before
         return results
+
+    def close(self) -> None:
+        """Stop the alpha-beta expert's worker processes, if any."""
+        if self.expert is not None:
+            self.expert.close()
 
     def move(self, game, result: SearchResult) -> int:
         if game.ply < self.sample_plies:
@@ -254,40 +265,43 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         selfplay = SelfPlay(config, network, rng)
         buffer: collections.deque[Example] = collections.deque(maxlen=config.exit_buffer_size)
         run.open()
-        while run.continues():
-            tick = time.time()
-            run.anneal_learning_rate()
+        try:
+            while run.continues():
+                tick = time.time()
+                run.anneal_learning_rate()
 
-            # 1. self-play by search
-            network.eval()
-            search_started, simulations_before = time.time(), selfplay.simulations
-            new = selfplay.play(config.rollout_steps)
-            search_seconds = time.time() - search_started
-            buffer.extend(new)
+                # 1. self-play by search
+                network.eval()
+                search_started, simulations_before = time.time(), selfplay.simulations
+                new = selfplay.play(config.rollout_steps)
+                search_seconds = time.time() - search_started
+                buffer.extend(new)
 
-            # 2. the network learns the search's visits and the outcomes
-            network.train()
-            sums: dict[str, float] = collections.defaultdict(float)
-            steps = config.update_epochs * -(-len(new) // config.exit_batch_size) if buffer else 0
-            for _ in range(steps):
-                picks = rng.integers(len(buffer), size=min(config.exit_batch_size, len(buffer)))
-                batch = stack([buffer[i] for i in picks], spaces.num_actions, run.device)
-                for key, value in train_step(network, optimizer, batch, config).items():
-                    sums[key] += value / steps
-            run.advance(config.num_games * config.rollout_steps, tick)
+                # 2. the network learns the search's visits and the outcomes
+                network.train()
+                sums: dict[str, float] = collections.defaultdict(float)
+                steps = config.update_epochs * -(-len(new) // config.exit_batch_size) if buffer else 0
+                for _ in range(steps):
+                    picks = rng.integers(len(buffer), size=min(config.exit_batch_size, len(buffer)))
+                    batch = stack([buffer[i] for i in picks], spaces.num_actions, run.device)
+                    for key, value in train_step(network, optimizer, batch, config).items():
+                        sums[key] += value / steps
+                run.advance(config.num_games * config.rollout_steps, tick)
 
-            # 3. logging, evaluation, checkpoints
-            metrics = {**sums, **selfplay.pop_stats()}
-            rate = "alphabeta_nodes" if config.exit_expert == "alphabeta" else "simulations"
-            metrics[f"charts/{rate}_per_second"] = (selfplay.simulations - simulations_before) / max(
-                search_seconds, 1e-9
-            )
-            metrics["charts/buffer_size"] = len(buffer)
-            metrics["charts/gradient_steps"] = steps
-            run.log(metrics, tick)
-            run.evaluate_if_due(eval_opponents)
-            run.checkpoint_if_due([])
-            run.show_progress()
+                # 3. logging, evaluation, checkpoints
+                metrics = {**sums, **selfplay.pop_stats()}
+                rate = "alphabeta_nodes" if config.exit_expert == "alphabeta" else "simulations"
+                metrics[f"charts/{rate}_per_second"] = (selfplay.simulations - simulations_before) / max(
+                    search_seconds, 1e-9
+                )
+                metrics["charts/buffer_size"] = len(buffer)
+                metrics["charts/gradient_steps"] = steps
+                run.log(metrics, tick)
+                run.evaluate_if_due(eval_opponents)
+                run.checkpoint_if_due([])
+                run.show_progress()
+        finally:
+            selfplay.close()
         summary = run.finish([])
         return run.final_evaluation(summary, eval_opponents, sampled=False, updates_are="iterations")
 

@@ -57,10 +57,11 @@ def test_a_tiny_hive_run_trains_from_the_rule(tmp_path):
 
 
 def test_a_tiny_hive_run_with_the_alphabeta_expert_trains(tmp_path):
-    """configs/hive_base_exit_alphabeta.yaml (here at depth 2, to stay quick) trains from the rule."""
+    """configs/hive_base_exit_alphabeta.yaml (here at depth 2, to stay quick) trains from the rule, its
+    expert in two worker processes (stopped when the run ends)."""
     config = tiny(
         tmp_path, "configs/hive_base_exit_alphabeta.yaml", exit_expert_depth=2, num_games=2, rollout_steps=3,
-        total_steps=6,
+        total_steps=6, exit_expert_workers=2,
     )  # fmt: skip
     assert expert_iteration.train(config)["global_step"] == 6
     data = load_checkpoint(tmp_path / "hive_base_exit_alphabeta" / "checkpoints" / "latest.pt")
@@ -169,6 +170,31 @@ def test_the_alphabeta_target_is_a_softmax_of_the_scores_shared_by_equal_moves()
     assert sharper[2] < target[2]
 
 
+def test_worker_processes_give_the_same_scores_as_one():
+    """``exit_expert_workers`` 2: the games shared out over two processes get exactly the scores (and
+    node counts) of the trainer's own searcher, on Hive as on Hoyito."""
+    from hive_envs.hive.engine.game import HiveGame
+    from hive_envs.training.alphabeta_expert import AlphaBetaExpert
+
+    rng = np.random.default_rng(5)
+    hive = [HiveGame() for _ in range(6)]
+    for ply, game in enumerate(hive):
+        for _ in range(4 + 2 * ply):
+            game.play_id(int(rng.choice(game.legal_move_ids())))
+    for name, games in (("hoyito", random_positions(6, seed=4, plies=30)), ("hive", hive)):
+        moves = [game.legal_move_ids() for game in games]
+        alone, shared = AlphaBetaExpert(name, 3, 8.0), AlphaBetaExpert(name, 3, 8.0, workers=2)
+        try:
+            expected = alone.scores_of(games, moves)
+            for _ in range(2):  # the pool started once serves every later call
+                got = shared.scores_of(games, moves)
+                assert all(np.array_equal(a, b) for a, b in zip(got, expected))
+            assert shared.nodes == 2 * alone.nodes > 0
+        finally:
+            shared.close()
+        assert shared._pool is None
+
+
 @pytest.mark.parametrize(
     ("game", "depth", "temperature", "message"),
     [("aec", 4, 8.0, "no alpha-beta searcher"), ("hoyito", 22, 8.0, r"2\.\.21"),
@@ -179,6 +205,8 @@ def test_a_bad_alphabeta_expert_is_refused(game, depth, temperature, message):
 
     with pytest.raises(ValueError, match=message):
         AlphaBetaExpert(game, depth, temperature)
+    with pytest.raises(ValueError, match="exit_expert_workers"):
+        AlphaBetaExpert("hoyito", 4, 8.0, workers=0)
 
 
 def test_the_expert_keys_are_checked_before_the_run_folder_is_made(tmp_path):
