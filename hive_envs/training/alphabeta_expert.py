@@ -4,6 +4,9 @@ deeper search than the network's features hold.
     expert = AlphaBetaExpert("hoyito", depth=10, temperature=8.0)
     scores = expert.scores(game, moves)   # each move's alpha-beta score for the player to move
     target = expert.target(scores)        # softmax(scores / temperature): the policy's target
+    shared = AlphaBetaExpert("hive", depth=3, temperature=8.0, workers=2)
+    shared.scores_of(games, moves_of_each)  # the games' scores from two worker processes
+    shared.close()
 
 Each legal move is played on a copy of the game and the position after it searched ``depth - 1``
 plies by the game's own searcher (its definition's ``searcher``: `HoyitoAlphaBeta`, `HiveAlphaBeta`),
