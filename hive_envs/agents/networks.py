@@ -198,10 +198,6 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         return self.legal_policy(observation, rule_features or self.rule_features(observation))
 
 
-HEX_TAPS = ((0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1))
-"""The (row, column) taps of a 3x3 kernel that are hex neighbours (or the cell itself): all but the
-corners (0, 0) and (2, 2)."""
-
 SPARSE_SHARE = 0.1
 """`HexConv.convolve_planes` goes the sparse way while at most this share of the entries of the
 planes that vary are non-zero (a Hive observation: ~40 of ~14,000), else the dense way."""
@@ -250,7 +246,7 @@ class HexConv(nn.Conv2d):
         weight = self.weight * self.hex_mask  # (O, C, 3, 3)
         bias = cast(torch.Tensor, self.bias)  # Conv2d(bias=True): a tensor
         everywhere = corner[:, constant, 0, 0].float() @ weight[:, constant].sum(dim=(2, 3)).T + bias
-        taps = torch.tensor(HEX_TAPS, device=planes.device)
+        taps = torch.nonzero(self.hex_mask[0, 0])  # the 7 (row, column) taps the mask keeps
         tap_row, tap_col = taps[:, 0:1], taps[:, 1:2]  # (7, 1): every entry reaches 7 cells
         cell = rows * (height * width) + (r - tap_row + 1) % height * width + (q - tap_col + 1) % width
         values = sub[rows, plane, r, q].float()
