@@ -339,6 +339,11 @@ def finish_search(stats, pv, pv_len, move, score, depth_reached, nodes):
 
 
 # ---------------------------------------------------------------------------- Python side
+def clip_below(scores: np.ndarray, margin: int | None) -> np.ndarray:
+    """``scores`` with every score below the best - ``margin`` raised to it (None: unchanged)."""
+    return scores if margin is None or len(scores) == 0 else np.maximum(scores, scores.max() - margin)
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """Outcome of one search.
@@ -457,6 +462,56 @@ class AlphaBetaSearcher:
     def choose(self, game) -> int:
         """The move `search` picks (a Hive move id, a Hoyito hole)."""
         return self.search(game).move_id
+
+    def move_scores(
+        self, game, moves: np.ndarray, depth: int, margin: int | None = None
+    ) -> tuple[np.ndarray, int]:
+        """(each of ``moves``' score for the side to move in ``game`` (left unchanged), as a root search
+        ``depth`` plies deep scores it; the nodes searched). Scores are in the searcher's units, a
+        result proven at ply p from the root ±(`WIN_SCORE` - p), a move that ends the game
+        ±(`WIN_SCORE` - 1), a draw 0. With ``margin``, a score more than ``margin`` below the best is
+        raised to the best - ``margin`` (a searcher may then only prove that it is that low).
+
+        Here: each move played on a copy of the game and the position after it searched ``depth`` - 1
+        plies from a cleared table; a child's score is negated only when the side to move differs (a
+        Hoyito capture gives an extra turn)."""
+        self._check_move_scores(game, moves, depth, margin)
+        mover = game.to_move
+        scores = np.empty(len(moves), dtype=np.float64)
+        nodes = 0
+        for i, move in enumerate(moves):
+            child = game.copy()
+            child.play_id(int(move))
+            if child.is_terminal:
+                result0 = float(child.result)
+                scores[i] = (WIN_SCORE - 1) * (result0 if mover == 0 else -result0)
+                continue
+            found = self.search(child, depth=depth - 1)
+            nodes += found.nodes
+            score = found.score if child.to_move == mover else -found.score
+            scores[i] = score - np.sign(score) if abs(score) > MATE_BOUND else score  # one ply further
+        return clip_below(scores, margin), nodes
+
+    def _check_move_scores(self, game, moves, depth, margin) -> None:
+        name = type(self).__name__
+        if not isinstance(game, self.game_class):
+            raise ValueError(
+                f"{name}.move_scores needs a {self.game_class.__name__}, got {type(game).__name__}"
+            )
+        if game.is_terminal:
+            raise ValueError(f"{name}.move_scores: the game is over")
+        if (
+            isinstance(depth, bool)
+            or not isinstance(depth, (int, np.integer))
+            or not 2 <= depth <= self.max_depth + 1
+        ):
+            raise ValueError(
+                f"{name}.move_scores depth must be an int in 2..{self.max_depth + 1}, got {depth!r}"
+            )
+        if margin is not None and not (
+            isinstance(margin, (int, np.integer)) and not isinstance(margin, bool) and margin > 0
+        ):
+            raise ValueError(f"{name}.move_scores margin must be a positive int or None, got {margin!r}")
 
     def _run_kernel(self, game, depth: int, time_s: float, table, pv: np.ndarray, stats: np.ndarray) -> int:
         raise NotImplementedError

@@ -8,14 +8,20 @@ deeper search than the network's features hold.
     shared.scores_of(games, moves_of_each)  # the games' scores from two worker processes
     shared.close()
 
-Each legal move is played on a copy of the game and the position after it searched ``depth - 1``
-plies by the game's own searcher (its definition's ``searcher``: `HoyitoAlphaBeta`, `HiveAlphaBeta`),
-in the searcher's units (Hoyito: 16 per captured counter; a result proven at ply p from the root
-±(`WIN_SCORE` - p), a move that ends the game ±(`WIN_SCORE` - 1), a draw 0), from the side to move
-at the root: a child's score is negated only when the side to move differs (a Hoyito capture gives
-an extra turn). The best of them is ``alphabeta:depth``'s root value, except where that search's
-transposition table carries a deeper result from one move's subtree to another's (3 of 552 random
+The scores are the game's searcher's `move_scores` (`AlphaBetaSearcher.move_scores`): each move's
+score for the side to move at the root, as a root search ``depth`` plies deep scores it, in the
+searcher's units (Hoyito: 16 per captured counter; a result proven at ply p from the root
+±(`WIN_SCORE` - p), a move that ends the game ±(`WIN_SCORE` - 1), a draw 0). Hoyito plays each move on
+a copy and searches the position after it ``depth - 1`` plies; Hive scores every root move in one
+kernel call, its subtrees sharing the table. The best of them is ``alphabeta:depth``'s root value,
+except where a table carries a deeper result from one move's subtree to another's (3 of 552 random
 Hoyito positions at depths 2, 3, 4 and 6 differ).
+
+Only moves near the best matter to the target: a move `FLOOR_TEMPERATURES` temperatures below the
+best gets a weight e^-8 of the best's (0.03%). So the search is asked to be exact only down to
+``FLOOR_TEMPERATURES * temperature`` below the best (the ``margin`` of `move_scores`); a worse move
+scores exactly that (its search only proves it is no better), which in Hive makes a position's scores
+cheaper to find (most moves are refuted by one reply).
 
 Why every move and not ``alphabeta:depth``'s move alone: a third of random Hoyito positions, and more
 than half of self-play ones, have several best moves even 10-14 plies deep (docs/training.md); the
@@ -26,14 +32,17 @@ network that order. The softmax spreads the target over equal moves instead, and
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from hive_envs.core.alphabeta import MATE_BOUND, WIN_SCORE
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
+
+FLOOR_TEMPERATURES = 8
+"""How far below the best move (in temperatures) the scores are exact; see the module docstring."""
 
 
 class AlphaBetaExpert:
@@ -55,8 +64,10 @@ class AlphaBetaExpert:
             raise ValueError(f"exit_expert_temperature must be > 0, got {temperature!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"exit_expert_workers must be an int >= 1, got {workers!r}")
-        self.searcher = searcher_class(depth=depth - 1, seed=seed)
+        self.searcher = searcher_class(seed=seed)
+        self.depth = depth
         self.temperature = float(temperature)
+        self.margin = math.ceil(FLOOR_TEMPERATURES * self.temperature)
         self.nodes = 0  #: positions the searches visited, all calls together
         self.workers = workers
         self._settings = (game, depth, temperature, seed)
@@ -87,20 +98,9 @@ class AlphaBetaExpert:
 
     def scores(self, game: Game, moves: np.ndarray) -> np.ndarray:
         """(len(moves),) float64: each move's score for the player to move in ``game`` (unchanged)."""
-        mover = game.to_move
-        out = np.empty(len(moves), dtype=np.float64)
-        for i, move in enumerate(moves):
-            child = game.copy()
-            child.play_id(int(move))
-            if child.is_terminal:
-                result0 = float(child.result)  # type: ignore[arg-type]  # the game is over
-                out[i] = (WIN_SCORE - 1) * (result0 if mover == 0 else -result0)
-                continue
-            found = self.searcher.search(child)
-            self.nodes += found.nodes
-            score = found.score if child.to_move == mover else -found.score
-            out[i] = score - np.sign(score) if abs(score) > MATE_BOUND else score  # one ply further
-        return out
+        scores, nodes = self.searcher.move_scores(game, moves, self.depth, self.margin)
+        self.nodes += nodes
+        return scores
 
     def target(self, scores: np.ndarray) -> np.ndarray:
         """softmax(scores / temperature), summing to 1 (the best moves share the most)."""

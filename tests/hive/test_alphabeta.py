@@ -49,7 +49,7 @@ from hive_envs.hive.engine.evaluation import (
     quick_evaluate,
 )
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
-from hive_envs.hive.engine.moves import move_cell, move_piece
+from hive_envs.hive.engine.moves import NUM_MOVE_IDS, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import queen_neighbours
@@ -223,6 +223,8 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             new_evals(),
             ALL_FEATURES,
             SEARCH_WEIGHTS,
+            np.empty(0, dtype=np.int64),
+            0,
         )
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
 
@@ -492,6 +494,8 @@ def kernel_search(
         new_evals(),
         features,
         SEARCH_WEIGHTS,
+        np.empty(0, dtype=np.int64),
+        0,
     )
     return move, stats
 
@@ -649,3 +653,85 @@ def test_a_node_limit_gives_up_with_the_state_restored():
         assert move == -1 and stats[2] == 101 and np.array_equal(state, game.state)
         move, stats = kernel_search(game, 2, True, node_limit=int(full_stats[2]))
         assert move == full_move and np.array_equal(stats, full_stats)
+
+
+# -- every root move's score (the alpha-beta expert's) ---------------------------------------------
+def kernel_root_scores(game: HiveGame, depth: int, features: int, margin: int) -> np.ndarray:
+    """The kernel's ``root_scores`` without the table (so every value is the plain minimax's)."""
+    scores = np.full(NUM_MOVE_IDS, -4 * WIN_SCORE, dtype=np.int64)
+    alphabeta_kernel(
+        game.state.copy(),
+        new_workspace(),
+        depth,
+        0.0,
+        0,
+        0,
+        new_table(12),
+        False,
+        history_keys(game),
+        np.zeros(search_plies(depth), dtype=np.int32),
+        np.zeros(4, dtype=np.int64),
+        new_evals(),
+        features,
+        SEARCH_WEIGHTS,
+        scores,
+        margin,
+    )
+    return scores
+
+
+@pytest.mark.parametrize(("depth", "quiescence", "margin"), [(1, True, 48), (1, True, 8), (2, False, 48)])
+def test_root_scores_are_each_moves_minimax_value_down_to_the_margin(depth, quiescence, margin):
+    """``root_scores``: every root move within ``margin`` of the best scores its plain minimax value
+    (the pure-Python reference's, one ply down), every other move at most the best - ``margin``."""
+    features = ALL_FEATURES if quiescence else ALL_FEATURES & ~QUIESCENCE
+    checked = refuted = 0
+    for game in itertools.islice(differential_positions(depth), 8):
+        moves = game.legal_move_ids()
+        if len(moves) == 1:
+            continue
+        scores = kernel_root_scores(game, depth, features, margin)[moves]
+        reference = Minimax(game, depth, quiescence=quiescence)
+        s = game.state.copy()
+        exact = []
+        for move in moves:
+            rec = np.empty(UNDO_SIZE, dtype=np.int32)
+            apply_move(s, move, rec)
+            exact.append(-reference.value(s, depth - 1, 1, [int(position_key(game.state.copy()))], 0))
+            undo_move(s, rec)
+        exact = np.array(exact)
+        close = exact > exact.max() - margin
+        assert np.array_equal(scores[close], exact[close]), game.gamestring
+        assert (scores[~close] <= exact.max() - margin).all()
+        checked += 1
+        refuted += (~close).sum()
+    assert checked >= 6 and refuted > 0
+
+
+def test_move_scores_best_is_the_root_searchs_and_bad_input_is_refused():
+    """`HiveAlphaBeta.move_scores` (one kernel call, with the table): the best score is ``alphabeta:depth``'s
+    root value, a score below the best - margin is raised to it, the game is left as found; an illegal
+    move, a finished game, a bad depth or margin are refused."""
+    searcher = HiveAlphaBeta()
+    checked = 0
+    for game in unfinished_positions(["Base", "Base+MLP"], seeds=range(2), plies=(6, 16, 30)):
+        record = game.record()
+        moves = game.legal_move_ids()
+        for depth in (2, 3):
+            scores, nodes = searcher.move_scores(game, moves, depth, 48)
+            assert scores.max() == HiveAlphaBeta(depth=depth).search(game).score and nodes > 0
+            assert scores.min() >= scores.max() - 48
+        assert game.record() == record
+        checked += 1
+    assert checked >= 8
+    game = random_game("Base", 3, 10)
+    illegal = np.setdiff1d(np.arange(NUM_MOVE_IDS), game.legal_move_ids())[:1]
+    with pytest.raises(ValueError, match="not legal"):
+        searcher.move_scores(game, illegal, 2)
+    for depth, margin in ((1, None), (14, None), (2, 0), (2, 1.5)):
+        with pytest.raises(ValueError, match="depth" if margin is None else "margin"):
+            searcher.move_scores(game, game.legal_move_ids(), depth, margin)
+    game = HiveGame.from_gamestring(WIN_IN_1)
+    game.play("wB1 /bQ")
+    with pytest.raises(ValueError, match="over"):
+        searcher.move_scores(game, np.array([PASS_MOVE]), 2)

@@ -22,7 +22,7 @@ the position (and the positions the game went through), the limits and ``seed`` 
 between moves the ordering cannot tell apart): the ladder's ``alphabeta:D`` yardsticks stay the
 plain depth-D search. The evaluation cache is kept in both cases (it holds exact evaluations).
 
-`alphabeta_kernel(s, w, max_depth, time_s, node_limit, seed, table, use_table, seen, pv, stats, evals, features, weights) -> move` searches
+`alphabeta_kernel(s, w, max_depth, time_s, node_limit, seed, table, use_table, seen, pv, stats, evals, features, weights, root_scores, root_margin) -> move` searches
 the position ``s`` in place: every node applies a move with `rules.apply_move` and takes it back
 with `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time
 runs out). Per depth the kernel keeps one row of a move buffer, as `search.perft_kernel` does, and
@@ -112,6 +112,7 @@ from numba import njit
 
 from hive_envs.core.alphabeta import (
     DEFAULT_TABLE_BITS,
+    INFINITY,
     WIN_SCORE,
     AlphaBetaSearcher,
     aborted_result,
@@ -119,6 +120,7 @@ from hive_envs.core.alphabeta import (
     child_depth,
     child_searched,
     clear_table,
+    clip_below,
     close_node,
     finish_search,
     iteration_result,
@@ -408,7 +410,22 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, weigh
 # every process would compile the search again: the cold start the cache exists to avoid.
 @njit(cache=True)
 def alphabeta_kernel(
-    s, w, max_depth, time_s, node_limit, seed, table, use_table, seen, pv, stats, evals, features, weights
+    s,
+    w,
+    max_depth,
+    time_s,
+    node_limit,
+    seed,
+    table,
+    use_table,
+    seen,
+    pv,
+    stats,
+    evals,
+    features,
+    weights,
+    root_scores,
+    root_margin,
 ):
     """Best move for the side to move in ``s`` (not finished); see the module docstring.
 
@@ -417,7 +434,12 @@ def alphabeta_kernel(
 
     ``evals``: the evaluation cache (uint64 keys, int32 values, a power-of-two length, kept between
     searches with the same ``weights``); ``features``: the bits of `FEATURES` to use (`ALL_FEATURES`
-    in play); ``weights``: the evaluation's (`evaluation.evaluate`)."""
+    in play); ``weights``: the evaluation's (`evaluation.evaluate`).
+
+    ``root_scores`` (int64[`NUM_MOVE_IDS`], or empty: off): every root move's score is written at its
+    move id, each root move searched with the window (best so far - ``root_margin``, +inf) instead of
+    the root's alpha-beta window, so a score within ``root_margin`` of the best is exact and a lower
+    one is at most best - ``root_margin`` (`HiveAlphaBeta.move_scores`)."""
     start = now()
     deadline = start + time_s - min(_CLOCK_MARGIN_S, 0.05 * time_s)
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
@@ -437,6 +459,7 @@ def alphabeta_kernel(
     eval_buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
     near = np.zeros((2, NUM_CELLS), dtype=np.int64)  # the Queens' neighbours, stamped per node
     eval_keys, eval_values = evals
+    scoring = root_scores.shape[0] > 0
     use_pvs = (features & PVS) != 0
     use_evals = (features & EVAL_CACHE) != 0
     use_quiescence = (features & QUIESCENCE) != 0
@@ -541,6 +564,8 @@ def alphabeta_kernel(
                 ply -= 1
                 undo_move(s, recs[ply])
                 v = -value
+                if scoring and ply == 0:
+                    root_scores[moves[0, index[0]]] = v
                 if scout[ply] == 1 and alpha[ply] < v < beta[ply]:
                     again[ply] = 1  # the null-window search failed high: search it with the window
                 else:
@@ -551,7 +576,11 @@ def alphabeta_kernel(
                 if again[ply] == 0:
                     select_next(moves[ply], order[ply], i, count[ply])
                 apply_move(s, moves[ply, i], recs[ply])
-                if use_pvs and i > 0 and again[ply] == 0:
+                if scoring and ply == 0:  # every root move: exact down to the best - the margin
+                    alpha[1] = -INFINITY
+                    beta[1] = min(INFINITY, root_margin - best[0])
+                    scout[0] = 0
+                elif use_pvs and i > 0 and again[ply] == 0:
                     alpha[ply + 1] = -alpha[ply] - 1
                     beta[ply + 1] = -alpha[ply]
                     scout[ply] = 1
@@ -589,6 +618,10 @@ def alphabeta_kernel(
         if stop:
             break
     return finish_search(stats, pv, pv_len, result_move, result_score, depth_reached, nodes)
+
+
+_NO_SCORES = np.empty(0, dtype=np.int64)  # the kernel's root_scores for a plain search
+_UNSCORED = -4 * WIN_SCORE  # a move id the root did not list
 
 
 MAX_WEIGHT = 1000
@@ -678,17 +711,49 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         self._options: tuple | None = None  # the game options the kept table and cache belong to
         _load_kernels()
 
-    def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
-        started = time.perf_counter()
+    def move_scores(
+        self, game: HiveGame, moves: np.ndarray, depth: int, margin: int | None = None
+    ) -> tuple[np.ndarray, int]:
+        """`AlphaBetaSearcher.move_scores` in one kernel call: the root search at ``depth`` with every
+        root move searched with the window (best so far - ``margin``, +inf), so a move more than
+        ``margin`` below the best costs a refutation, not an exact score; the table is shared by the
+        moves' subtrees (so a score can differ from a separate search of the position after the move
+        where the table carries a deeper result across, as in any root search). The locked-opponent
+        plan is not used. Deeper than `MAX_DEPTH`: the separate searches."""
+        if depth > self.max_depth:
+            return super().move_scores(game, moves, depth, margin)
+        self._check_move_scores(game, moves, depth, margin)
+        seen = self._prepare(game, depth_limited=True)
+        scores = np.full(NUM_MOVE_IDS, _UNSCORED, dtype=np.int64)
+        pv = np.zeros(search_plies(depth), dtype=np.int32)
+        stats = np.zeros(4, dtype=np.int64)
+        kernel_margin = 2 * INFINITY if margin is None else int(margin)
+        self._kernel(game.state.copy(), depth, 0.0, 0, seen, self._table, pv, stats, scores, kernel_margin)
+        found = scores[np.asarray(moves, dtype=np.int64)]
+        if (found == _UNSCORED).any():
+            raise ValueError(
+                f"HiveAlphaBeta.move_scores: not legal moves here: {np.asarray(moves)[found == _UNSCORED]}"
+            )
+        return clip_below(found.astype(np.float64), margin), int(stats[2])
+
+    def _prepare(self, game: HiveGame, depth_limited: bool) -> np.ndarray:
+        """Clear the table and cache where ``game``'s options differ from the last search's (and the
+        table for a depth-limited search); returns the sorted keys of the positions the game went through."""
         options = (game.game_type, game.tournament_opening, game.max_turns)
         if options != self._options:
             if self._options is not None:  # a new searcher's table and cache are empty already
-                clear_table(table)
+                clear_table(self._table)
                 self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
             self._options = options
-        elif time_s == 0 and self.keep_table:
-            clear_table(table)  # depth-limited: the plain search of this position (the ladder's yardsticks)
-        seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+        elif depth_limited and self.keep_table:
+            clear_table(
+                self._table
+            )  # depth-limited: the plain search of this position (the ladder's yardsticks)
+        return np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
+
+    def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
+        started = time.perf_counter()
+        seen = self._prepare(game, depth_limited=time_s == 0)
         state = game.state.copy()
         extension_nodes = 0
         if time_s == 0 and depth < MAX_DEPTH and opponent_locked(state, self._w, self._moves):
@@ -719,7 +784,9 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             pv[:] = deeper_pv[: pv.shape[0]]
         return move
 
-    def _kernel(self, state, depth, time_s, node_limit, seen, table, pv, stats) -> int:
+    def _kernel(
+        self, state, depth, time_s, node_limit, seen, table, pv, stats, root_scores=None, root_margin=0
+    ) -> int:
         return alphabeta_kernel(
             state,
             self._w,
@@ -735,6 +802,8 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             self._evals,
             self.features,
             self.weights,
+            _NO_SCORES if root_scores is None else root_scores,
+            root_margin,
         )
 
     def _locked_plan(self, state, seen, pv, stats) -> tuple[int, np.ndarray | None]:
