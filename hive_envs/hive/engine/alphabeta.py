@@ -9,6 +9,7 @@
     game.play_id(result.move_id)
     searcher.choose(game)                        # just the move id
     searcher.search(game, depth=2)               # other limits for one search
+    scores, nodes = searcher.move_scores(game, game.legal_move_ids(), 3, 64)  # every move's score
 
 Limits: ``depth`` in 1..`MAX_DEPTH` plies, ``time_s`` in (0, 3600] seconds (iterative deepening up
 to `MAX_DEPTH` until the time is used), both given: whichever is reached first; neither:
