@@ -735,3 +735,16 @@ def test_move_scores_best_is_the_root_searchs_and_bad_input_is_refused():
     game.play("wB1 /bQ")
     with pytest.raises(ValueError, match="over"):
         searcher.move_scores(game, np.array([PASS_MOVE]), 2)
+
+
+@pytest.mark.parametrize("keep_table", [True, False])
+def test_move_scores_do_not_depend_on_the_searches_before(keep_table):
+    """The scores depend only on the position: after a timed search has filled the table, a
+    searcher (keeping its table between timed searches or not) scores as a fresh one."""
+    for game in unfinished_positions(["Base"], seeds=range(2), plies=(12, 20)):
+        used = HiveAlphaBeta(keep_table=keep_table)
+        used.search(game, time_s=0.2)
+        moves = game.legal_move_ids()
+        scores, _ = used.move_scores(game, moves, 3, 48)
+        expected, _ = HiveAlphaBeta(keep_table=keep_table).move_scores(game, moves, 3, 48)
+        assert np.array_equal(scores, expected), game.gamestring

@@ -724,7 +724,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         if depth > self.max_depth:
             return super().move_scores(game, moves, depth, margin)
         self._check_move_scores(game, moves, depth, margin)
-        seen = self._prepare(game, depth_limited=True)
+        seen = self._prepare(game, clear=True)  # the scores depend only on the position
         scores = np.full(NUM_MOVE_IDS, _UNSCORED, dtype=np.int64)
         pv = np.zeros(search_plies(depth), dtype=np.int32)
         stats = np.zeros(4, dtype=np.int64)
@@ -737,24 +737,24 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             )
         return clip_below(found.astype(np.float64), margin), int(stats[2])
 
-    def _prepare(self, game: HiveGame, depth_limited: bool) -> np.ndarray:
-        """Clear the table and cache where ``game``'s options differ from the last search's (and the
-        table for a depth-limited search); returns the sorted keys of the positions the game went through."""
+    def _prepare(self, game: HiveGame, clear: bool) -> np.ndarray:
+        """Clear the table and cache where ``game``'s options differ from the last search's, and the
+        table when ``clear``; returns the sorted keys of the positions the game went through."""
         options = (game.game_type, game.tournament_opening, game.max_turns)
         if options != self._options:
             if self._options is not None:  # a new searcher's table and cache are empty already
                 clear_table(self._table)
                 self._evals[0][:] = 0  # key 0 is never a position's key in practice: an empty slot
             self._options = options
-        elif depth_limited and self.keep_table:
-            clear_table(
-                self._table
-            )  # depth-limited: the plain search of this position (the ladder's yardsticks)
+        elif clear:
+            clear_table(self._table)
         return np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
 
     def _run_kernel(self, game: HiveGame, depth, time_s, table, pv, stats) -> int:
         started = time.perf_counter()
-        seen = self._prepare(game, depth_limited=time_s == 0)
+        # depth-limited: the plain search of this position (the ladder's yardsticks); `search` has
+        # cleared the table already when it is not kept
+        seen = self._prepare(game, clear=time_s == 0 and self.keep_table)
         state = game.state.copy()
         extension_nodes = 0
         if time_s == 0 and depth < MAX_DEPTH and opponent_locked(state, self._w, self._moves):
