@@ -5,7 +5,7 @@ scored in one kernel call against one separate search per move, interleaved in o
 
 Positions: seeded games of Base and Base+MLP (alternately) after 4 to 50 uniformly random plies
 (finished games and single-move positions skipped). Each position is scored three ways, one after the
-other: the kernel with the expert's margin (`alphabeta_expert.FLOOR_TEMPERATURES` temperatures), the
+other: the kernel with the expert's margin (`alphabeta_expert.score_margin`), the
 kernel with no margin (every score exact), and the separate searches (the base class: each move
 played, the position after it searched ``depth`` - 1 plies, with the same margin applied after). It
 prints CPU seconds and nodes of each, the ratios, and how often the best score equals
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import math
 import os
 import time
 
@@ -25,7 +24,7 @@ from benchmarks.bench_search import random_positions
 from hive_envs.core.alphabeta import AlphaBetaSearcher
 from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
 from hive_envs.hive.engine.game import HiveGame
-from hive_envs.training.alphabeta_expert import FLOOR_TEMPERATURES
+from hive_envs.training.alphabeta_expert import score_margin
 
 OPENING_PLIES = (4, 50)
 
@@ -47,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--temperature", type=float, default=8.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    margin = math.ceil(FLOOR_TEMPERATURES * args.temperature)
+    margin = score_margin(args.temperature)
     searcher, root = HiveAlphaBeta(), HiveAlphaBeta(depth=args.depth)
     ways = {
         f"one kernel call, margin {margin}": lambda g, m: searcher.move_scores(g, m, args.depth, margin),

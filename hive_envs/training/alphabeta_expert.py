@@ -45,6 +45,11 @@ FLOOR_TEMPERATURES = 8
 """How far below the best move (in temperatures) the scores are exact; see the module docstring."""
 
 
+def score_margin(temperature: float) -> int:
+    """The ``margin`` of `move_scores` the expert asks for at ``temperature``: `FLOOR_TEMPERATURES` of it."""
+    return math.ceil(FLOOR_TEMPERATURES * temperature)
+
+
 class AlphaBetaExpert:
     """Scores the legal moves of a position by the game's alpha-beta searcher (see the module doc)."""
 
@@ -67,7 +72,7 @@ class AlphaBetaExpert:
         self.searcher = searcher_class(seed=seed)
         self.depth = depth
         self.temperature = float(temperature)
-        self.margin = math.ceil(FLOOR_TEMPERATURES * self.temperature)
+        self.margin = score_margin(self.temperature)
         self.nodes = 0  #: positions the searches visited, all calls together
         self.workers = workers
         self._settings = (game, depth, temperature, seed)
