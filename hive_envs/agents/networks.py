@@ -38,7 +38,7 @@ checkpoint rebuilds its network without the training config.
 from __future__ import annotations
 
 import math
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import torch
@@ -203,6 +203,91 @@ SPARSE_SHARE = 0.1
 planes that vary are non-zero (a Hive observation: ~40 of ~14,000), else the dense way."""
 
 
+BYTES_PER_WORD = 8
+
+
+class PlaneEntries(NamedTuple):
+    """Observation planes (B, C, H, W) held as what they contain (`plane_entries` makes them):
+    the planes that hold one number in every row (``constant`` (C,)) and that number (``corner``
+    (B, C), each plane's first cell), and the non-zero entries of the other planes (``rows``,
+    ``plane``, ``cell`` = r * W + q, ``values`` float), in row order. The trunk without blocks
+    reads them as it reads the planes (`HexConvPolicy.action_logits`)."""
+
+    shape: tuple[int, int, int, int]
+    constant: torch.Tensor
+    corner: torch.Tensor
+    rows: torch.Tensor
+    plane: torch.Tensor
+    cell: torch.Tensor
+    values: torch.Tensor
+
+    def take(self, index: torch.Tensor) -> PlaneEntries:
+        """The rows ``index`` (1-D, as ``planes[index]``): the PPO update's minibatches are taken
+        from the rollout's entries, found once, instead of scanning 12 million bytes each."""
+        counts = torch.bincount(self.rows, minlength=self.shape[0])
+        starts = torch.cumsum(counts, dim=0) - counts
+        taken = counts[index]
+        new_rows = torch.repeat_interleave(torch.arange(len(index), device=index.device), taken)
+        first = torch.cumsum(taken, dim=0) - taken  # where each taken row begins among the taken
+        at = starts[index][new_rows] + torch.arange(len(new_rows), device=index.device) - first[new_rows]
+        return PlaneEntries(
+            (len(index), *self.shape[1:]),
+            self.constant,
+            self.corner.index_select(0, index),
+            new_rows,
+            self.plane[at],
+            self.cell[at],
+            self.values[at],
+        )
+
+
+def plane_entries(planes: torch.Tensor) -> PlaneEntries | None:
+    """The planes (B, C, H, W) as `PlaneEntries`; None when the entries off the constant planes are
+    more than `SPARSE_SHARE` of their cells (for byte planes: the words holding them, of their
+    words), or the batch is empty.
+
+    Byte planes (uint8 or bool, as the envs give them) are read as 8-byte words: the scans for
+    constant planes and non-zero entries go through 1/8 of the elements (a Hive minibatch of 512
+    observations is 12 million bytes, ~40 of them non-zero per position off the constant planes).
+    """
+    batch, channels, height, width = planes.shape
+    area = height * width
+    if batch == 0:
+        return None
+    corner = planes[:, :, 0, 0]
+    if planes.dtype in (torch.uint8, torch.bool) and area % BYTES_PER_WORD == 0:
+        words = planes.contiguous().view(torch.uint8).reshape(batch, channels, area).view(torch.int64)
+        corner_word = corner.view(torch.uint8).to(torch.int64) * 0x0101010101010101  # the byte 8 times
+        constant = (words == corner_word.unsqueeze(2)).all(dim=2).all(dim=0)
+        varying = torch.nonzero(~constant).squeeze(1)
+        rows, plane, word = torch.nonzero(words[:, varying], as_tuple=True)
+        if rows.numel() * BYTES_PER_WORD > SPARSE_SHARE * batch * len(varying) * area:
+            return None
+        word_bytes = words[rows, varying[plane], word].view(torch.uint8).view(-1, BYTES_PER_WORD)
+        entry, byte = torch.nonzero(word_bytes, as_tuple=True)
+        values = word_bytes[entry, byte].float()
+        cell = word[entry] * BYTES_PER_WORD + byte
+        return PlaneEntries(
+            (batch, channels, height, width),
+            constant,
+            corner,
+            rows[entry],
+            varying[plane[entry]],
+            cell,
+            values,
+        )
+    constant = (planes == planes[:, :, :1, :1]).flatten(2).all(dim=2).all(dim=0)
+    varying = torch.nonzero(~constant).squeeze(1)
+    sub = planes[:, varying]
+    rows, plane, r, q = torch.nonzero(sub, as_tuple=True)
+    if rows.numel() > SPARSE_SHARE * sub.numel():
+        return None
+    values = sub[rows, plane, r, q].float()
+    return PlaneEntries(
+        (batch, channels, height, width), constant, corner, rows, varying[plane], r * width + q, values
+    )
+
+
 class HexConv(nn.Conv2d):
     """3x3 convolution over axial hex coordinates with circular (torus) padding.
 
@@ -230,31 +315,54 @@ class HexConv(nn.Conv2d):
 
         Why: a Hive observation is ~40 non-zero entries (the tiles, the top and last-moved marks) on
         25 planes of 24 x 24, plus 17 planes that hold one number each (reserves, turn, ply), and
-        the dense convolution of it multiplies ~1.7 million zeros per position. Here a plane that
-        is constant in every row adds value x (the sum of its kernel) to every cell, and each
-        non-zero entry of the other planes adds value x its kernel tap to each of the seven cells it
-        reaches (an index_add). Planes with more than `SPARSE_SHARE` non-zero entries go dense.
+        the dense convolution of it multiplies ~1.7 million zeros per position. `sparse_parts`
+        gives what differs from cell to cell; here it is laid over each row's common value.
         """
         batch, _, height, width = planes.shape
-        corner = planes[:, :, :1, :1]
-        constant = (planes == corner).flatten(2).all(dim=2).all(dim=0)  # (C,): one number per row
-        varying = torch.nonzero(~constant).squeeze(1)
-        sub = planes[:, varying]
-        rows, plane, r, q = torch.nonzero(sub, as_tuple=True)
-        if batch == 0 or rows.numel() > SPARSE_SHARE * sub.numel():
+        parts = self.sparse_parts(planes)
+        if parts is None:
             return self(planes.float()).contiguous(memory_format=torch.channels_last)
+        everywhere, cells, values = parts
+        out = everywhere.repeat_interleave(height * width, dim=0)
+        out = out.index_add(0, cells, values - everywhere[cells // (height * width)])
+        return out.view(batch, height, width, -1).permute(0, 3, 1, 2)
+
+    def sparse_parts(self, planes: torch.Tensor | PlaneEntries) -> tuple[torch.Tensor, ...] | None:
+        """The convolution of sparse planes (B, C, H, W) (or their `PlaneEntries`) as (everywhere (B, O): the output at every
+        cell no non-zero entry reaches, cells (U,): the flat ids ``row * H * W + cell`` of the cells
+        some entry reaches, sorted, values (U, O): the output there); None when the planes are not
+        sparse (more than `SPARSE_SHARE` non-zero entries) or the batch is empty.
+
+        A plane that is constant in every row adds value x (the sum of its kernel) to every cell;
+        each non-zero entry of the other planes adds value x its kernel tap to each of the seven
+        cells it reaches.
+        """
+        _, _, height, width = planes.shape
+        entries = planes if isinstance(planes, PlaneEntries) else plane_entries(planes)
+        if entries is None:
+            return None
+        _, constant, corner, rows, plane, at, values = entries
+        r, q = torch.div(at, width, rounding_mode="floor"), at % width
         weight = self.weight * self.hex_mask  # (O, C, 3, 3)
         bias = cast(torch.Tensor, self.bias)  # Conv2d(bias=True): a tensor
-        everywhere = corner[:, constant, 0, 0].float() @ weight[:, constant].sum(dim=(2, 3)).T + bias
+        everywhere = corner[:, constant].float() @ weight[:, constant].sum(dim=(2, 3)).T + bias
         taps = torch.nonzero(self.hex_mask[0, 0])  # the 7 (row, column) taps the mask keeps
         tap_row, tap_col = taps[:, 0:1], taps[:, 1:2]  # (7, 1): every entry reaches 7 cells
         cell = rows * (height * width) + (r - tap_row + 1) % height * width + (q - tap_col + 1) % width
-        values = sub[rows, plane, r, q].float()
-        added = weight[:, varying[plane], tap_row, tap_col] * values  # (O, 7, E)
-        out = torch.zeros(batch * height * width, weight.shape[0], device=planes.device, dtype=added.dtype)
-        out = out.index_add(0, cell.reshape(-1), added.permute(1, 2, 0).reshape(-1, weight.shape[0]))
-        out = out.view(batch, height * width, -1) + everywhere[:, None, :]
-        return out.view(batch, height, width, -1).permute(0, 3, 1, 2)
+        tap = plane * 9 + tap_row * 3 + tap_col  # (7, E): the row of `table` that weighs it
+        # Each reached cell sums value x tap weight over the (entry, tap) pairs that reach it: a
+        # weighted embedding bag of the taps, the pairs sorted by cell.
+        by_cell, order = torch.sort(cell.reshape(-1))
+        cells, counts = torch.unique_consecutive(by_cell, return_counts=True)
+        table = weight.permute(1, 2, 3, 0).reshape(-1, weight.shape[0])  # (C * 9, O)
+        summed = F.embedding_bag(
+            tap.reshape(-1)[order],
+            table,
+            torch.cumsum(counts, dim=0) - counts,
+            mode="sum",
+            per_sample_weights=values.expand(len(taps), -1).reshape(-1)[order],
+        )
+        return everywhere, cells, summed + everywhere[cells // (height * width)]
 
 
 class ResidualBlock(nn.Module):
@@ -300,24 +408,61 @@ class HexConvPolicy(nn.Module):
         return logits, self.value_head(pooled).squeeze(-1)
 
     def action_logits(
-        self, observation: torch.Tensor, actions: torch.Tensor
+        self, observation: torch.Tensor | PlaneEntries, actions: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """(the logits ``forward`` gives at ``actions`` (B, K), value (B,)), computed at those actions
         only: a legal-action network needs ~60 of the 12,673 (the slot head is a 1x1 convolution, so
         the logit of (slot, cell) is that slot's weights times the features at that cell)."""
-        x = self.trunk(observation)
-        batch, channels = x.shape[:2]
-        pooled = x.mean(dim=(2, 3))
-        cells = x.permute(0, 2, 3, 1).reshape(batch, -1, channels)  # (B, H * W, channels): a view
-        area = cells.shape[1]
+        area = observation.shape[2] * observation.shape[3]
         is_pass = actions >= self.slots * area
         slot = torch.where(is_pass, 0, actions // area)
-        at = cells.gather(1, torch.where(is_pass, 0, actions % area).unsqueeze(-1).expand(-1, -1, channels))
+        cell = torch.where(is_pass, 0, actions % area)
+        shallow = self.shallow_features(observation, cell) if len(self.blocks) == 0 else None
+        if shallow is None:
+            if isinstance(observation, PlaneEntries):
+                raise ValueError("a trunk with residual blocks reads observation planes, not PlaneEntries")
+            x = self.trunk(observation)
+            batch, channels = x.shape[:2]
+            pooled = x.mean(dim=(2, 3))
+            cells = x.permute(0, 2, 3, 1).reshape(batch, -1, channels)  # (B, H * W, channels): a view
+            at = cells.gather(1, cell.unsqueeze(-1).expand(-1, -1, channels))
+        else:
+            at, pooled = shallow
+            channels = at.shape[-1]
         weight = self.slot_head.weight.view(self.slots, channels)
         bias = cast(torch.Tensor, self.slot_head.bias)  # Conv2d(bias=True): a tensor
         logits = (at * weight[slot]).sum(dim=-1) + bias[slot]
         logits = torch.where(is_pass, self.pass_head(pooled), logits)
         return logits, self.value_head(pooled).squeeze(-1)
+
+    def shallow_features(
+        self, observation: torch.Tensor | PlaneEntries, cell: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor] | None:
+        """A trunk without residual blocks (ReLU of the stem) at ``cell`` (B, K) and its mean over
+        the grid (B, channels), computed at the cells the observation's entries reach only; None
+        when the observation is not sparse (then the trunk is computed whole).
+
+        Why: without blocks, every cell no entry reaches holds its row's common value, so the mean
+        is the reached cells' sum plus the others' count times that value, and a Hive position
+        reaches ~150 of the 576 cells: the update of ``conv_blocks: 0`` networks need not build
+        and differentiate the (B, channels, 24, 24) map.
+        """
+        parts = self.stem.sparse_parts(observation)
+        if parts is None:
+            return None
+        everywhere, cells, values = (F.relu(parts[0]), parts[1], F.relu(parts[2]))
+        if len(cells) == 0:  # empty boards: every cell holds its row's common value
+            return everywhere.unsqueeze(1).expand(-1, cell.shape[1], -1), everywhere
+        batch, area = observation.shape[0], observation.shape[2] * observation.shape[3]
+        row_of = torch.div(cells, area, rounding_mode="floor")
+        reached = torch.bincount(row_of, minlength=batch).unsqueeze(1)
+        total = values.new_zeros(batch, values.shape[1]).index_add(0, row_of, values)
+        pooled = (total + (area - reached) * everywhere) / area
+        wanted = torch.arange(batch, device=cell.device).unsqueeze(1) * area + cell
+        place = torch.searchsorted(cells, wanted).clamp(max=len(cells) - 1)
+        found = (cells[place] == wanted).unsqueeze(-1)
+        at = torch.where(found, values[place], everywhere.unsqueeze(1))
+        return at, pooled
 
 
 RULE_WEIGHTS = {12: 8.0, 11: 1.0, 4: 20.0, 5: -20.0}
@@ -416,17 +561,28 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         obs = observation.detach().to("cpu", torch.uint8).numpy()
         return tuple(torch.as_tensor(x, device=observation.device) for x in self.extractor(obs))
 
+    def plane_entries(self, observation: torch.Tensor) -> PlaneEntries | None:
+        """The observations as `PlaneEntries` where the trunk reads them (no residual blocks, sparse
+        planes), else None: `legal_policy` then takes them (or rows of them) for the observations."""
+        return plane_entries(observation) if len(self.board.blocks) == 0 else None
+
     def legal_policy(
-        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...]
+        self, observation: torch.Tensor | PlaneEntries, rule_features: tuple[torch.Tensor, ...]
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits (B, K) over each row's legal actions, value (B,)); padding logits are 0."""
         actions, features, position = rule_features
-        real = features[..., 0:1]  # 1 for a legal action, 0 for padding
+        real = features[..., 0] > 0  # a legal action (feature 0 is 1), not padding
         trunk, value = self.board.action_logits(observation, actions.clamp(max=self.num_actions - 1))
-        hidden = self.action_embed(features) * real  # (B, K, width)
-        logits = (trunk + self.action_logit(hidden).squeeze(-1)) * real.squeeze(-1)
-        mean = hidden.sum(dim=1) / real.sum(dim=1).clamp(min=1.0)
-        peak = hidden.amax(dim=1)  # hidden >= 0 (ReLU) and 0 on padding: padding never wins
+        # The per-action part runs on the legal entries only (rows are padded to the widest).
+        hidden = self.action_embed(features[real])  # (legal entries, width), >= 0 (ReLU)
+        legal_logits = trunk[real] + self.action_logit(hidden).squeeze(-1)
+        logits = torch.zeros_like(trunk).masked_scatter(real, legal_logits)  # padding logits: 0
+        legal = real.sum(dim=1)  # the entries of a row are consecutive in `hidden`
+        row = torch.repeat_interleave(torch.arange(len(real), device=real.device), legal)
+        pooled = hidden.new_zeros(len(real), hidden.shape[1])
+        mean = pooled.index_add(0, row, hidden) / legal.clamp(min=1).unsqueeze(1)
+        # amax's gradient is shared among equal entries (as `amax` over the padded rows shares it)
+        peak = pooled.scatter_reduce(0, row.unsqueeze(1).expand_as(hidden), hidden, "amax")  # none: 0
         value = value + self.value_net(torch.cat([mean, peak, position], dim=1)).squeeze(-1)
         return logits, value
 

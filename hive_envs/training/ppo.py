@@ -5,6 +5,8 @@ under the policy, averaged over the labelled decisions of each minibatch, weight
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import torch
 from torch import nn
@@ -16,6 +18,12 @@ from hive_envs.training.selfplay import Rollout, legal_distribution
 def action_places(rule_features: tuple[torch.Tensor, ...], actions: torch.Tensor) -> torch.Tensor:
     """Each action's place in its row's list of legal actions (a legal-action network's order)."""
     return (rule_features[0] == actions.unsqueeze(1)).long().argmax(dim=1)
+
+
+def take_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """``x[index]`` for a 1-D index: `index_select` copies a minibatch of Hive observations in a
+    tenth of the time advanced indexing takes."""
+    return x.index_select(0, index)
 
 
 def ppo_update(
@@ -43,10 +51,12 @@ def ppo_update(
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
     # A network with a legal-action form (hive_lookahead) is trained in it; its rule features
     # depend on the observation only, so the rollout's are reused (or computed once here).
-    features = None
+    features, entries = None, None
     if hasattr(network, "legal_policy"):
         features = rollout.rule_features or network.rule_features(data["obs"])
         features = tuple(x.to(device) for x in features)
+    if hasattr(network, "plane_entries"):  # the observations' entries, found once for every minibatch
+        entries = network.plane_entries(data["obs"])
     size = int(keep.sum())
     minibatch = max(1, size // config.num_minibatches)
     sums: dict[str, float] = {}
@@ -55,27 +65,29 @@ def ppo_update(
         order = generator.permutation(size)
         for start in range(0, size - minibatch + 1, minibatch):
             mb = torch.as_tensor(order[start : start + minibatch], device=device)
+            rows = functools.partial(take_rows, index=mb)
             if features is None:
-                logits, new_value = network(data["obs"][mb])
-                dist = MaskedCategorical(logits, data["mask"][mb])
-                new_log_prob = dist.log_prob(data["actions"][mb])
+                logits, new_value = network(rows(data["obs"]))
+                dist = MaskedCategorical(logits, rows(data["mask"]))
+                new_log_prob = dist.log_prob(rows(data["actions"]))
                 mb_features = None
             else:
-                mb_features = tuple(x[mb] for x in features)
-                dist, new_value = legal_distribution(network, data["obs"][mb], mb_features)
-                new_log_prob = dist.log_prob(action_places(mb_features, data["actions"][mb]))
+                mb_features = tuple(rows(x) for x in features)
+                observations = rows(data["obs"]) if entries is None else entries.take(mb)
+                dist, new_value = legal_distribution(network, observations, mb_features)
+                new_log_prob = dist.log_prob(action_places(mb_features, rows(data["actions"])))
             entropy = dist.entropy().mean()
-            log_ratio = new_log_prob - data["log_probs"][mb]
+            log_ratio = new_log_prob - rows(data["log_probs"])
             ratio = log_ratio.exp()
-            adv = data["advantages"][mb]
+            adv = rows(data["advantages"])
             if config.norm_adv and adv.numel() > 1:
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)
             policy_loss = torch.max(
                 -adv * ratio, -adv * ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
             ).mean()
-            returns = data["returns"][mb]
+            returns = rows(data["returns"])
             if config.clip_value:
-                old_value = data["values"][mb]
+                old_value = rows(data["values"])
                 clipped = old_value + (new_value - old_value).clamp(-config.clip_coef, config.clip_coef)
                 value_loss = 0.5 * torch.max((new_value - returns) ** 2, (clipped - returns) ** 2).mean()
             else:
@@ -83,7 +95,7 @@ def ppo_update(
             loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
             extra = {}
             if imitate:
-                teacher = data["teacher"][mb]
+                teacher = rows(data["teacher"])
                 labelled = teacher >= 0
                 if bool(labelled.any()):
                     index = teacher.clamp(min=0)

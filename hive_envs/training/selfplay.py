@@ -157,8 +157,9 @@ class SelfPlayCollector:
     def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
         """(actions, log-probabilities, values, rule features or None) for the given rows."""
         if hasattr(network, "legal_policy"):  # scores the legal actions only
-            features = network.rule_features(obs[rows])
-            dist, value = legal_distribution(network, obs[rows], features)
+            chosen = obs.index_select(0, torch.as_tensor(rows, device=obs.device))  # faster than obs[rows]
+            features = network.rule_features(chosen)
+            dist, value = legal_distribution(network, chosen, features)
             choice = dist.sample(self.generator)
             action = features[0].gather(1, choice.unsqueeze(1)).squeeze(1)
             return action, dist.log_prob(choice), value, features
