@@ -323,15 +323,14 @@ class HexConv(nn.Conv2d):
         if parts is None:
             return self(planes.float()).contiguous(memory_format=torch.channels_last)
         everywhere, cells, values = parts
-        out = everywhere.repeat_interleave(height * width, dim=0)
-        out = out.index_add(0, cells, values - everywhere[cells // (height * width)])
+        out = everywhere.repeat_interleave(height * width, dim=0).index_copy(0, cells, values)
         return out.view(batch, height, width, -1).permute(0, 3, 1, 2)
 
     def sparse_parts(self, planes: torch.Tensor | PlaneEntries) -> tuple[torch.Tensor, ...] | None:
-        """The convolution of sparse planes (B, C, H, W) (or their `PlaneEntries`) as (everywhere (B, O): the output at every
-        cell no non-zero entry reaches, cells (U,): the flat ids ``row * H * W + cell`` of the cells
-        some entry reaches, sorted, values (U, O): the output there); None when the planes are not
-        sparse (more than `SPARSE_SHARE` non-zero entries) or the batch is empty.
+        """The convolution of sparse planes (B, C, H, W), or of their `PlaneEntries`, as (everywhere
+        (B, O): the output at every cell no non-zero entry reaches, cells (U,): the flat ids
+        ``row * H * W + cell`` of the cells some entry reaches, sorted, values (U, O): the output
+        there); None where `plane_entries` finds the planes not sparse or the batch empty.
 
         A plane that is constant in every row adds value x (the sum of its kernel) to every cell;
         each non-zero entry of the other planes adds value x its kernel tap to each of the seven

@@ -111,9 +111,7 @@ def padded_legal_policy(network, observation, rule_features):
 @pytest.mark.parametrize("plies", [0, 30])  # 0: empty boards, no entry reaches any cell
 def test_the_per_action_part_on_legal_entries_is_the_padded_one(plies):
     obs, batch = observations("", plies=plies)
-    spec = {"kind": "hive_lookahead", "channels": 4, "blocks": 0, "features": 2}
-    spec["rules"] = {"expansions": "", "tournament_opening": False, "max_turns": 300}
-    network = noisy(build_network(spec, tuple(batch.observation_shape), batch.num_actions))
+    network = lookahead_network(0, batch)
     actions, features, position = network.rule_features(obs)
     extra = torch.zeros(len(obs), 7, features.shape[2])  # wider padding than any row needs
     rule_features = (
