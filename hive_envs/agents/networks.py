@@ -45,6 +45,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from .sparse_ops import row_max, weighted_bag_sum
+
 NetworkSpec = dict[str, Any]
 
 NETWORK_KINDS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
@@ -354,12 +356,11 @@ class HexConv(nn.Conv2d):
         by_cell, order = torch.sort(cell.reshape(-1))
         cells, counts = torch.unique_consecutive(by_cell, return_counts=True)
         table = weight.permute(1, 2, 3, 0).reshape(-1, weight.shape[0])  # (C * 9, O)
-        summed = F.embedding_bag(
-            tap.reshape(-1)[order],
+        summed = weighted_bag_sum(
             table,
+            tap.reshape(-1)[order],
             torch.cumsum(counts, dim=0) - counts,
-            mode="sum",
-            per_sample_weights=values.expand(len(taps), -1).reshape(-1)[order],
+            values.expand(len(taps), -1).reshape(-1)[order],
         )
         return everywhere, cells, summed + everywhere[cells // (height * width)]
 
@@ -578,10 +579,10 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         logits = torch.zeros_like(trunk).masked_scatter(real, legal_logits)  # padding logits: 0
         legal = real.sum(dim=1)  # the entries of a row are consecutive in `hidden`
         row = torch.repeat_interleave(torch.arange(len(real), device=real.device), legal)
-        pooled = hidden.new_zeros(len(real), hidden.shape[1])
-        mean = pooled.index_add(0, row, hidden) / legal.clamp(min=1).unsqueeze(1)
-        # amax's gradient is shared among equal entries (as `amax` over the padded rows shares it)
-        peak = pooled.scatter_reduce(0, row.unsqueeze(1).expand_as(hidden), hidden, "amax")  # none: 0
+        mean = hidden.new_zeros(len(real), hidden.shape[1]).index_add(0, row, hidden)
+        mean = mean / legal.clamp(min=1).unsqueeze(1)
+        # the gradient is shared among equal entries, as `amax` over the padded rows shares it
+        peak = row_max(hidden, row, len(real))  # a row without legal entries: 0
         value = value + self.value_net(torch.cat([mean, peak, position], dim=1)).squeeze(-1)
         return logits, value
 
