@@ -49,7 +49,7 @@ from typing import Any, TextIO
 
 from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
-from hive_envs.players.base import play_on_one_thread
+from hive_envs.players.base import play_on_one_thread, warm_up
 from hive_envs.players.specs import describe_specs
 from hive_envs.terminal import run_quietly
 from hive_envs.version import __version__
@@ -386,7 +386,7 @@ def load_player(spec: str, seed: int | None = None):
     try:
         player = make_player(spec, PlayerContext(game="hive", seed=seed))
         play_on_one_thread()  # one position at a time: extra threads only spin
-        getattr(player, "warm_up", lambda: None)()
+        warm_up(player)
     except Exception as error:  # noqa: BLE001 - any failure (bad file, wrong game) is reported, not raised
         reason = " ".join(str(error).split()) or type(error).__name__
         print(f"hive_envs.uhp: cannot load agent {spec!r}: {reason}", file=sys.stderr)
@@ -434,7 +434,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
                 player = make_player(args.player, PlayerContext(game="hive", seed=args.seed))
             except ValueError as error:
                 parser.error(f"--player: {error}")
-            getattr(player, "warm_up", lambda: None)()
+            warm_up(player)
         # Undecodable input bytes or unencodable output characters must not end the process.
         if hasattr(stdin, "reconfigure"):
             stdin.reconfigure(errors="replace")

@@ -100,11 +100,14 @@ class AlphaBetaPlayer(BasePlayer):
 
     @classmethod
     def from_spec(cls, argument: str, game: str | None = None, seed: int | None = None) -> AlphaBetaPlayer:
-        """The player of ``alphabeta:ARGUMENT``; with ``game`` its searcher is made (and checked) now."""
+        """The player of ``alphabeta:ARGUMENT``; with ``game`` its searcher is made (and checked) now,
+        and warmed up (`warm_up`) when it searches by time."""
         depth, time_s = parse_spec(argument, game)
         player = cls(depth, time_s, seed, name=f"alphabeta:{argument}")
         if game is not None:
             player.searcher(game)
+            if time_s is not None:  # its first timed move is not spent loading kernels
+                player.warm_up()
         return player
 
     def seed(self, seed: int | None) -> None:

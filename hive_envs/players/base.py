@@ -40,6 +40,15 @@ def play_on_one_thread() -> None:
         torch.set_num_threads(1)
 
 
+def warm_up(player) -> None:
+    """Call the player's ``warm_up()`` if it has one: a searcher loads (or compiles) its kernels and
+    runs its network once, so that a first timed move is not spent doing it. Tools call it after
+    making a player whose moves are timed (UHP ``bestmove time``, the arena's ``--move-time``)."""
+    method = getattr(player, "warm_up", None)
+    if method is not None:
+        method()
+
+
 @dataclass(frozen=True)
 class SearchLimits:
     """Limits a caller may give a move choice (UHP ``bestmove depth N`` / ``bestmove time hh:mm:ss``,

@@ -124,7 +124,8 @@ class AgentPlayer(BasePlayer):
         ``prior_temperature`` and ``rule_value_share``: how the search reads the network
         (`hive_envs.agents.search`); None: the checkpoint's own ``search`` (`stored_search`).
         ``move_time_s``: search every move for that many seconds (as ``time_s`` limits do) instead of
-        ``simulations``."""
+        ``simulations``; such a player is warmed up (`warm_up`) before it is returned, so that its first
+        move, too, keeps the limit."""
         data = read_checkpoint(path)
         search = stored_search(
             data, path, prior_temperature=prior_temperature, rule_value_share=rule_value_share
@@ -142,7 +143,10 @@ class AgentPlayer(BasePlayer):
         source = f"checkpoint {str(path)!r}"
         network = network_from_checkpoint(data)
         game = str(data["game"])
-        return cls(network, view, config, sample, seed, name, game, source, search["rule_value_share"])
+        player = cls(network, view, config, sample, seed, name, game, source, search["rule_value_share"])
+        if move_time_s is not None:
+            player.warm_up()
+        return player
 
     # -- choosing -------------------------------------------------------------------------------
     def config_for(self, limits: SearchLimits | None) -> SearchConfig:
@@ -203,8 +207,10 @@ class AgentPlayer(BasePlayer):
         )
 
     def warm_up(self) -> None:
-        """A few simulations on the start position, so that the compiled kernels load now and a first
-        timed move is not spent loading them."""
+        """A few simulations on the start position, so that the compiled kernels load (or compile) and
+        the network runs once now, not inside a first timed move: the search's deadline is checked
+        between simulations, so a first simulation that loads kernels overran a 1 s limit by seconds.
+        It draws nothing from the player's random generators."""
         if self.view is not None and self.evaluator is not None:
             game = self.view.new_game()
             search(game, self.evaluator, SearchConfig(simulations=8))

@@ -137,6 +137,41 @@ def test_a_match_whose_games_end_by_repetition_is_reported_with_queen_margins(
     assert capsys.readouterr().err.count("queen_margin_for_a=") == 2  # the per-game log replays too
 
 
+class WarmedGreedy:
+    """Greedy Hive moves that log ``warm`` and each ``move`` into a shared list."""
+
+    def __init__(self, events: list[str], seed: int | None):
+        from hive_envs.players import GreedyPlayer
+
+        self.name, self.events, self.greedy = "warmed", events, GreedyPlayer(seed)
+
+    def warm_up(self) -> None:
+        self.events.append("warm")
+
+    def choose(self, game, limits=None) -> int:
+        self.events.append("move")
+        return self.greedy.choose(game, limits)
+
+    def seed(self, seed) -> None:
+        self.greedy.seed(seed)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("move_time_s, warmed", [(None, 0), (5.0, 1)])
+def test_timed_matches_warm_each_player_before_its_first_move(monkeypatch, move_time_s, warmed):
+    """With ``--move-time`` each chunk's players load their kernels before play, not in a first timed
+    move (a fresh worker's first move took 14.6 s of 1 s); untimed matches are played as they were."""
+    events: list[str] = []
+    monkeypatch.setattr(player_specs, "_KINDS", dict(player_specs._KINDS))
+    register_player_kind("warmed", lambda _, context: WarmedGreedy(events, context.seed), argument=False)
+    settings = arena.Settings(game="hive", opening_plies=2, max_turns=4, move_time_s=move_time_s)
+    arena.play_match("warmed", "greedy", 2, settings)
+    assert events.count("warm") == warmed and events.count("move") == 2
+    assert events[:warmed] == ["warm"] * warmed
+
+
 def test_game_metrics_replay_a_record_under_its_match_rules():
     record = (
         "Base;Draw;White[7];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-;"
