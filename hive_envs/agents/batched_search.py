@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hive_envs.agents.batch_evaluators import LeafBatch
-from hive_envs.agents.search import Deadline, Node, SearchConfig, backup, descend, tempered
+from hive_envs.agents.search import Deadline, Node, SearchConfig, backup, descend, new_node
 from hive_envs.core.game import Game
 
 
@@ -57,11 +57,6 @@ class SearchResult:
     simulations: int
 
 
-def _node(to_move: int, moves: np.ndarray, priors: np.ndarray, value: float, config: SearchConfig) -> Node:
-    value0 = value if to_move == 0 else -value
-    return Node(to_move, moves, tempered(priors, config.prior_temperature), value0)
-
-
 def batched_search(
     games: Sequence[Game],
     evaluator: Callable[[Sequence[Game]], LeafBatch],
@@ -86,7 +81,7 @@ def batched_search(
     deadline.lap()
     trees = []
     for i, game in enumerate(games):
-        root = _node(game.to_move, roots.moves[i], roots.priors[i], float(roots.values[i]), config)
+        root = new_node(game.to_move, roots.moves[i], roots.priors[i], float(roots.values[i]), config)
         if noise is not None and noise.fraction > 0 and len(root.moves) > 1:
             assert rng is not None
             dirichlet = rng.dirichlet(np.full(len(root.moves), noise.alpha))
@@ -119,7 +114,9 @@ def _step(trees: list[Node], games: Sequence[Game], evaluator, config: SearchCon
     leaves = evaluator([games[g] for g, _ in waiting])
     for row, (g, path) in enumerate(waiting):
         game = games[g]
-        child = _node(game.to_move, leaves.moves[row], leaves.priors[row], float(leaves.values[row]), config)
+        child = new_node(
+            game.to_move, leaves.moves[row], leaves.priors[row], float(leaves.values[row]), config
+        )
         parent, i = path[-1]
         parent.children[i] = child
         backup(path, child.value0)
