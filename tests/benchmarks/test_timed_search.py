@@ -1,0 +1,20 @@
+"""`benchmarks.timed_search` on the small Hoyito agent: every leaf batch is measured on every position
+and the report says what it measured."""
+
+from __future__ import annotations
+
+import json
+
+from benchmarks.timed_search import main
+
+
+def test_each_leaf_batch_is_timed_and_reported(tmp_path, capsys):
+    out = tmp_path / "timed.json"
+    argv = ["--agent", "hoyito_2x6", "--seconds", "0.1", "--positions", "2", "--leaf-batches", "1", "4"]
+    assert main([*argv, "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert [row["leaf_batch"] for row in report["results"]] == [1, 4]
+    assert all(row["simulations_per_move"] >= 1 for row in report["results"])
+    assert all(0 < row["wall_s_per_move"] <= 0.1 for row in report["results"])
+    assert report["results"][0]["simulations_vs_first"] == 1.0 and report["positions"] == 2
+    assert capsys.readouterr().out.count("simulations a move") == 2
