@@ -8,7 +8,10 @@ at once.
 Positions: seeded random openings of 6 to 24 uniformly random plies (finished games skipped). Each
 position is searched once with each leaf batch in turn (interleaved, so all see the same load), by the
 agent's timed player (`make_player("pretrained:NAME@T=S")`, its model-card search, warmed up), torch
-and numba on one thread as in a match. Printed per leaf batch: the mean simulations per move, the
+and numba on one thread as in a match. Each search starts with the rule-feature kernel's evaluation
+cache empty (Hive): kept, it would hand one leaf batch's evaluations of a position to the next one's
+search of the same position (in a game it carries from move to move, so the rates here are a cold
+first move's). Printed per leaf batch: the mean simulations per move, the
 mean wall and CPU seconds of a move, and the ratio of simulations to one leaf per call; the load
 average beside them.
 """
@@ -47,11 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     player = make_player(f"pretrained:{args.agent}@T={args.seconds:g}", PlayerContext(game, 0))
     play_on_one_thread()
     positions = random_positions(player.view.new_game, args.positions, args.seed, OPENING_PLIES)
+    cache = getattr(getattr(player.network, "extractor", None), "evaluation_cache", None)
     load_before = list(os.getloadavg())
     totals = {k: {"simulations": 0, "wall_s": 0.0, "cpu_s": 0.0} for k in args.leaf_batches}
     for position in positions:
         for k in args.leaf_batches:
             config = replace(player.config, leaf_batch=k)
+            if cache is not None:
+                cache[:] = 0  # empty: no leaf batch reads the evaluations another one left
             cpu, wall = time.process_time(), time.perf_counter()
             totals[k]["simulations"] += int(search(position.copy(), player.evaluator, config)[1].sum())
             totals[k]["wall_s"] += time.perf_counter() - wall
