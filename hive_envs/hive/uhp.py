@@ -49,7 +49,7 @@ from typing import Any, TextIO
 
 from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
-from hive_envs.players.base import play_on_one_thread, warm_up
+from hive_envs.players.base import freeze_long_lived_objects, play_on_one_thread, warm_up
 from hive_envs.players.specs import describe_specs
 from hive_envs.terminal import run_quietly
 from hive_envs.version import __version__
@@ -440,6 +440,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             stdin.reconfigure(errors="replace")
         if hasattr(stdout, "reconfigure"):
             stdout.reconfigure(errors="backslashreplace")
+        freeze_long_lived_objects()  # `bestmove time`: no full collection scans the player (0.12 s)
         UHPEngine(player).run(stdin, stdout)
         return 0
 

@@ -15,6 +15,7 @@ policy: one forward pass for all rows) override it.
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -38,6 +39,17 @@ def play_on_one_thread() -> None:
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(1)
+
+
+def freeze_long_lived_objects() -> None:
+    """Move every object the process holds now into the cycle collector's permanent generation
+    (`gc.freeze`), for a process that plays moves under a time limit (an arena worker, the UHP engine),
+    after it has made its players. A full collection scans every tracked object: with a Hive agent
+    loaded that is ~384,000 objects and 0.12 s, and it can start inside any move. Frozen, the modules,
+    networks and kernels are no longer scanned, so a full collection costs what the objects made since
+    cost. Frozen objects that later become cyclic garbage are never freed: an arena worker that drops a
+    chunk's players may keep a few kilobytes of them."""
+    gc.freeze()
 
 
 def warm_up(player) -> None:

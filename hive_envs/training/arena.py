@@ -60,7 +60,7 @@ from hive_envs.players import (
     make_player,
     parse_spec,
 )
-from hive_envs.players.base import warm_up
+from hive_envs.players.base import freeze_long_lived_objects, warm_up
 from hive_envs.players.uhp_engine import add_move_timeout_argument
 from hive_envs.training.cli import (
     add_trust_env_module,
@@ -260,6 +260,7 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
         if settings.move_time_s is not None:  # every move is timed: kernels load now, not in the first
             warm_up(a)
             warm_up(b)
+        freeze_long_lived_objects()  # each move is timed: no full collection scans the players (0.12 s)
         records = play_games(
             a, b, paired(chunk.openings), functools.partial(settings.new_game, repetition), limits, log
         )

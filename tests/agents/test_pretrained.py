@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import itertools
@@ -93,10 +94,17 @@ def test_evaluate_and_arena_take_the_spec(tmp_path, capsys):
 
 
 def test_uhp_engine_plays_the_hive_agent_behind_bestmove():
+    """The engine answers with the agent, after freezing its objects out of the cycle collector's scans
+    (a full collection inside a `bestmove time` would scan them: 0.12 s)."""
     out = io.StringIO()
-    code = uhp_main(
-        ["--agent", "pretrained:hive_base", "--simulations", "0"], io.StringIO("newgame\nbestmove\n"), out
-    )
+    gc.unfreeze()
+    try:
+        code = uhp_main(
+            ["--agent", "pretrained:hive_base", "--simulations", "0"], io.StringIO("newgame\nbestmove\n"), out
+        )
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
     lines = out.getvalue().splitlines()
     assert code == 0 and lines[-2].startswith("w") and lines[-1] == "ok", lines
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -170,6 +171,17 @@ def test_timed_matches_warm_each_player_before_its_first_move(monkeypatch, move_
     arena.play_match("warmed", "greedy", 2, settings)
     assert events.count("warm") == warmed and events.count("move") == 2
     assert events[:warmed] == ["warm"] * warmed
+
+
+def test_a_worker_freezes_its_objects_out_of_the_collectors_scans():
+    """A full collection would scan the players' objects inside some timed move (0.12 s with a Hive
+    agent loaded); the worker moves them to the permanent generation before play."""
+    gc.unfreeze()
+    try:
+        arena.play_match("greedy", "random", 2, arena.Settings(game="hive", opening_plies=2, max_turns=4))
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_game_metrics_replay_a_record_under_its_match_rules():
