@@ -66,8 +66,8 @@ def read_checkpoint(path: str | os.PathLike) -> dict:
 
 TIMED_LEAF_BATCH = 8
 """Leaves per network call in a search by time (`SearchConfig.leaf_batch`, virtual loss): about twice
-the simulations of one leaf per call in the same time (Hive, `hive_base`: 878 against 435 a move at
-1 s)."""
+the simulations of one leaf per call in the same time (`hive_base` at 1 s a move: 830 against 429;
+16 leaves gave 2.10x: `python -m benchmarks.timed_search`, docs/results/timed_search.json)."""
 
 
 def timed(config: SearchConfig, move_time_s: float) -> SearchConfig:
