@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hive_envs.agents.batch_evaluators import LeafBatch
-from hive_envs.agents.search import Deadline, Node, SearchConfig, backup, descend, new_node
+from hive_envs.agents.search import Deadline, Node, SearchConfig, backup, descend, expand, new_node
 from hive_envs.core.game import Game
 
 
@@ -114,11 +114,6 @@ def _step(trees: list[Node], games: Sequence[Game], evaluator, config: SearchCon
     leaves = evaluator([games[g] for g, _ in waiting])
     for row, (g, path) in enumerate(waiting):
         game = games[g]
-        child = new_node(
-            game.to_move, leaves.moves[row], leaves.priors[row], float(leaves.values[row]), config
-        )
-        parent, i = path[-1]
-        parent.children[i] = child
-        backup(path, child.value0)
+        expand(path, leaves, row, game.to_move, config)
         for _ in path:
             game.undo()

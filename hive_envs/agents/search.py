@@ -211,14 +211,14 @@ def search_root(
     child's mean value ``w / n``, from the root's player to move)."""
     if game.is_terminal:
         raise ValueError("search: the game is over; there is no move to choose")
+    batch = getattr(evaluator, "batch", None)
+    if config.leaf_batch > 1 and batch is None:
+        raise ValueError("search: leaf_batch > 1 needs an evaluator with a batch form (NetworkEvaluator)")
     deadline = Deadline(config.time_s, clock)
     root, _ = _leaf(evaluator, game, config)
     assert root is not None
     deadline.lap()
     if config.leaf_batch > 1:
-        batch = getattr(evaluator, "batch", None)
-        if batch is None:
-            raise ValueError("search: leaf_batch > 1 needs an evaluator with a batch form (NetworkEvaluator)")
         done = 0
         while done < config.simulations and not (done and deadline.next_would_pass()):
             done += _simulate_batch(
@@ -255,31 +255,34 @@ def _simulate_batch(root: Node, game: Game, batch, config: SearchConfig, size: i
     done = 0
     while done < size:
         path, leaf_parent, value0 = descend(root, game, config)
+        key = (id(leaf_parent), path[-1][1])
+        collided = leaf_parent is not None and key in claimed
         if leaf_parent is None:  # a finished game or the depth cut: its value is known now
             backup(path, value0)
-        else:
-            key = (id(leaf_parent), path[-1][1])
-            if key in claimed:
-                for _ in path:
-                    game.undo()
-                break
+        elif not collided:
             claimed.add(key)
             waiting.append((path, game.copy()))
             _virtual_loss(path, +1)
         for _ in path:
             game.undo()
+        if collided:
+            break
         done += 1
     if waiting:
         leaves = batch([leaf for _, leaf in waiting])
         for row, (path, leaf) in enumerate(waiting):
             _virtual_loss(path, -1)
-            child = new_node(
-                leaf.to_move, leaves.moves[row], leaves.priors[row], float(leaves.values[row]), config
-            )
-            parent, i = path[-1]
-            parent.children[i] = child
-            backup(path, child.value0)
+            expand(path, leaves, row, leaf.to_move, config)
     return done
+
+
+def expand(path, leaves, row: int, to_move: int, config: SearchConfig) -> None:
+    """Give the walk ``path`` its new leaf, row ``row`` of the evaluator's answer ``leaves``
+    (`batch_evaluators.LeafBatch`; ``to_move`` is the leaf's player to move), and back its value up."""
+    child = new_node(to_move, leaves.moves[row], leaves.priors[row], float(leaves.values[row]), config)
+    parent, i = path[-1]
+    parent.children[i] = child
+    backup(path, child.value0)
 
 
 def _virtual_loss(path, sign: int) -> None:
