@@ -32,6 +32,7 @@ from hive_envs.hive.rule_features import (
     MOBILITY_SCALE,
     POSITION_FEATURES,
     new_evaluation_cache,
+    scaled_best_two_ply_value,
     state_features,
 )
 
@@ -111,6 +112,8 @@ class HiveRuleFeatures:
         self.workspaces = np.stack([new_workspace() for _ in range(numba.get_num_threads())])
         self.capacity = 256
         self.evaluation_cache: np.ndarray | None = None  # `from_states`', made on its first call
+        self._moves = np.empty(MAX_MOVES, dtype=np.int32)  # `best_value`'s scratch
+        self._replies = np.empty(MAX_MOVES, dtype=np.int32)
 
     def __call__(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         obs = np.ascontiguousarray(observations, dtype=np.uint8)
@@ -134,6 +137,18 @@ class HiveRuleFeatures:
             self.capacity = int(counts.max())  # a rare wide position: redo with room for it
         width = max(int(counts.max()) if rows else 0, 1)
         return actions[:, :width], features[:, :width], position
+
+    def best_value(self, state: np.ndarray) -> float:
+        """Position feature 5 of feature set 2 of one unfinished engine state (its best two-ply value,
+        scaled), as float32 like `from_states`' ``position``, by the two-ply alpha-beta
+        (`rule_features.scaled_best_two_ply_value`) through the same evaluation cache."""
+        if self.evaluation_cache is None:
+            self.evaluation_cache = new_evaluation_cache()
+        state = np.array(state, dtype=np.int32)  # the kernel plays on it: a copy
+        value = scaled_best_two_ply_value(
+            state, self.workspaces[0], self._moves, self._replies, self.evaluation_cache
+        )
+        return float(np.float32(value))
 
     def from_states(self, states: np.ndarray) -> tuple[np.ndarray, ...]:
         """Engine states (B, STATE_SIZE) of unfinished positions of this game type -> ``(observations

@@ -287,6 +287,76 @@ def _evaluation_features(s, w, moves, count, replies, rec, rec2, features, posit
 
 
 @njit(cache=True)
+def _refuted_value(s, w, replies, scratch, me, bound, killer, cache):
+    """After the mover's move (the opponent to move in ``s``): (the evaluation for ``me`` after the
+    opponent's best reply, that reply), the replies tried in `_move_values`' order and the search
+    stopped at the first reply that brings the value to ``bound`` or below (the value is then an upper
+    bound, not the minimum)."""
+    rec, buffer = scratch
+    count = generate_moves(s, w, replies)
+    keys = np.empty(count, dtype=np.int64)
+    for j in range(count):
+        keys[j] = 100 if replies[j] == killer else static_order(s, replies[j])
+    order = np.argsort(-keys, kind="mergesort")
+    value, refutation = np.inf, -1
+    for k in range(count):
+        reply = replies[order[k]]
+        apply_move(s, reply, rec)
+        if s[I_STATUS] != STATUS_IN_PROGRESS:
+            x = _finished_value(s, me)
+        else:
+            x = _evaluation(s, w, buffer, cache)
+        undo_move(s, rec)
+        if x < value:
+            value, refutation = x, reply
+            if value <= bound:
+                break
+    return value, refutation
+
+
+@njit(cache=True)
+def best_two_ply_value(s, w, moves, replies, cache):
+    """Feature set 2's best two-ply value of the unfinished position ``s`` (what ``position[5]`` of
+    `state_features` holds before scaling: the largest, over the mover's moves, of the evaluation
+    after the opponent's best reply), by a two-ply alpha-beta: a move's replies are searched only
+    until one shows it is no better than the best so far. The same number as `state_features`' (the
+    same evaluations, through the same ``cache``), for a fraction of the evaluations: a search that
+    needs only a new leaf's value (`hive_envs.agents.search`) skips the per-move columns."""
+    me = s[I_TO_MOVE]
+    buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    rec2 = np.empty(UNDO_SIZE, dtype=np.int32)
+    count = generate_moves(s, w, moves)
+    one = np.empty(count)
+    for i in range(count):
+        apply_move(s, moves[i], rec)
+        if s[I_STATUS] != STATUS_IN_PROGRESS:
+            one[i] = _finished_value(s, me)
+        else:
+            one[i] = -_evaluation(s, w, buffer, cache)
+        undo_move(s, rec)
+    order = np.argsort(-one, kind="mergesort")
+    best, killer = -np.inf, -1
+    for k in range(count):
+        apply_move(s, moves[order[k]], rec)
+        if s[I_STATUS] != STATUS_IN_PROGRESS:
+            value = _finished_value(s, me)
+        else:
+            value, refutation = _refuted_value(s, w, replies, (rec2, buffer), me, best, killer, cache)
+            if value <= best:
+                killer = refutation
+        undo_move(s, rec)
+        best = max(best, value)
+    return best
+
+
+@njit(cache=True)
+def scaled_best_two_ply_value(s, w, moves, replies, cache):
+    """`best_two_ply_value` in the units of ``position[5]`` (/ `EVAL_SCALE`, clipped to +-`EVAL_CLIP`)."""
+    return _scaled(best_two_ply_value(s, w, moves, replies, cache))
+
+
+@njit(cache=True)
 def state_features(s, grid, n_tiles, slot_of, w, moves, replies, actions, features, position, cache):
     """Features of the position in engine state ``s`` (played on and restored: ``s`` ends unchanged).
 

@@ -18,3 +18,12 @@ def test_each_leaf_batch_is_timed_and_reported(tmp_path, capsys):
     assert all(0 < row["wall_s_per_move"] <= 0.1 for row in report["results"])
     assert report["results"][0]["simulations_vs_first"] == 1.0 and report["positions"] == 2
     assert capsys.readouterr().out.count("simulations a move") == 2
+
+
+def test_both_ways_of_scoring_a_leaf_are_timed_for_hive_base(tmp_path):
+    out = tmp_path / "timed.json"
+    argv = ["--seconds", "0.2", "--positions", "1", "--leaf-batches", "8", "--leaves", "both"]
+    assert main([*argv, "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["results"]
+    assert [(row["leaf_batch"], row["leaves"]) for row in rows] == [(8, "value first"), (8, "in full")]
+    assert all(row["simulations_per_move"] >= 1 for row in rows)
