@@ -53,7 +53,9 @@ move's replies are generated once for both sets' columns, and ``state_features``
 evaluations in a cache (`new_evaluation_cache`, keyed by two 64-bit hashes of what `evaluate`
 reads) that the positions of one search share: a node's two-ply positions are its children's
 one-ply ones, and moves that commute meet again (in a 32-simulation search of hive_base about 16%
-of the evaluations are hits).
+of the evaluations are hits). `best_two_ply_value` gives position feature 5 alone by a plain two-ply
+alpha-beta (a quarter of the evaluations): the value a search needs of a leaf it has not yet gone
+through (`hive_envs.agents.search`, value first).
 """
 
 from __future__ import annotations
@@ -243,11 +245,9 @@ def _move_values(s, w, replies, scratch, me, floor, killer, cache):
 
 
 @njit(cache=True)
-def _evaluation_features(s, w, moves, count, replies, rec, rec2, features, position, cache):
-    """Feature set 2's columns 11-13 of each of the ``count`` legal ``moves`` and position[5:7], and
-    set 1's reply columns 8-10 on the way (one generation of each move's replies for both)."""
-    me = s[I_TO_MOVE]
-    buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+def _one_ply_values(s, w, moves, count, rec, buffer, me, cache):
+    """The evaluation for ``me`` (on move in ``s``) after each of the ``count`` ``moves``, a finished
+    game scoring +-`OUTCOME_VALUE` or 0."""
     one = np.empty(count)
     for i in range(count):
         apply_move(s, moves[i], rec)
@@ -256,6 +256,17 @@ def _evaluation_features(s, w, moves, count, replies, rec, rec2, features, posit
         else:
             one[i] = -_evaluation(s, w, buffer, cache)
         undo_move(s, rec)
+    return one
+
+
+@njit(cache=True)
+def _evaluation_features(s, w, moves, count, replies, rec, rec2, features, position, cache):
+    """Feature set 2's columns 11-13 of each of the ``count`` legal ``moves`` and position[5:7], and
+    set 1's reply columns 8-10 on the way (one generation of each move's replies for both)."""
+    me = s[I_TO_MOVE]
+    buffer = np.empty(EVAL_BUFFER_SIZE, dtype=np.int32)
+    one = _one_ply_values(s, w, moves, count, rec, buffer, me, cache)
+    for i in range(count):
         features[i, 11] = _scaled(one[i])
     position[6] = _scaled(_evaluation(s, w, buffer, cache))
     # Best moves by one ply first, so the running best is high early and refutations come soon.
@@ -342,14 +353,7 @@ def best_two_ply_value(s, w, moves, replies, cache):
     rec2 = np.empty(UNDO_SIZE, dtype=np.int32)
     keys = np.empty(MAX_MOVES, dtype=np.int64)
     count = generate_moves(s, w, moves)
-    one = np.empty(count)
-    for i in range(count):
-        apply_move(s, moves[i], rec)
-        if s[I_STATUS] != STATUS_IN_PROGRESS:
-            one[i] = _finished_value(s, me)
-        else:
-            one[i] = -_evaluation(s, w, buffer, cache)
-        undo_move(s, rec)
+    one = _one_ply_values(s, w, moves, count, rec, buffer, me, cache)
     order = np.argsort(-one, kind="mergesort")
     best, killer = -np.inf, -1
     for k in range(count):

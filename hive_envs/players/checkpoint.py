@@ -66,8 +66,10 @@ def read_checkpoint(path: str | os.PathLike) -> dict:
 
 TIMED_LEAF_BATCH = 8
 """Leaves per network call in a search by time (`SearchConfig.leaf_batch`, virtual loss): about twice
-the simulations of one leaf per call in the same time (`hive_base` at 1 s a move: 830 against 429;
-16 leaves gave 2.10x: `python -m benchmarks.timed_search`, docs/results/timed_search.json)."""
+the simulations of one leaf per call in the same time (`hive_base` at 1 s a move, every leaf in full:
+830 against 429; 16 leaves gave 2.10x: `python -m benchmarks.timed_search`,
+docs/results/timed_search.json). With value-first leaves (`hive_envs.agents.search`) 16 leaves give
+6% more than 8 (docs/results/timed_search_value_first.json)."""
 
 
 def timed(config: SearchConfig, move_time_s: float) -> SearchConfig:
