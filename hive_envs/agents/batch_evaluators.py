@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from hive_envs.agents.distributions import check_finite_outputs
+from hive_envs.agents.networks import RULE_VALUE_WEIGHT
 from hive_envs.core.game import Game
 
 
@@ -76,16 +77,15 @@ class HiveStateEvaluator:
         self.source = source
         self.rule_value_share = _check_share(network, rule_value_share, source)
         self.value_only = self._rule_value if self.rule_value_share == 1.0 else None
+        self._rule_value_weight = np.float32(RULE_VALUE_WEIGHT)
 
     def _rule_value(self, game: Game) -> float:
         """The value `__call__` gives ``game`` when it is all the rule's (``rule_value_share`` 1):
         the same number, from the best two-ply value alone (`HiveRuleFeatures.best_value`), without
         the per-move features or the network. A search makes a new leaf's node from it
         (`search.Node`) and asks for the priors only when a walk goes through that node."""
-        from hive_envs.agents.networks import RULE_VALUE_WEIGHT
-
         scaled = self.network.extractor.best_value(game.state)  # type: ignore[attr-defined]
-        return min(1.0, max(-1.0, float(np.float32(RULE_VALUE_WEIGHT) * np.float32(scaled))))
+        return min(1.0, max(-1.0, float(self._rule_value_weight * np.float32(scaled))))
 
     @torch.no_grad()
     def __call__(self, games: Sequence[Game]) -> LeafBatch:

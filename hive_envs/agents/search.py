@@ -274,9 +274,7 @@ def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:
     if node is not None:  # made from its value alone: its priors now, then one step further
         moves, priors, _ = evaluator(game)
         path, leaf_parent, value0 = _attach_priors(node, moves, priors, path, game, config)
-    if leaf_parent is not None:  # a new position: score it and keep its node
-        child, value0 = _leaf(evaluator, game, config)
-        leaf_parent.children[path[-1][1]] = child
+    value0 = _score_walk_end(path, leaf_parent, value0, evaluator, game, config)
     for _ in path:
         game.undo()
     backup(path, value0)
@@ -301,9 +299,7 @@ def _simulate_batch(root: Node, game: Game, evaluator, config: SearchConfig, siz
         if leaf_parent is None:  # a finished game or the depth cut: its value is known now
             backup(path, value0)
         elif lazy and waiting_node(path, leaf_parent) is None:  # a new position, scored without the network
-            child, value0 = _leaf(evaluator, game, config)
-            leaf_parent.children[path[-1][1]] = child
-            backup(path, value0)
+            backup(path, _score_walk_end(path, leaf_parent, value0, evaluator, game, config))
         elif not collided:
             claimed.add(key)
             waiting.append((path, game.copy()))
@@ -324,11 +320,19 @@ def _simulate_batch(root: Node, game: Game, evaluator, config: SearchConfig, siz
             path, leaf_parent, value0 = _attach_priors(
                 node, leaves.moves[row], leaves.priors[row], path, leaf, config
             )
-            if leaf_parent is not None:
-                child, value0 = _leaf(evaluator, leaf, config)
-                leaf_parent.children[path[-1][1]] = child
-            backup(path, value0)
+            backup(path, _score_walk_end(path, leaf_parent, value0, evaluator, leaf, config))
     return done
+
+
+def _score_walk_end(
+    path, leaf_parent: Node | None, value0, evaluator, game: Game, config: SearchConfig
+) -> float:
+    """The value to back up along a walk `descend` ended (``game`` at its end): a new position
+    (``leaf_parent`` given) is scored by `_leaf` and kept as its parent's child; else ``value0``."""
+    if leaf_parent is not None:
+        child, value0 = _leaf(evaluator, game, config)
+        leaf_parent.children[path[-1][1]] = child
+    return value0
 
 
 def _attach_priors(node: Node, moves, priors, path, game: Game, config: SearchConfig):
