@@ -10,7 +10,8 @@ and opponent pool: only --resume needs them, and they are most of the file) and 
 in the safe format (`hive_envs.agents.checkpoint`: a sha256 of the content is checked at load), and
 ``NAME.json``, its model card: what it plays, the network, the full training config, the code
 commit(s), plies, updates and wall time of every run that trained it (``training_segments``, kept
-across --resume), its default search (``--simulations``) and how every ``@N`` of it searches
+across --resume), its default search (``default_search``: ``--simulations N``, ``@N``, or
+``--move-time S``, ``@T=S``) and how every ``@N`` / ``@T=S`` of it searches
 (``search``: ``--prior-temperature``, ``--rule-value-share``, by default the checkpoint's own, from
 its training config's ``search_*`` keys, and kept in the card only, so that the file stays the same
 file whatever its search; changing them drops its searched results), its measured
@@ -21,11 +22,11 @@ agent's results file) and ``--note`` (free text). NAME must be one of
 ``measure`` plays the shipped agent against each opponent in the arena (`training.arena`: game by
 game, from its book of random openings, both seats, ``--opening-plies`` 4 as the ladder), as
 ``argmax`` (the raw policy's best move, no search: the headline), ``sampled`` (moves sampled from the
-policy) or ``search`` (PUCT with the card's ``default_simulations``), and adds one row per match
+policy) or ``search`` (PUCT with the card's ``default_search``), and adds one row per match
 (W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
 average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
-(a row of the same play, simulations and opponent is replaced); ``--simulations N`` measures the
-search at N simulations instead of the card's default. ``measure NAME --from-ladder REPORT`` plays
+(a row of the same play, search and opponent is replaced); ``--simulations N`` or ``--move-time S``
+measures the search at N simulations or S seconds a move instead of the card's default. ``measure NAME --from-ladder REPORT`` plays
 nothing: it takes the agent's matches from a ladder report (``evaluate.py --ladder ... pretrained:NAME
 pretrained:NAME@N``: the same arena, opening book and seats; only the players' tie-break seeds
 differ) as its rows.
@@ -44,6 +45,7 @@ from pathlib import Path
 
 from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
 from hive_envs.players.checkpoint import AgentPlayer
+from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
 from hive_envs.training.arena import Settings, play_matches
 from hive_envs.training.cli import exit_code
@@ -61,6 +63,17 @@ def training_minutes(segments: list[dict]) -> float:
     return sum(s.get("end_seconds", s["start_seconds"]) - s["start_seconds"] for s in segments) / 60.0
 
 
+def search_suffix(simulations: int, move_time_s: float | None = None) -> str:
+    """The player-spec suffix of a search: ``@T=S`` for ``move_time_s`` seconds a move, else ``@N``."""
+    return f"@T={move_time_s:g}" if move_time_s is not None else f"@{simulations}"
+
+
+def default_search(card: dict) -> tuple[int, float | None]:
+    """The card's default search as (simulations, seconds a move): (N, None) or (0, S)."""
+    _, simulations, move_time_s = split_agent_spec(f"pretrained:{card['name']}{card['default_search']}")
+    return simulations, move_time_s
+
+
 def export(
     checkpoint: str,
     name: str,
@@ -68,17 +81,21 @@ def export(
     note: str = "",
     prior_temperature: float | None = None,
     rule_value_share: float | None = None,
+    move_time_s: float | None = None,
 ) -> tuple[Path, Path]:
     """Write NAME.pt and NAME.json into the package's pretrained folder; returns both paths.
-    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` of the
-    agent searches (`hive_envs.agents.search`); None: the checkpoint's own (its training config's
-    ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
+    The card's default search is ``@simulations``, or with ``move_time_s`` ``@T=move_time_s``.
+    ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` /
+    ``@T=S`` of the agent searches (`hive_envs.agents.search`); None: the checkpoint's own (its
+    training config's ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
     if name not in PRETRAINED:
         raise ValueError(
             f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
         )
     if simulations < 0:
         raise ValueError(f"--simulations must be >= 0, got {simulations}")
+    suffix = search_suffix(simulations, move_time_s)
+    split_agent_spec(f"pretrained:{name}{suffix}")  # ValueError for seconds out of (0, 3600]
     data = load_checkpoint(checkpoint)
     search = stored_search(
         data, checkpoint, prior_temperature=prior_temperature, rule_value_share=rule_value_share
@@ -119,11 +136,11 @@ def export(
         "training_segments": segments,
         "code_commits": sorted({s["code_commit"] for s in segments if s.get("code_commit")}),
         "config": data.get("config"),
-        "default_simulations": simulations,
+        "default_search": suffix,
         "search": search,
         "usage": {
             "raw policy": f"pretrained:{name}",
-            "with search": f"pretrained:{name}@{simulations}",
+            "with search": f"pretrained:{name}{suffix}",
             "python": f'hive_envs.agents.load_pretrained("{name}")',
         },
         "results": results,
@@ -151,17 +168,24 @@ def measure(
     workers: int = 1,
     seed: int = 0,
     simulations: int | None = None,
+    move_time_s: float | None = None,
 ) -> list[dict]:
     """Arena matches of the shipped agent ``name`` vs each of ``opponents`` (module doc); returns the
-    rows added to its results file and model card. ``simulations``: the search's (play ``search``;
-    default: the card's ``default_simulations``)."""
+    rows added to its results file and model card. ``simulations`` or ``move_time_s``: the search's
+    (play ``search``; neither: the card's ``default_search``)."""
     if play not in PLAYS:
         raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
-    card = model_card(name)
-    simulations = card["default_simulations"] if simulations is None else simulations
-    if play == "search" and simulations < 1:
+    if simulations is not None and move_time_s is not None:
+        raise ValueError("give --simulations or --move-time, not both")
+    if simulations is None and move_time_s is None:
+        simulations, move_time_s = default_search(model_card(name))
+    simulations = simulations or 0
+    if play == "search" and move_time_s is None and simulations < 1:
         raise ValueError(f"--simulations must be >= 1 for --play search, got {simulations}")
-    spec = f"pretrained:{name}" + (f"@{simulations}" if play == "search" else "")
+    searched = play == "search"
+    spec = f"pretrained:{name}" + (search_suffix(simulations, move_time_s) if searched else "")
+    split_agent_spec(spec)  # ValueError for seconds out of (0, 3600]
+    card = model_card(name)
     settings = Settings(
         game=card["game"],
         game_options=card["game_options"],
@@ -179,7 +203,8 @@ def measure(
         {
             **result.to_dict(),
             "play": play,
-            "simulations": simulations if play == "search" else 0,
+            "simulations": simulations if searched else 0,
+            **({"move_time_s": move_time_s} if searched and move_time_s is not None else {}),
             "opening_plies": settings.opening_plies,
             "command": " ".join(["python training/pretrained.py", *sys.argv[1:]]),
             "code_commit": commit,
@@ -196,28 +221,39 @@ def measure(
     return rows
 
 
+def row_key(row: dict) -> tuple:
+    """What a result row measured: play, search (simulations, seconds a move) and opponent."""
+    return row["play"], row["simulations"], row.get("move_time_s"), row["opponent"]
+
+
 def record_rows(name: str, rows: list[dict]) -> None:
     """Add ``rows`` to the agent's results file and model card, replacing rows of the same play,
-    simulations and opponent."""
-    replaced = {(row["play"], row["simulations"], row["opponent"]) for row in rows}
+    search and opponent."""
+    replaced = {row_key(row) for row in rows}
     for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
         report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
-        kept = [
-            row
-            for row in report["results"]
-            if (row["play"], row["simulations"], row["opponent"]) not in replaced
-        ]
+        kept = [row for row in report["results"] if row_key(row) not in replaced]
         report["results"] = kept + rows
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report, indent=2) + "\n")
 
 
-def agent_side(spec: str, name: str) -> int | None:
-    """Simulations of ``spec`` if it plays agent ``name`` (``pretrained:NAME[@N]``; 0: raw), else None."""
-    base, at, count = spec.partition("@")
-    if base != f"pretrained:{name}" or (at and not count.isdigit()):
+def agent_side(spec: str, name: str) -> tuple[int, float | None] | None:
+    """The search of ``spec`` if it plays agent ``name`` (``pretrained:NAME[@N | @T=S]``): (N, None),
+    (0, S), or (0, None) for the raw policy; else None."""
+    if spec.partition("@")[0] != f"pretrained:{name}":
         return None
-    return int(count) if at else 0
+    try:
+        _, simulations, move_time_s = split_agent_spec(spec)
+    except ValueError:
+        return None
+    return simulations, move_time_s
+
+
+def search_rank(search: tuple[int, float | None]) -> tuple[bool, float, int]:
+    """Orders the agent's searches: the raw policy, then by simulations, then the searches by time."""
+    simulations, move_time_s = search
+    return move_time_s is not None, move_time_s or 0.0, simulations
 
 
 def played_under(pair: dict, report: dict, path: str) -> dict:
@@ -258,7 +294,7 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
         mine, theirs = agent_side(pair["player"], name), agent_side(pair["opponent"], name)
         if mine is None and theirs is None:
             continue
-        flip = mine is None or (theirs is not None and theirs > mine)
+        flip = mine is None or (theirs is not None and search_rank(theirs) > search_rank(mine))
         side = {"player": pair["player"], "opponent": pair["opponent"]}
         counts = {key: list(pair[f"{key}_by_seat"]) for key in ("wins", "draws", "losses")}
         forfeits = tuple(pair["forfeits"])
@@ -270,7 +306,8 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
                 "losses": counts["wins"][::-1],
             }
             forfeits = forfeits[::-1]
-        simulations = agent_side(side["player"], name) or 0
+        simulations, move_time_s = agent_side(side["player"], name) or (0, None)
+        searched = bool(simulations) or move_time_s is not None
         result = MatchResult.from_counts(
             side["player"], side["opponent"], pair["games"], counts, pair["mean_length"], forfeits
         )
@@ -279,8 +316,9 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
         rows.append(
             {
                 **result.to_dict(),
-                "play": "search" if simulations else "argmax",
+                "play": "search" if searched else "argmax",
                 "simulations": simulations,
+                **({"move_time_s": move_time_s} if move_time_s is not None else {}),
                 "opening_plies": report["opening_plies"],
                 "command": run["command"],
                 "code_commit": run["commit"],
@@ -312,7 +350,8 @@ policy = load_pretrained("hoyito_2x6")          # (observation, action_mask) -> 
 ```
 
 As a player spec they go wherever a player goes: `pretrained:NAME` (the raw policy's best move) or
-`pretrained:NAME@N` (PUCT search, N simulations per move) in Gym's `opponent=`, `training/evaluate.py`,
+`pretrained:NAME@N` (PUCT search, N simulations per move) or `pretrained:NAME@T=S` (the same search
+stopped within S seconds a move) in Gym's `opponent=`, `training/evaluate.py`,
 `training/arena.py`, the UHP engine (`python -m hive_envs.uhp --agent pretrained:hive_base`) and the play CLI
 (`python -m hive_envs.play hoyito --agent pretrained:hoyito_2x6`).
 
@@ -325,14 +364,17 @@ noisy, the results are not.
 
 
 def play_label(row: dict) -> str:
-    """How a result row played: argmax, sampled, or search @N."""
-    return f"search @{row['simulations']}" if row["play"] == "search" else row["play"]
+    """How a result row played: argmax, sampled, search @N or search @T=S."""
+    if row["play"] != "search":
+        return row["play"]
+    return "search " + search_suffix(row["simulations"], row.get("move_time_s"))
 
 
-def play_order(label: str) -> tuple[int, int]:
-    """argmax, sampled, then the searches by simulations."""
-    play, _, simulations = label.partition(" @")
-    return PLAYS.index(play), int(simulations or 0)
+def play_order(label: str) -> tuple[int, tuple[bool, float, int]]:
+    """argmax, sampled, then the searches by simulations, then the searches by time."""
+    play, at, suffix = label.partition(" @")
+    search = split_agent_spec("x@" + suffix)[1:] if at else (0, None)
+    return PLAYS.index(play), search_rank(search)
 
 
 def search_note(card: dict) -> str:
@@ -362,7 +404,7 @@ def card_markdown(card: dict) -> str:
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
         f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
         f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
-        f"`pretrained:{card['name']}@{card['default_simulations']}`{search_note(card)}."
+        f"`pretrained:{card['name']}{card['default_search']}`{search_note(card)}."
     )
     lines = [f"## `{card['name']}`", "", summary]
     if card.get("note"):
@@ -442,8 +484,12 @@ def main(argv: list[str] | None = None) -> int:
     ship = commands.add_parser("export", help="write a checkpoint into the package as agent NAME")
     ship.add_argument("checkpoint", help="a training checkpoint (e.g. runs/hive_base/checkpoints/latest.pt)")
     ship.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
-    ship.add_argument(
-        "--simulations", type=int, default=16, help="the search setting of its 'search' results"
+    default_budget = ship.add_mutually_exclusive_group()
+    default_budget.add_argument(
+        "--simulations", type=int, default=16, help="its default search: N simulations a move (@N)"
+    )
+    default_budget.add_argument(
+        "--move-time", type=float, metavar="S", help="its default search: S seconds a move (@T=S)"
     )
     ship.add_argument(
         "--prior-temperature",
@@ -464,8 +510,12 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
     bench.add_argument("--workers", type=int, default=1)
     bench.add_argument("--seed", type=int, default=0)
-    bench.add_argument(
-        "--simulations", type=int, help="with --play search: simulations (default: the card's)"
+    budget = bench.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--simulations", type=int, help="with --play search: simulations (default: the card's search)"
+    )
+    budget.add_argument(
+        "--move-time", type=float, metavar="S", help="with --play search: S seconds a move (@T=S)"
     )
     bench.add_argument(
         "--from-ladder",
@@ -477,7 +527,10 @@ def main(argv: list[str] | None = None) -> int:
     def run() -> None:
         if args.command == "export":
             search = (args.prior_temperature, args.rule_value_share)
-            for path in export(args.checkpoint, args.name, args.simulations, args.note, *search):
+            written = export(
+                args.checkpoint, args.name, args.simulations, args.note, *search, move_time_s=args.move_time
+            )
+            for path in written:
                 print(f"wrote {path}")
         elif args.from_ladder:
             results, rows = rows_from_ladder(args.name, args.from_ladder)
@@ -486,9 +539,8 @@ def main(argv: list[str] | None = None) -> int:
         elif not args.opponents:
             raise ValueError("measure: give --opponents (or --from-ladder REPORT)")
         else:
-            measure(
-                args.name, args.opponents, args.games, args.play, args.workers, args.seed, args.simulations
-            )
+            budget = (args.simulations, args.move_time)
+            measure(args.name, args.opponents, args.games, args.play, args.workers, args.seed, *budget)
 
     return exit_code(run)
 

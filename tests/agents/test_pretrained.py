@@ -155,7 +155,13 @@ def test_the_headline_table_keeps_argmax_and_search_against_the_classical_player
     assert "`pretrained:hive_base`" in full.splitlines()[0]  # a self-play column: in the full table only
     assert "pretrained:" not in headline.splitlines()[0]
     rows = [line for line in headline.splitlines() if line.startswith("| `")]
-    assert {line.split(" | ")[1] for line in rows} <= {"argmax", "search @128", "search @64", "search @32"}
+    assert {line.split(" | ")[1] for line in rows} <= {
+        "argmax",
+        "search @128",
+        "search @64",
+        "search @32",
+        "search @T=1",
+    }
     for row in rows:  # the same cells as the full table's row, without its self-play columns
         assert any(line.startswith(row[:-1]) for line in full.splitlines()), row
 
@@ -177,6 +183,69 @@ def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
     )
     with pytest.raises(ValueError, match="--play must be one of"):
         pretrained_script.measure("hoyito_2x6", ["random"], 2, "best")
+
+
+def test_a_search_by_time_is_a_default_search_and_a_row_of_its_own(tmp_path, monkeypatch):
+    """``--move-time S`` makes the card's default search ``@T=S``; ``measure`` plays it when given no
+    budget, and its rows stand beside (not over) the rows of a search by simulations."""
+    for suffix in (".pt", ".json"):
+        shutil.copy(pretrained_module.pretrained_folder() / f"hoyito_2x6{suffix}", tmp_path)
+    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
+    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    pretrained_script.export(str(tmp_path / "hoyito_2x6.pt"), "hoyito_2x6", 0, move_time_s=0.02)
+    card = model_card("hoyito_2x6")
+    assert (
+        card["default_search"] == "@T=0.02" and card["usage"]["with search"] == "pretrained:hoyito_2x6@T=0.02"
+    )
+    assert pretrained_script.default_search(card) == (0, 0.02)
+    assert "The card's default search: `pretrained:hoyito_2x6@T=0.02`" in pretrained_script.card_markdown(
+        card
+    )
+    (timed,) = pretrained_script.measure("hoyito_2x6", ["random"], 2, "search")
+    assert (timed["player"], timed["simulations"], timed["move_time_s"]) == (
+        "pretrained:hoyito_2x6@T=0.02",
+        0,
+        0.02,
+    )
+    (counted,) = pretrained_script.measure("hoyito_2x6", ["random"], 2, "search", simulations=2)
+    assert "move_time_s" not in counted
+    rows = model_card("hoyito_2x6")["results"]
+    assert rows[-2:] == [timed, counted]
+    labels = [pretrained_script.play_label(row) for row in rows[-2:]]
+    assert labels == ["search @T=0.02", "search @2"]
+    assert sorted(["search @T=0.02", "search @2", "argmax"], key=pretrained_script.play_order) == [
+        "argmax",
+        "search @2",
+        "search @T=0.02",
+    ]
+    with pytest.raises(ValueError, match="not both"):
+        pretrained_script.measure("hoyito_2x6", ["random"], 2, "search", simulations=2, move_time_s=1.0)
+    before = (tmp_path / "hoyito_2x6.json").read_text()
+    for seconds in (0.0, float("nan")):
+        with pytest.raises(ValueError, match="seconds per move"):
+            pretrained_script.measure("hoyito_2x6", ["random"], 2, "search", move_time_s=seconds)
+        with pytest.raises(ValueError, match="seconds per move"):
+            pretrained_script.export(str(tmp_path / "hoyito_2x6.pt"), "hoyito_2x6", 0, move_time_s=seconds)
+    assert (tmp_path / "hoyito_2x6.json").read_text() == before
+
+
+def test_ladder_rows_of_a_search_by_time(tmp_path):
+    """A ladder's ``pretrained:NAME@T=S`` pairs are the agent's timed rows; against its own ``@N`` the
+    search by time is the side the row is written from."""
+    from hive_envs.training.ladder import ladder
+
+    options = model_card("hoyito_2x6")["game_options"]
+    out = tmp_path / "ladder.json"
+    players = ["pretrained:hoyito_2x6@2", "pretrained:hoyito_2x6@T=0.02"]
+    ladder(players, game="hoyito", game_options=options, games=2, progress=False, out=str(out))
+    results, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(out))
+    timed = [row for row in rows if row.get("move_time_s") == 0.02]
+    assert timed and all(row["play"] == "search" and row["simulations"] == 0 for row in timed)
+    assert {pretrained_script.play_label(row) for row in rows} == {"search @2", "search @T=0.02"}
+    assert ("pretrained:hoyito_2x6@T=0.02", "pretrained:hoyito_2x6@2") in {
+        (r.player, r.opponent) for r in results
+    }
 
 
 def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
