@@ -421,6 +421,15 @@ def card_markdown(card: dict) -> str:
             f"{r['forfeits'][0]}/{r['forfeits'][1]} | {r['mean_length']:.1f} | "
             f"{r['load_average_before'][0]:.1f} / {r['load_average_after'][0]:.1f} |"
         )
+    timed = [r for r in card["results"] if r.get("move_time_s") and r.get("move_seconds", {}).get("player")]
+    if timed:
+        lines.append("")
+    for r in timed:
+        moves = r["move_seconds"]["player"]
+        lines.append(
+            f"- {play_label(r)} against `{r['opponent']}`: {moves['moves']:,} moves, median "
+            f"{moves['median']:.3f} s, longest {moves['max']:.3f} s (the limit: {r['move_time_s']:g} s)."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -440,10 +449,6 @@ OPPONENT_ORDER = [
 ]
 
 
-HEADLINE_PLAYS = ("argmax", "search")
-"""The plays of the README's headline table (sampled play is in docs/results.md)."""
-
-
 def shipped_cards() -> list[dict]:
     """The model cards of the pretrained agents that ship one, in `PRETRAINED` order."""
     return [model_card(name) for name in PRETRAINED if (pretrained_folder() / f"{name}.json").is_file()]
@@ -451,16 +456,18 @@ def shipped_cards() -> list[dict]:
 
 def results_table(headline: bool = False) -> str:
     """Each shipped agent's score per play and opponent, from the model cards. The ``headline`` table
-    (the README's) keeps argmax and searched play against the classical players; the full one (in
-    docs/results.md) has every play and opponent."""
+    (the README's) keeps argmax and the card's default search against the classical players; the full
+    one (in docs/results.md) has every play, search and opponent."""
     cards = shipped_cards()
+
+    def in_headline(row: dict, card: dict) -> bool:
+        default = play_label(
+            {"play": "search", **dict(zip(("simulations", "move_time_s"), default_search(card)))}
+        )
+        return row["opponent"] in OPPONENT_ORDER and play_label(row) in ("argmax", default)
+
     results = {
-        card["name"]: [
-            r
-            for r in card["results"]
-            if not headline or (r["play"] in HEADLINE_PLAYS and r["opponent"] in OPPONENT_ORDER)
-        ]
-        for card in cards
+        card["name"]: [r for r in card["results"] if not headline or in_headline(r, card)] for card in cards
     }
     seen = {r["opponent"] for rows in results.values() for r in rows}
     opponents = [o for o in OPPONENT_ORDER if o in seen] + sorted(seen - set(OPPONENT_ORDER))
