@@ -177,15 +177,15 @@ def measure(
         raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
     if simulations is not None and move_time_s is not None:
         raise ValueError("give --simulations or --move-time, not both")
+    card = model_card(name)
     if simulations is None and move_time_s is None:
-        simulations, move_time_s = default_search(model_card(name))
+        simulations, move_time_s = default_search(card)
     simulations = simulations or 0
     if play == "search" and move_time_s is None and simulations < 1:
         raise ValueError(f"--simulations must be >= 1 for --play search, got {simulations}")
     searched = play == "search"
     spec = f"pretrained:{name}" + (search_suffix(simulations, move_time_s) if searched else "")
     split_agent_spec(spec)  # ValueError for seconds out of (0, 3600]
-    card = model_card(name)
     settings = Settings(
         game=card["game"],
         game_options=card["game_options"],
@@ -459,16 +459,14 @@ def results_table(headline: bool = False) -> str:
     (the README's) keeps argmax and the card's default search against the classical players; the full
     one (in docs/results.md) has every play, search and opponent."""
     cards = shipped_cards()
-
-    def in_headline(row: dict, card: dict) -> bool:
-        default = play_label(
-            {"play": "search", **dict(zip(("simulations", "move_time_s"), default_search(card)))}
-        )
-        return row["opponent"] in OPPONENT_ORDER and play_label(row) in ("argmax", default)
-
-    results = {
-        card["name"]: [r for r in card["results"] if not headline or in_headline(r, card)] for card in cards
-    }
+    results = {}
+    for card in cards:
+        plays = ("argmax", "search " + search_suffix(*default_search(card)))
+        results[card["name"]] = [
+            r
+            for r in card["results"]
+            if not headline or (r["opponent"] in OPPONENT_ORDER and play_label(r) in plays)
+        ]
     seen = {r["opponent"] for rows in results.values() for r in rows}
     opponents = [o for o in OPPONENT_ORDER if o in seen] + sorted(seen - set(OPPONENT_ORDER))
     lines = [
