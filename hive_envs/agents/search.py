@@ -26,6 +26,11 @@ judging by the longest one so far; the first always runs, on a machine so loaded
 takes longer than the limit). The move
 returned is the most visited root child (ties: higher prior).
 
+A search may continue from a tree it grew before (``root=`` of `search_root`: the node of the
+position now, found by `subtree`): the node's visits count as simulations already made, so a
+search by time starts from them. A timed player keeps its last tree for the next move
+(`hive_envs.agents.kept_tree`).
+
 ``leaf_batch`` > 1 (the timed players' setting, `players.checkpoint.TIMED_LEAF_BATCH`): up to that many
 walks are made before the network is called once on all their new leaves (the evaluator's batch form,
 `batch_evaluators`). Each waiting walk leaves a virtual loss on its path, so the next one tries other
@@ -242,30 +247,52 @@ def search_root(
     evaluator: Callable[[Game], Evaluation],
     config: SearchConfig,
     clock: Callable[[], float] = time.monotonic,
+    root: Node | None = None,
 ) -> Node:
     """`search`'s tree, by its root: for tools that show more than the move choice (e.g. each root
-    child's mean value ``w / n``, from the root's player to move)."""
+    child's mean value ``w / n``, from the root's player to move). ``root``: a tree grown before from
+    ``game``'s position (`subtree`), searched on: its visits count towards ``config.simulations``."""
     if game.is_terminal:
         raise ValueError("search: the game is over; there is no move to choose")
     if config.leaf_batch > 1 and getattr(evaluator, "batch", None) is None:
         raise ValueError("search: leaf_batch > 1 needs an evaluator with a batch form (NetworkEvaluator)")
     deadline = Deadline(config.time_s, clock)
-    root = new_node(game.to_move, *evaluator(game), config)
+    if root is None:
+        root = new_node(game.to_move, *evaluator(game), config)
+    elif not root.has_priors:  # a leaf made from its value alone
+        moves, priors, _ = evaluator(game)
+        root.attach(moves, tempered(priors, config.prior_temperature))
     deadline.lap()
+    done = root.visits
     if config.leaf_batch > 1:
         lazy = getattr(evaluator, "value_only", None) is not None
         walks = config.leaf_batch * (WALKS_PER_NETWORK_LEAF if lazy else 1)
-        done = 0
-        while done < config.simulations and not (done and deadline.next_would_pass()):
+        started = False
+        while done < config.simulations and not (started and deadline.next_would_pass()):
             done += _simulate_batch(root, game, evaluator, config, min(walks, config.simulations - done))
             deadline.lap()
+            started = True
         return root
-    for done in range(config.simulations):
-        if done and deadline.next_would_pass():
+    for step in range(config.simulations - done):
+        if step and deadline.next_would_pass():
             break
         _simulate(root, game, evaluator, config)
         deadline.lap()
     return root
+
+
+def subtree(root: Node, moves) -> Node | None:
+    """The node ``moves`` (move ids played in turn from ``root``'s position) lead to in ``root``'s
+    tree, or None when the tree has not grown that far (a move no walk tried, a finished game)."""
+    node: Node | None = root
+    for move in moves:
+        if node is None or not node.has_priors:
+            return None
+        found = np.flatnonzero(node.moves == move)
+        if len(found) == 0:
+            return None
+        node = node.children[int(found[0])]
+    return node
 
 
 def _simulate(root: Node, game: Game, evaluator, config: SearchConfig) -> None:

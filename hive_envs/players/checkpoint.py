@@ -19,8 +19,12 @@ samples from the policy / in proportion to the visits. With ``avoid_repetition``
 ``choose`` on a Hive game leaves out the moves that return to a position the game has already been
 in, unless every move does (`hive_envs.agents.history`: the observation has no history, so the
 network cannot see it); the batched ``act`` has no history and plays the network's move as it is.
+With ``reuse_tree`` (on by default), a search by time starts from the part of the player's last tree
+that the game went on into (`hive_envs.agents.kept_tree`: Hive); a search by simulations always
+starts afresh, so ``PATH@N`` makes N simulations a move.
 
-The UHP ``options`` command lists and sets ``Simulations`` and ``SampleMoves`` (`uhp_options`).
+The UHP ``options`` command lists and sets ``Simulations``, ``SampleMoves``, ``AvoidRepetition`` and
+``ReuseTree`` (`uhp_options`).
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ import numpy as np
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, stored_search
+from hive_envs.agents.kept_tree import KeptTree
 from hive_envs.agents.policy import policy_actions
-from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search
+from hive_envs.agents.search import NetworkEvaluator, SearchConfig, choose, search, search_root
 from hive_envs.agents.views import GameView, view_for_checkpoint
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
@@ -107,6 +112,8 @@ class AgentPlayer(BasePlayer):
         self.config = config
         self.sample = bool(sample)
         self.avoid_repetition = True
+        self.reuse_tree = True
+        self.kept = KeptTree()  # the last timed search's tree (`reuse_tree`)
         super().__init__(name, seed)
 
     def seed(self, seed: int | None) -> None:
@@ -196,7 +203,15 @@ class AgentPlayer(BasePlayer):
             weights = priors
             visits = np.zeros(len(moves), dtype=np.int64)
         else:
-            moves, visits, priors = search(game.copy(), evaluator, config)
+            keep = self.reuse_tree and config.time_s is not None
+            root = search_root(
+                game.copy(), evaluator, config, root=self.kept.root_for(game) if keep else None
+            )
+            if keep:
+                self.kept.keep(game, root)
+            else:
+                self.kept.clear()
+            moves, visits, priors = root.moves, root.n.copy(), root.priors
             weights = visits / visits.sum()
         fresh = game_entry(game.game_name).fresh(game, moves) if self.avoid_repetition else None
         if fresh is not None and fresh.any() and not fresh.all():
@@ -236,6 +251,7 @@ class AgentPlayer(BasePlayer):
             ("Simulations", "int", self.config.simulations, 64, 0, MAX_SIMULATIONS),
             ("SampleMoves", "bool", self.sample, False, 0, 0),
             ("AvoidRepetition", "bool", self.avoid_repetition, True, 0, 0),
+            ("ReuseTree", "bool", self.reuse_tree, True, 0, 0),
         ]
 
     def set_uhp_option(self, name: str, value: bool | int) -> None:
@@ -245,5 +261,8 @@ class AgentPlayer(BasePlayer):
             self.sample = bool(value)
         elif name == "AvoidRepetition":
             self.avoid_repetition = bool(value)
+        elif name == "ReuseTree":
+            self.reuse_tree = bool(value)
+            self.kept.clear()
         else:
             raise ValueError(f"unknown agent option {name!r}")
