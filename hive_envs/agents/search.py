@@ -424,7 +424,12 @@ def backup(path, value0: float) -> None:
         parent.w[i] += parent.own(value0)
 
 
+def ranked(moves: np.ndarray, visits: np.ndarray, priors: np.ndarray) -> np.ndarray:
+    """``moves`` most visited first, ties broken by the higher prior (zero visits: the raw policy's
+    order)."""
+    return moves[np.lexsort((-priors, -visits))]
+
+
 def choose(moves: np.ndarray, visits: np.ndarray, priors: np.ndarray) -> int:
     """The most visited move, ties broken by the higher prior (so zero visits = raw policy argmax)."""
-    order = np.lexsort((-priors, -visits))
-    return int(moves[order[0]])
+    return int(ranked(moves, visits, priors)[0])
