@@ -70,8 +70,9 @@ class TacticalCheck:
         for move in candidates:
             child = game.copy()
             child.play_id(int(move))
-            if child.is_terminal:
-                if child.result * (1 if mover == 0 else -1) >= 0:
+            result = child.result
+            if result is not None:  # the move ends the game
+                if (result if mover == 0 else -result) >= 0:
                     return int(move)  # a win or a draw now
                 continue
             reply = self._search(searcher, child, end)

@@ -212,14 +212,16 @@ class AgentPlayer(BasePlayer):
         started = time.monotonic()
         config = self.config_for(limits)
         searched = not (config.simulations == 0 or config.max_depth == 0)
-        checked = searched and config.time_s is not None and self.tactics.depth > 0
+        check_s = config.time_s if searched and self.tactics.depth > 0 else None  # searches by time only
         if not searched:
             moves, priors, _ = evaluator(game)
             weights = priors
             visits = np.zeros(len(moves), dtype=np.int64)
         else:
             keep = self.reuse_tree and config.time_s is not None
-            search_config = replace(config, time_s=config.time_s * (1 - TACTICS_SHARE)) if checked else config
+            search_config = (
+                config if check_s is None else replace(config, time_s=check_s * (1 - TACTICS_SHARE))
+            )
             root = search_root(
                 game.copy(), evaluator, search_config, root=self.kept.root_for(game) if keep else None
             )
@@ -236,9 +238,8 @@ class AgentPlayer(BasePlayer):
         if self.sample:
             drawn = moves[self.rng.choice(len(moves), p=weights / weights.sum())]
             candidates = np.concatenate(([drawn], candidates[candidates != drawn]))
-        if checked:
-            assert config.time_s is not None
-            return self.tactics.choose(game, candidates, started + config.time_s)
+        if check_s is not None:
+            return self.tactics.choose(game, [int(move) for move in candidates], started + check_s)
         return int(candidates[0])
 
     @property
