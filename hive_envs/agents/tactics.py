@@ -19,7 +19,7 @@ the search's own first choice stands (the game is lost whatever is played).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from hive_envs.core.alphabeta import MAX_TIME_S, AlphaBetaSearcher, SearchResult
 from hive_envs.core.game import Game
@@ -31,19 +31,19 @@ TACTICAL_DEPTH = 3
 MAX_TACTICAL_DEPTH = 6
 """Deeper checks do not finish within a move's time (a Hive depth-5 search: 0.3 s at the median)."""
 TABLE_BITS = 16
-"""The check's transposition table: 2**16 entries, small enough to clear between positions at once."""
+"""The check's transposition table: 2**16 entries (about 1.1 MB); a 3-ply check searches about ten
+thousand positions (11,653 after the losing move of the tests' position)."""
 
 
 class TacticalCheck:
     """The check of one player: its searchers (one per game, made on first use) and their depth."""
 
-    def __init__(self, depth: int = TACTICAL_DEPTH, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, depth: int = TACTICAL_DEPTH):
         if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_TACTICAL_DEPTH:
             raise ValueError(
                 f"the tactical check's depth must be an int in 0..{MAX_TACTICAL_DEPTH} (0: off), got {depth!r}"
             )
         self.depth = depth
-        self.clock = clock
         self._searchers: dict[str, AlphaBetaSearcher] = {}
 
     def searcher(self, game: Game) -> AlphaBetaSearcher | None:
@@ -59,9 +59,9 @@ class TacticalCheck:
     def choose(self, game: Game, candidates: Sequence[int], end: float | None) -> int:
         """The move to play in ``game`` (left unchanged): of ``candidates`` (legal move ids, the
         search's preference first) the first not proven lost, or the winning move the root search
-        finds; ``end``: the ``clock`` time by which the check stops (None: searches by depth alone)."""
+        finds; ``end``: the `time.monotonic` time by which the check stops (None: searches by depth alone)."""
         searcher = self.searcher(game)
-        if self.depth == 0 or searcher is None or len(candidates) == 0:
+        if self.depth == 0 or searcher is None:
             return int(candidates[0])
         root = self._search(searcher, game, end)
         if root is not None and root.is_proven_win:
@@ -87,7 +87,7 @@ class TacticalCheck:
         """``searcher``'s result on ``game`` to ``depth`` plies, stopped at ``end``; None past it."""
         if end is None:
             return searcher.search(game, depth=self.depth)
-        left = end - self.clock()
+        left = end - time.monotonic()
         if left <= 0:
             return None
         return searcher.search(game, depth=self.depth, time_s=min(left, MAX_TIME_S))
