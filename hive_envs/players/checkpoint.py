@@ -24,9 +24,9 @@ that the game went on into (`hive_envs.agents.kept_tree`: Hive); a search by sim
 starts afresh, so ``PATH@N`` makes N simulations a move.
 
 A search by time ends with a tactical check (``tactical_depth``, `TACTICAL_DEPTH` plies by default; 0:
-off): the PUCT search gets 88% of its time (`TACTICS_SHARE`), and in the rest, until 95% of the limit,
-the game's alpha-beta plays a forced win it finds, or passes over a move after which the opponent wins
-by force, one ply deeper at a time while the time lasts (`hive_envs.agents.tactics`). A search by simulations has no check, so ``PATH@N`` is the PUCT search
+off): the PUCT search gets 88% of the time (`TACTICS_SHARE`), and in the rest the game's alpha-beta
+plays a forced win it finds, or passes over a move after which the opponent wins by force
+(`hive_envs.agents.tactics`). A search by simulations has no check, so ``PATH@N`` is the PUCT search
 alone.
 
 The UHP ``options`` command lists and sets ``Simulations``, ``SampleMoves``, ``AvoidRepetition``,
@@ -58,14 +58,8 @@ TIME_SHARE, TIME_RESERVE_S = 0.95, 0.05
 0.9 (0.85 s) the longest of 11,525 moves at 1 s against `alphabeta:3` took 0.899 s: a move ends
 within about 50 ms of the search's share, so 0.95 keeps it under the limit with more of it searched."""
 TACTICS_SHARE = 0.12
-"""Of a search by time, the share taken from the PUCT search for the tactical check, which also has
-the 50 ms reserve (0.16 s of 1 s): its depth-3 searches take 8 ms at the median in a Hive middle game
-(0.11 s at the 99th percentile), and it goes deeper in the time left (a depth-4 search: 58 ms at the
-median, 0.40 s at the 90th percentile). The reserve is there for a network call that ends late; the
-alpha-beta reads the clock every few thousand positions, so the check can run up to 95% of the limit.
-A quarter of the time (0.25: 0.675 s of PUCT search instead of 0.79 s) scored 0.752 [0.688, 0.807]
-against `alphabeta:3` on the ladder's book (200 games; 0.787 at 0.12 without deepening;
-docs/results/hive_base_T1_deepening_quarter_vs_alphabeta3.json)."""
+"""Of a search by time, the share left to the tactical check (0.11 s of 1 s): its depth-3 searches take
+8 ms at the median in a Hive middle game and 0.11 s at the 99th percentile."""
 
 _READ: dict[tuple[str, int, int], dict] = {}
 READ_CACHE_SIZE = 8
@@ -245,9 +239,7 @@ class AgentPlayer(BasePlayer):
             drawn = moves[self.rng.choice(len(moves), p=weights / weights.sum())]
             candidates = np.concatenate(([drawn], candidates[candidates != drawn]))
         if check_s is not None:
-            return self.tactics.choose(
-                game, [int(move) for move in candidates], started + check_s + TIME_RESERVE_S
-            )
+            return self.tactics.choose(game, [int(move) for move in candidates], started + check_s)
         return int(candidates[0])
 
     @property

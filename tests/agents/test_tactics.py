@@ -1,8 +1,7 @@
 """The tactical check after a search by time (`agents.tactics`): on a position from a lost match game it
 passes over the move that lost (the opponent mates within three plies of it) for one that does not,
-plays a forced win it finds, with time left passes over a move proven lost one ply deeper, keeps the
-search's choice when out of time or when every candidate loses, and a timed player uses it while a
-search by simulations does not."""
+plays a forced win it finds, keeps the search's choice when out of time or when every candidate loses,
+and a timed player uses it while a search by simulations does not."""
 
 from __future__ import annotations
 
@@ -26,7 +25,6 @@ BLUNDER_POSITION = (
     "wA2 bB2/;bS2 \\bG2;wB2 \\wA3"
 )
 LOSING, SAFE = "bG3 \\bS1", "bB1 -wA2"
-FLAGGED_AT_4 = "bG3 /bB1"  # of the other two: not proven lost at 3 plies, proven lost at 4
 
 
 def blunder_position() -> tuple[HiveGame, int, int]:
@@ -73,7 +71,7 @@ def test_the_check_plays_a_forced_win_it_finds():
 def test_the_search_choice_stands_out_of_time_or_when_every_candidate_loses():
     game, losing, safe = blunder_position()
     assert TacticalCheck().choose(game, [losing, safe], time.monotonic() - 1.0) == losing
-    assert TacticalCheck(deepest=4).choose(game, [losing, safe], time.monotonic() + 1e9) == safe
+    assert TacticalCheck().choose(game, [losing, safe], time.monotonic() + 1e9) == safe
     assert TacticalCheck().choose(game, [losing], None) == losing
     assert TacticalCheck(depth=0).choose(game, [losing, safe], None) == losing
 
@@ -82,26 +80,6 @@ def test_the_search_choice_stands_out_of_time_or_when_every_candidate_loses():
 def test_a_wrong_depth_is_refused(depth):
     with pytest.raises(ValueError, match="tactical check's depth"):
         TacticalCheck(depth)
-
-
-@pytest.mark.parametrize("deepest", [2, MAX_TACTICAL_DEPTH + 1, 4.0, True, None])
-def test_a_wrong_deepest_depth_is_refused(deepest):
-    with pytest.raises(ValueError, match="tactical check's deepest depth"):
-        TacticalCheck(3, deepest)
-
-
-def test_a_check_by_time_goes_deeper_while_its_time_lasts():
-    game, lost, safe = blunder_position()
-    shallow = game.move_id(FLAGGED_AT_4)
-    assert not loses_by_force(game, shallow) and loses_by_force(game, shallow, depth=4)
-    assert not loses_by_force(game, safe, depth=4)
-    far = time.monotonic() + 1e9
-    assert TacticalCheck().choose(game, [shallow, safe], None) == shallow  # by depth alone: 3 plies
-    assert TacticalCheck(deepest=3).choose(game, [shallow, safe], far) == shallow
-    assert TacticalCheck(deepest=4).choose(game, [shallow, safe], far) == safe
-    assert TacticalCheck(deepest=4).choose(game, [lost, shallow, lost, safe], far) == safe
-    # every later candidate lost at 4 plies too: the one not lost at 3 stays
-    assert TacticalCheck(deepest=4).choose(game, [shallow, lost], far) == shallow
 
 
 def test_the_check_plays_hoyito_too():
