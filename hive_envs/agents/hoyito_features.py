@@ -21,13 +21,18 @@ Features per action k (shape (n, FEATURES)):
 
 Feature set 2 (`FEATURE_SETS`) adds what a search of the position after the move says, by the
 package's own alpha-beta (`hive_envs.hoyito.engine.alphabeta`, its evaluation and its kernel;
-no table, so a feature is a function of the observation alone):
+no transposition table, so a feature is a function of the observation alone), with the network's
+learned board values added to the evaluation where it has them (`board_values`, below):
   6  the alpha-beta value of the position after the move, searched ``depth`` plies deep, for the
      mover, in units of 8 counters (`SEARCH_SCALE`), clipped to +-2 (a proven result: +-2)
   7  +1.0 when that search proves a win for the mover, -1.0 a loss, 0 otherwise
 Forced replies (a position with one legal move) are played before the search, as the search's
 own single-reply extension would. A policy over set 2 that only reads feature 6 plays like an
 alpha-beta of ``depth + 1`` plies; training learns what to add to it (docs/training.md).
+
+``board_values`` (`HoyitoRuleFeatures.board_values`): the alpha-beta's optional table of learned
+board values (`hive_envs.hoyito.engine.alphabeta`, fitted to self-play outcomes by
+`hive_envs.training.board_values`); `NO_BOARD_VALUES` (the default): the hand evaluation alone.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from numba import njit
 
 from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies, terminal_score
 from hive_envs.hoyito.encoding import decode_observation
-from hive_envs.hoyito.engine.alphabeta import COUNTER, MAX_DEPTH, alphabeta_kernel
+from hive_envs.hoyito.engine.alphabeta import COUNTER, MAX_DEPTH, NO_BOARD_VALUES, alphabeta_kernel
 from hive_envs.hoyito.engine.kernels import (
     OVER,
     TAIL,
@@ -92,7 +97,7 @@ def lookahead_features(obs, n, seeds, max_laps, limit, out):
 
 
 @njit(cache=True)
-def _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u):
+def _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u, board_values):
     """The alpha-beta value of unfinished position ``t`` for seat 0 (feature 6's score units);
     ``t`` is changed (forced replies are played on it)."""
     m = 2 * n
@@ -109,12 +114,12 @@ def _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u):
         play(t, t[m + TURN] * n + last, n, max_laps, limit)
         if t[m + OVER] != 0:
             return terminal_score(winner(t, n), 0, 0)
-    alphabeta_kernel(t.copy(), n, max_laps, limit, depth, 0.0, 0, table, False, pv, stats)
+    alphabeta_kernel(t.copy(), n, max_laps, limit, depth, 0.0, 0, table, False, pv, stats, board_values)
     return stats[0] if t[m + TURN] == 0 else -stats[0]
 
 
 @njit(cache=True)
-def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, out):
+def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, board_values, out):
     """Fill features 6 and 7 (feature set 2; the module doc) of out[b, k, :] for each row b, after
     `lookahead_features` filled 0-5 (feature 0 says which moves are legal, 3 which end the game)."""
     m = 2 * n
@@ -135,7 +140,7 @@ def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, out):
             if t[m + OVER] != 0:
                 score = terminal_score(winner(t, n), 0, 0)
             else:
-                score = _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u)
+                score = _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u, board_values)
             if score > MATE_BOUND:
                 out[b, k, 6] = SEARCH_CLIP
                 out[b, k, 7] = 1.0
@@ -164,11 +169,14 @@ class HoyitoRuleFeatures:
         self.features = FEATURE_SETS[feature_set]
         self.table = new_table(10)  # unused (the search runs without it) but the kernel takes one
         self.pv = np.zeros(search_plies(search_depth), np.int32)
+        self.board_values = NO_BOARD_VALUES
 
     def __call__(self, observations: np.ndarray) -> np.ndarray:
         obs = np.ascontiguousarray(observations, dtype=np.float32)
         out = np.zeros((obs.shape[0], self.holes, self.features), dtype=np.float32)
         lookahead_features(obs, self.holes, *self.rules, out)
         if self.feature_set == 2:
-            search_features(obs, self.holes, *self.rules, self.search_depth, self.table, self.pv, out)
+            search_features(
+                obs, self.holes, *self.rules, self.search_depth, self.table, self.pv, self.board_values, out
+            )
         return out

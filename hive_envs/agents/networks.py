@@ -13,7 +13,9 @@ player's view, so one network serves both seats).
   carries the rule options (`rules`) the features need and the feature set (`features`: 1, the
   two-ply features, or 2, plus an alpha-beta search of `search_depth` plies after each move; a
   spec without it is set 1, as every checkpoint written before set 2). `init_from_rule()` sets
-  the heads to play the searched value (set 2).
+  the heads to play the searched value (set 2). With `board_values: true` in the spec the
+  network carries a table of learned board values (a buffer saved with its weights) that its
+  search adds to the alpha-beta's evaluation (`set_board_values`).
 - `hive_lookahead`: the hexconv network plus, for each legal action, two-ply rule features
   computed from the observation by the Hive engine's kernels (`hive_features.py`): a small
   network shared across actions turns each action's features into a logit added to the
@@ -112,9 +114,13 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         rules: dict,
         feature_set: int = 1,
         search_depth: int | None = None,
+        board_values: bool = False,
     ):
+        """``board_values``: the network carries learned board values (a buffer, saved with the
+        weights) that its features' search adds to the evaluation (`set_board_values`)."""
         super().__init__()
         from hive_envs.agents.hoyito_features import DEFAULT_SEARCH_DEPTH, HoyitoRuleFeatures
+        from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS
 
         self.holes = num_actions
         if observation_shape != (2 * num_actions + 4,):
@@ -127,6 +133,12 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
             num_actions, int(rules["seeds_per_hole"]), int(rules["max_laps"]), int(rules["no_capture_limit"]),
             feature_set, DEFAULT_SEARCH_DEPTH if search_depth is None else search_depth,
         )  # fmt: skip
+        if board_values:
+            if feature_set != 2:
+                raise ValueError("board values are used by the search of feature set 2 only")
+            self.register_buffer(
+                "board_values", torch.zeros((2 * num_actions, BOARD_BUCKETS), dtype=torch.int32)
+            )
         features = self.extractor.features
         self.board = MLPPolicy(observation_shape, num_actions, hidden_sizes)
         width = 32
@@ -176,8 +188,24 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         searched = feats[..., 6].masked_fill(~self.legal_mask(rule_features), -math.inf)
         return HOYITO_RULE_VALUE_WEIGHT * searched.amax(dim=1)
 
+    def set_board_values(self, table: np.ndarray) -> None:
+        """Set the learned board values (score units, shape (2n, `BOARD_BUCKETS`); the module doc of
+        `hive_envs.hoyito.engine.alphabeta`); refused for a network built without them."""
+        buffer = self._buffers.get("board_values")
+        if buffer is None:
+            raise ValueError("this network has no board values (build it with board_values=True)")
+        from hive_envs.hoyito.engine.alphabeta import check_board_values
+
+        table = check_board_values(table)
+        if table.shape != tuple(buffer.shape):
+            raise ValueError(f"board values of shape {tuple(buffer.shape)} expected, got {table.shape}")
+        buffer.copy_(torch.as_tensor(table))
+
     def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """(actions (B, n), features (B, n, F), position (B, 0)) on the observation's device."""
+        buffer = self._buffers.get("board_values")
+        if buffer is not None:  # read at each call: loading weights replaces the buffer's values
+            self.extractor.board_values = np.ascontiguousarray(buffer.cpu().numpy(), dtype=np.int32)
         features = self.extractor(observation.detach().float().cpu().numpy())
         holes = np.arange(self.holes, dtype=np.int64)
         actions = np.where(features[..., 0] > 0, holes, self.holes)
@@ -610,6 +638,7 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
             dict(spec["rules"]),
             int(spec.get("features", 1)),
             spec.get("search_depth"),
+            bool(spec.get("board_values", False)),
         )
     if kind == "hive_lookahead":
         return HiveLookaheadPolicy(

@@ -90,6 +90,13 @@ class TrainConfig(KeyedConfig):
     hoyito_search_depth: int = key(
         5, "hoyito_lookahead with hoyito_features 2: plies each move's search looks ahead", between(1, 20)
     )
+    hoyito_board_values_games: int = key(
+        0,
+        "hoyito_lookahead with hoyito_features 2: at the start of a new run, fit the learned board "
+        "values its search adds to the evaluation to this many self-play games of alphabeta:4 "
+        "(within the run's time; hive_envs/training/board_values.py); 0 = the hand evaluation alone",
+        at_least(0),
+    )
     init_from_rule: bool = key(
         False,
         "hive_lookahead with hive_features 2: start the action and value heads from the hand-written "
@@ -264,6 +271,16 @@ class TrainConfig(KeyedConfig):
                 f"0 unless network is 'hive_lookahead' with hive_features 2 or 'hoyito_lookahead' with "
                 f"hoyito_features 2, the networks with a rule value (network {self.network!r})",
             )
+        if self.hoyito_board_values_games and not (
+            self.network == "hoyito_lookahead" and self.hoyito_features == 2
+        ):
+            reject(
+                self,
+                "hoyito_board_values_games",
+                self.hoyito_board_values_games,
+                f"0 unless network is 'hoyito_lookahead' with hoyito_features 2, the network whose "
+                f"features search (network {self.network!r}, hoyito_features {self.hoyito_features})",
+            )
         if self.num_minibatches > self.min_trained_decisions:
             reject(
                 self,
@@ -303,6 +320,8 @@ class TrainConfig(KeyedConfig):
             spec: dict[str, Any] = {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
             if self.hoyito_features != 1:  # set 1: as specs before set 2
                 spec.update(features=self.hoyito_features, search_depth=self.hoyito_search_depth)
+            if self.hoyito_board_values_games:
+                spec["board_values"] = True
             return spec
         # hive_lookahead: the game options are added from the game (run.network_spec)
         spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}

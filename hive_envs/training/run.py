@@ -234,6 +234,22 @@ class TrainingRun:
             mininterval=2.0,
         )
         self.started = time.time() - self.elapsed
+        if self.config.hoyito_board_values_games and not self.resume:
+            self._learn_board_values()
+
+    def _learn_board_values(self) -> None:
+        """A new run with ``hoyito_board_values_games``: fit the network's board values first, within
+        the run's time (`hive_envs.training.board_values`), and log what the fit saw."""
+        from hive_envs.training.board_values import learn_board_values
+
+        self.bar.set_description("fitting board values")
+        table, summary = learn_board_values(
+            dict(self.config.game_options), self.config.hoyito_board_values_games, self.config.seed + 41
+        )
+        self.network.set_board_values(table)
+        for name, value in summary.items():
+            self.writer.add_scalar(f"board_values/{name}", value, 0)
+        self.bar.set_description(None)
 
     def continues(self) -> bool:
         """Whether another update runs: steps left and time left for one."""

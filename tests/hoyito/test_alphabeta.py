@@ -11,8 +11,10 @@ import pytest
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hoyito import HoyitoGame
 from hive_envs.hoyito.engine.alphabeta import (
+    BOARD_BUCKETS,
     DEFAULT_DEPTH,
     MAX_DEPTH,
+    NO_BOARD_VALUES,
     HoyitoAlphaBeta,
     alphabeta_kernel,
     evaluate,
@@ -201,11 +203,12 @@ class Minimax:
     """Plain recursive search over `HoyitoGame` (no pruning, ordering or table): a child's value is
     negated only when the player to move changes; a single legal move costs no depth."""
 
-    def __init__(self, game: HoyitoGame, depth: int):
+    def __init__(self, game: HoyitoGame, depth: int, board_values=NO_BOARD_VALUES):
         self.plies = search_plies(depth)
         o = game.options
         self.args = (o.holes_per_row, o.max_laps, o.no_capture_limit)
         self.scratch = np.empty_like(game.state)
+        self.board_values = board_values
 
     def value(self, game: HoyitoGame, depth: int, ply: int) -> int:
         if ply > 0 and game.is_terminal:
@@ -213,7 +216,7 @@ class Minimax:
                 return 0
             return WIN_SCORE - ply if game.winner == game.to_move else -(WIN_SCORE - ply)
         if depth == 0:
-            return int(evaluate(game.state, *self.args, self.scratch))
+            return int(evaluate(game.state, *self.args, self.scratch, self.board_values))
         moves = game.legal_move_ids().tolist()
         child_depth = depth if len(moves) == 1 and ply + depth + 1 < self.plies else depth - 1
         best = -(WIN_SCORE + 1)
@@ -225,12 +228,20 @@ class Minimax:
         return best
 
 
+def learned_table(holes_per_row: int) -> np.ndarray:
+    """A board-values table of made-up entries (the search must add whatever it holds)."""
+    rng = np.random.default_rng(holes_per_row)
+    return rng.integers(-60, 60, size=(2 * holes_per_row, BOARD_BUCKETS)).astype(np.int32)
+
+
+@pytest.mark.parametrize("board_values", [False, True])
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_root_value_equals_plain_minimax(depth):
+def test_root_value_equals_plain_minimax(depth, board_values):
     checked = 0
     for game in unfinished_positions(holes=(6, 12), seeds=range(3), plies=(4, 20, 40)):
-        expected = Minimax(game, depth).value(game.copy(), depth, 0)
         o = game.options
+        table = learned_table(o.holes_per_row) if board_values else NO_BOARD_VALUES
+        expected = Minimax(game, depth, table).value(game.copy(), depth, 0)
         # With the table, an entry searched deeper may answer a shallower node (a transposition
         # with an extra turn in between), so exact agreement is only promised up to depth 2.
         for use_table in (False, True) if depth <= 2 else (False,):
@@ -238,7 +249,7 @@ def test_root_value_equals_plain_minimax(depth):
             stats = np.zeros(4, dtype=np.int64)
             alphabeta_kernel(
                 game.state.copy(), o.holes_per_row, o.max_laps, o.no_capture_limit, depth, 0.0, 0,
-                new_table(12), use_table, pv, stats,
+                new_table(12), use_table, pv, stats, table,
             )  # fmt: skip
             assert stats[0] == expected, (repr(game), depth, use_table)
         checked += 1

@@ -27,6 +27,14 @@ player's whole policy): the mover is on move, so that capture is real unless a d
 beats it, but the opponent's reply can answer it, so it counts half a counter per counter. A
 finished game scores as won, lost (``±(WIN_SCORE - ply)``) or drawn (0), whatever the margin.
 
+**Learned board values** (``board_values``, optional): a table of ``2n`` rows and `BOARD_BUCKETS`
+columns in score units, added to the evaluation: row ``j`` is the ``j``-th hole counted from the
+mover's first hole round the board (the mover's row, then the opponent's, in sowing order), column
+``c`` that hole holding ``c`` counters (the last column: that many or more). Its sum is what the
+mover is expected to gain by the end of the game from the counters still on the board, beyond the
+margin and the threat: a table fitted to self-play outcomes
+(`hive_envs.training.board_values`). An empty table (0 rows, the default) adds nothing.
+
 Limits: ``depth`` 1..`MAX_DEPTH` plies (moves; an extra turn is a ply), ``time_s`` in (0, 3600],
 neither: ``depth=DEFAULT_DEPTH``. The game is never changed (the search copies its state array).
 """
@@ -37,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.core.alphabeta import (
+    DEFAULT_TABLE_BITS,
     AlphaBetaSearcher,
     aborted_result,
     begin_iteration,
@@ -63,6 +72,10 @@ DEFAULT_DEPTH = 6
 
 COUNTER = 16  #: score of one captured counter
 THREAT = 8  #: score per counter of the best capture the player to move has now
+BOARD_BUCKETS = 16  #: columns of a board-values table: a hole holding 0, 1, ..., 15 or more counters
+NO_BOARD_VALUES = np.zeros((0, BOARD_BUCKETS), dtype=np.int32)  #: the hand evaluation alone
+MAX_BOARD_VALUE = 10_000
+"""Bound on one entry (625 counters): a table's sum stays far from the proven-result scores."""
 
 _ENTER, _UP, _NEXT = 0, 1, 2
 
@@ -100,10 +113,15 @@ def position_hash(s, n, with_stall):
 
 
 @njit(cache=True)
-def evaluate(s, n, max_laps, limit, scratch):
+def evaluate(s, n, max_laps, limit, scratch, board_values):
     """Score of the unfinished position ``s`` for the player to move (see the module docstring)."""
     p = _to_move(s, n)
     score = COUNTER * (_captured(s, n, p) - _captured(s, n, 1 - p))
+    if board_values.shape[0] > 0:
+        m = 2 * n
+        last = board_values.shape[1] - 1
+        for j in range(m):
+            score += board_values[j, min(s[(p * n + j) % m], last)]
     threat = 0
     base = p * n
     for k in range(n):
@@ -116,9 +134,12 @@ def evaluate(s, n, max_laps, limit, scratch):
 # Not one body with the Hive search loop: see the comment above `hive_envs.hive.engine.alphabeta.alphabeta_kernel`
 # (a shared loop taking the games' steps as functions would lose numba's disk cache).
 @njit(cache=True)
-def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use_table, pv, stats):
+def alphabeta_kernel(
+    s0, n, max_laps, limit, max_depth, time_s, seed, table, use_table, pv, stats, board_values
+):
     """Best hole for the player to move in ``s0`` (unchanged); ``stats`` and ``pv`` as in the Hive
-    kernel: score, depth of the last completed iteration, nodes, PV length."""
+    kernel: score, depth of the last completed iteration, nodes, PV length; ``board_values``: the
+    module docstring's table (`NO_BOARD_VALUES`: none)."""
     start = now()
     deadline = start + time_s
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
@@ -159,7 +180,7 @@ def alphabeta_kernel(s0, n, max_laps, limit, max_depth, time_s, seed, table, use
                     phase = _UP
                     continue
                 if depth_left[ply] == 0:
-                    value = evaluate(s, n, max_laps, limit, scratch)
+                    value = evaluate(s, n, max_laps, limit, scratch, board_values)
                     phase = _UP
                     continue
                 table_move = -1
@@ -227,9 +248,36 @@ class HoyitoAlphaBeta(AlphaBetaSearcher):
     max_depth = MAX_DEPTH
     default_depth = DEFAULT_DEPTH
 
+    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS, board_values=None):
+        """``board_values``: a learned table added to the evaluation (the module docstring), None for
+        the hand evaluation alone; the other arguments as in `AlphaBetaSearcher`."""
+        super().__init__(depth, time_s, seed, table_bits)
+        self.board_values = NO_BOARD_VALUES if board_values is None else check_board_values(board_values)
+
     def _run_kernel(self, game: HoyitoGame, depth, time_s, table, pv, stats) -> int:
         o = game.options
+        board_values = self.board_values
+        if board_values.shape[0] not in (0, 2 * o.holes_per_row):
+            raise ValueError(
+                f"HoyitoAlphaBeta: its board values have {board_values.shape[0]} rows, a game with "
+                f"{o.holes_per_row} holes a row needs {2 * o.holes_per_row}"
+            )
         return alphabeta_kernel(
             game.state.copy(), o.holes_per_row, o.max_laps, o.no_capture_limit, depth, time_s, self.seed, table,
-            True, pv, stats,
+            True, pv, stats, board_values,
         )  # fmt: skip
+
+
+def check_board_values(board_values) -> np.ndarray:
+    """``board_values`` as the kernel takes it (int32, C-contiguous), after checking it is a table of
+    integers with `BOARD_BUCKETS` columns and an even number of rows (2 per hole of a row); raises
+    ValueError otherwise."""
+    table = np.asarray(board_values)
+    if table.ndim != 2 or table.shape[1] != BOARD_BUCKETS or table.shape[0] % 2 or table.shape[0] < 4:
+        raise ValueError(
+            f"board values must be a table of 2n rows (n >= 2 holes a row) and {BOARD_BUCKETS} columns, "
+            f"got shape {table.shape}"
+        )
+    if not np.issubdtype(table.dtype, np.integer) or np.abs(table).max() > MAX_BOARD_VALUE:
+        raise ValueError(f"board values must be integers within +-{MAX_BOARD_VALUE} score units")
+    return np.ascontiguousarray(table, dtype=np.int32)
