@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import sys
 import time
@@ -40,6 +39,7 @@ from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS, COUNTER, HoyitoAlph
 from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.players import BasePlayer, SearchLimits
 from hive_envs.training.arena import distinct_openings
+from hive_envs.training.cli import write_report
 from hive_envs.training.match import paired, play_games, summarise
 
 SELF_PLAY_DEPTH = 4
@@ -213,9 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             "board_values": table.tolist(),
             "matches": matches,
         }
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=1)
-            f.write("\n")
+        write_report(args.out, report)
     return 0
 
 
