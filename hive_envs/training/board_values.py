@@ -132,11 +132,15 @@ def learn_board_values(game_options: dict, games: int, seed: int) -> tuple[np.nd
     return to_score_units(values), summary
 
 
+def player_name(depth: int, board_values: np.ndarray | None) -> str:
+    return f"alphabeta:{depth}" + ("+board_values" if board_values is not None else "")
+
+
 class TableSearchPlayer(BasePlayer):
     """``alphabeta:D`` with a board-values table (None: the hand evaluation, as ``alphabeta:D``)."""
 
     def __init__(self, depth: int, board_values: np.ndarray | None):
-        super().__init__(f"alphabeta:{depth}" + ("+board_values" if board_values is not None else ""))
+        super().__init__(player_name(depth, board_values))
         self.searcher = HoyitoAlphaBeta(depth=depth, board_values=board_values)
 
     def choose(self, game, limits: SearchLimits | None = None) -> int:
@@ -169,8 +173,7 @@ def screen(
     with Pool(workers) as pool:
         parts = pool.map(play, chunks)
     records = [record for part in parts for record in part]
-    name = TableSearchPlayer(depth, board_values).name
-    return summarise(name, f"alphabeta:{opponent_depth}", records).to_dict()
+    return summarise(player_name(depth, board_values), f"alphabeta:{opponent_depth}", records).to_dict()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,7 +45,6 @@ import numpy as np
 from numba import njit
 
 from hive_envs.core.alphabeta import (
-    DEFAULT_TABLE_BITS,
     AlphaBetaSearcher,
     aborted_result,
     begin_iteration,
@@ -248,10 +247,10 @@ class HoyitoAlphaBeta(AlphaBetaSearcher):
     max_depth = MAX_DEPTH
     default_depth = DEFAULT_DEPTH
 
-    def __init__(self, depth=None, time_s=None, seed=0, table_bits=DEFAULT_TABLE_BITS, board_values=None):
+    def __init__(self, *args, board_values: np.ndarray | None = None, **kwargs):
         """``board_values``: a learned table added to the evaluation (the module docstring), None for
         the hand evaluation alone; the other arguments as in `AlphaBetaSearcher`."""
-        super().__init__(depth, time_s, seed, table_bits)
+        super().__init__(*args, **kwargs)
         self.board_values = NO_BOARD_VALUES if board_values is None else check_board_values(board_values)
 
     def _run_kernel(self, game: HoyitoGame, depth, time_s, table, pv, stats) -> int:
