@@ -111,6 +111,12 @@ def fit_board_values(rings: np.ndarray, gains: np.ndarray, ridge: float = RIDGE)
     return weights[:-1].reshape(holes, BOARD_BUCKETS) + weights[-1] / holes
 
 
+def predicted_gains(values: np.ndarray, rings: np.ndarray) -> np.ndarray:
+    """(N,) the gain the table ``values`` predicts for each ring: one entry of each row, summed."""
+    holes = np.arange(rings.shape[1])
+    return values[holes, np.minimum(rings, BOARD_BUCKETS - 1)].sum(axis=1)
+
+
 def to_score_units(values: np.ndarray) -> np.ndarray:
     """The table the search adds (int32, score units): ``values`` (counters) x `VALUE_WEIGHT` x `COUNTER`."""
     return check_board_values(np.rint(values * VALUE_WEIGHT * COUNTER).astype(np.int64))
@@ -122,7 +128,7 @@ def learn_board_values(game_options: dict, games: int, seed: int) -> tuple[np.nd
     started = time.time()
     rings, gains = self_play_positions(game_options, games, seed)
     values = fit_board_values(rings, gains)
-    predicted = one_hot(rings) @ values.reshape(-1)
+    predicted = predicted_gains(values, rings)
     explained = 1.0 - float(np.mean((gains - predicted) ** 2) / max(float(np.var(gains)), 1e-12))
     summary = {
         "positions": float(len(gains)),

@@ -16,6 +16,7 @@ from hive_envs.training.board_values import (
     fit_board_values,
     mover_rings,
     one_hot,
+    predicted_gains,
     self_play_positions,
     to_score_units,
 )
@@ -40,6 +41,7 @@ def test_the_fit_recovers_a_table_that_explains_the_gains():
     gains = one_hot(rings) @ truth.reshape(-1) + 3.0  # an intercept the fit spreads over the rows
     fitted = fit_board_values(rings, gains, ridge=1e-6)
     assert np.allclose(one_hot(rings) @ fitted.reshape(-1), gains, atol=1e-6)
+    assert np.allclose(predicted_gains(fitted, rings), gains, atol=1e-6)  # the summary's lookup
     assert to_score_units(fitted).dtype == np.int32
     assert np.array_equal(to_score_units(fitted), np.rint(fitted * VALUE_WEIGHT * COUNTER))
 
