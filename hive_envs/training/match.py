@@ -17,7 +17,12 @@ every slot of a seat. Every tool plays its matches here, in one of two modes:
   trainers' evaluation of an AEC env play so. Each row counts only its first finished game; a row
   that is done keeps being stepped with random moves (cheap) until every row has finished.
 
-Both give one `GameRecord` per game in the schedule's order, and `summarise` counts them.
+Both give one `GameRecord` per game in the schedule's order, and `summarise` counts them: W/D/L by
+seat, the score with its Wilson interval over the games, and the pentanomial count of the pairs of
+games from one opening with the seats swapped (`pair_points`) with the score's interval over the pairs
+(`pair_score_interval`). The second is the honest one for a paired book: in Hoyito II after four
+random plies most openings are won by one seat whoever holds it, a win and a loss whoever is stronger,
+so the games are not independent samples.
 """
 
 from __future__ import annotations
@@ -61,6 +66,9 @@ class GameRecord:
     """Wall seconds of each of A's moves, as the referee timed the player's ``choose`` (an engine's
     answer included); empty when batched."""
     move_seconds_b: list[float] = field(default_factory=list)
+    opening: list[int] = field(default_factory=list)
+    """The engine move ids played before the players moved (the schedule's opening): two games with
+    one opening and the seats swapped make a pair (`pair_points`)."""
 
 
 def play_game(
@@ -108,7 +116,9 @@ def play_games(
         result_a = None if result0 is None else (result0 if seat_of_a == 0 else -result0) + 0.0
         side = "" if forfeit_seat is None else ("A" if forfeit_seat == seat_of_a else "B")
         seconds_a, seconds_b = seconds if seat_of_a == 0 else seconds[::-1]
-        records.append(GameRecord(seat_of_a, result_a, plies, reason, record, side, seconds_a, seconds_b))
+        records.append(
+            GameRecord(seat_of_a, result_a, plies, reason, record, side, seconds_a, seconds_b, list(opening))
+        )
         if on_game is not None:
             on_game(records[-1])
     return records
@@ -148,8 +158,8 @@ def play_games_batched(
         length[rows] = batch.episode_length[rows]
         done |= finished
     return [
-        GameRecord(int(seat), float(np.sign(result)), int(plies), "", "")
-        for seat, result, plies in zip(seat_of_a, outcome, length)
+        GameRecord(int(seat), float(np.sign(result)), int(plies), "", "", opening=list(opening))
+        for (opening, _), seat, result, plies in zip(schedule, seat_of_a, outcome, length)
     ]
 
 
@@ -174,6 +184,7 @@ def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResul
     result = MatchResult.from_counts(
         name_a, name_b, len(records), counts, sum(r.plies for r in records) / len(records), forfeits
     )
+    result.pair_points = pair_points(records)
     for side, seconds in (
         ("player", [s for r in records for s in r.move_seconds_a]),
         ("opponent", [s for r in records for s in r.move_seconds_b]),
@@ -181,6 +192,40 @@ def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResul
         if seconds:
             result.move_seconds[side] = move_time_summary(seconds)
     return result
+
+
+def game_pairs(records: list[GameRecord]) -> list[tuple[GameRecord, GameRecord]]:
+    """(A as seat 0, A as seat 1) pairs of games with one opening and a result each: within one
+    opening the k-th game of each seat, in the records' order; a forfeited or unmatched game is in none."""
+    by_opening: dict[tuple[int, ...], tuple[list[GameRecord], list[GameRecord]]] = {}
+    for r in records:
+        if r.result_for_a is not None:
+            by_opening.setdefault(tuple(r.opening), ([], []))[r.seat_of_a].append(r)
+    return [pair for first, second in by_opening.values() for pair in zip(first, second)]
+
+
+def pair_points(records: list[GameRecord]) -> list[int]:
+    """The pentanomial count of a paired match: how many pairs (`game_pairs`) gave A 0, 0.5, 1, 1.5
+    and 2 points. A pair scoring 1 is a win and a loss (the seat, not the player, decided the opening)
+    or two draws."""
+    counts = [0] * 5
+    for first, second in game_pairs(records):
+        counts[int(first.result_for_a + second.result_for_a + 2)] += 1
+    return counts
+
+
+def pair_score_interval(counts: list[int], z: float = 1.959964) -> tuple[float, float] | None:
+    """95% normal interval of the mean score per pair from the pentanomial ``counts`` (`pair_points`),
+    None for fewer than two pairs. Two games from one opening are not independent samples (an opening
+    one seat wins whoever plays it gives a win and a loss), so the spread of the pairs' scores, not
+    the games', measures what the book leaves to chance: engine-testing frameworks count so."""
+    pairs = sum(counts)
+    if pairs < 2:
+        return None
+    scores = np.repeat(np.arange(5) / 4.0, counts)
+    mean, spread = float(scores.mean()), float(scores.std(ddof=1))
+    half = z * spread / math.sqrt(pairs)
+    return (max(0.0, mean - half), min(1.0, mean + half))
 
 
 def move_time_summary(seconds: list[float]) -> dict[str, float]:
@@ -212,6 +257,9 @@ class MatchResult:
     move_seconds: dict[str, dict[str, float]] = field(default_factory=dict)
     """``"player"`` / ``"opponent"``: `move_time_summary` of each side's move wall times, as the
     referee timed them (game by game only: empty when batched)."""
+    pair_points: list[int] = field(default_factory=list)
+    """`pair_points` of the games (pairs with A 0, 0.5, 1, 1.5, 2 points); empty when the result was
+    built from counts alone (no games)."""
 
     @classmethod
     def from_counts(
@@ -259,13 +307,20 @@ class MatchResult:
         """95% Wilson interval of the score, a draw counted as half a win."""
         return wilson_interval(self.wins + 0.5 * self.draws, self.decided)
 
+    def pair_score_ci95(self) -> tuple[float, float] | None:
+        """95% interval of the score over the pairs of games (`pair_score_interval`); None for fewer
+        than two pairs."""
+        return pair_score_interval(self.pair_points) if self.pair_points else None
+
     def to_dict(self) -> dict:
+        pair_interval = self.pair_score_ci95()
         return {
             **asdict(self),
             "win_rate": self.win_rate,
             "win_rate_ci95": list(self.win_rate_ci95()),
             "score": self.score,
             "score_ci95": list(self.score_ci95()),
+            "pair_score_ci95": None if pair_interval is None else list(pair_interval),
         }
 
 
