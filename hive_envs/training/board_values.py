@@ -89,32 +89,37 @@ def self_play_positions(
     return rings, np.array(finals, dtype=np.float64) - np.array(margins, dtype=np.float64)
 
 
-def one_hot(rings: np.ndarray) -> np.ndarray:
-    """(N, 2n x `BOARD_BUCKETS`) each hole's count as one of the table's columns."""
+def table_columns(rings: np.ndarray) -> np.ndarray:
+    """(N, 2n) the table entry each hole reads, as a flat index ``hole x BOARD_BUCKETS + column``."""
     holes = rings.shape[1]
-    columns = np.arange(holes) * BOARD_BUCKETS + np.minimum(rings, BOARD_BUCKETS - 1)
-    x = np.zeros((len(rings), holes * BOARD_BUCKETS))
-    np.put_along_axis(x, columns, 1.0, axis=1)
-    return x
+    return np.arange(holes) * BOARD_BUCKETS + np.minimum(rings, BOARD_BUCKETS - 1)
 
 
 def fit_board_values(rings: np.ndarray, gains: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
     """(2n, `BOARD_BUCKETS`) the table, in counters, whose row sum best predicts ``gains`` (ridge
     regression with an intercept; the intercept is spread over the rows: every position reads one
-    entry of each row, so the sums are the same)."""
-    x = one_hot(rings)
-    x = np.concatenate([x, np.ones((len(x), 1))], axis=1)
-    penalty = ridge * np.eye(x.shape[1])
+    entry of each row, so the sums are the same).
+
+    The design matrix is a one-hot of each hole's count (plus a column of ones), so its normal
+    equations are counts: how often two entries are read by one position, and the gains summed per
+    entry; they are counted from the entries' indices, without the N x (2n x 16) matrix."""
+    width = rings.shape[1] * BOARD_BUCKETS + 1  # the entries and the intercept
+    read = np.concatenate([table_columns(rings), np.full((len(rings), 1), width - 1)], axis=1)
+    gram = np.zeros((width, width))
+    for column in read.T:  # the positions' entries read beside each one of theirs
+        gram += np.bincount((column[:, None] * width + read).ravel(), minlength=width * width).reshape(
+            width, width
+        )
+    moments = np.bincount(read.ravel(), weights=np.repeat(gains, read.shape[1]), minlength=width)
+    penalty = ridge * np.eye(width)
     penalty[-1, -1] = 0.0  # the intercept is not shrunk
-    weights = np.linalg.solve(x.T @ x + penalty, x.T @ gains)
-    holes = rings.shape[1]
-    return weights[:-1].reshape(holes, BOARD_BUCKETS) + weights[-1] / holes
+    weights = np.linalg.solve(gram + penalty, moments)
+    return weights[:-1].reshape(rings.shape[1], BOARD_BUCKETS) + weights[-1] / rings.shape[1]
 
 
 def predicted_gains(values: np.ndarray, rings: np.ndarray) -> np.ndarray:
     """(N,) the gain the table ``values`` predicts for each ring: one entry of each row, summed."""
-    holes = np.arange(rings.shape[1])
-    return values[holes, np.minimum(rings, BOARD_BUCKETS - 1)].sum(axis=1)
+    return values.reshape(-1)[table_columns(rings)].sum(axis=1)
 
 
 def to_score_units(values: np.ndarray) -> np.ndarray:

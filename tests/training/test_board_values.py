@@ -15,7 +15,6 @@ from hive_envs.training.board_values import (
     VALUE_WEIGHT,
     fit_board_values,
     mover_rings,
-    one_hot,
     predicted_gains,
     self_play_positions,
     to_score_units,
@@ -34,6 +33,14 @@ def test_rings_start_at_the_movers_first_hole():
     assert rings[1].tolist() == [18, 19, 20, 21, 22, 23, 12, 13, 14, 15, 16, 17]
 
 
+def one_hot(rings):
+    """The fit's design matrix written out: a column per table entry, 1 where a position reads it."""
+    x = np.zeros((len(rings), rings.shape[1] * BOARD_BUCKETS))
+    for hole in range(rings.shape[1]):
+        x[np.arange(len(rings)), hole * BOARD_BUCKETS + np.minimum(rings[:, hole], BOARD_BUCKETS - 1)] = 1.0
+    return x
+
+
 def test_the_fit_recovers_a_table_that_explains_the_gains():
     rng = np.random.default_rng(0)
     rings = rng.integers(0, 20, size=(20_000, 12))
@@ -44,6 +51,18 @@ def test_the_fit_recovers_a_table_that_explains_the_gains():
     assert np.allclose(predicted_gains(fitted, rings), gains, atol=1e-6)  # the summary's lookup
     assert to_score_units(fitted).dtype == np.int32
     assert np.array_equal(to_score_units(fitted), np.rint(fitted * VALUE_WEIGHT * COUNTER))
+
+
+def test_the_counted_normal_equations_are_the_dense_ridge_fit():
+    rng = np.random.default_rng(1)
+    rings = rng.integers(0, 8, size=(3_000, 8))  # counts up to 7: some entries never read
+    gains = rng.normal(size=3_000) * 5.0 + rings[:, 0]
+    x = np.concatenate([one_hot(rings), np.ones((len(rings), 1))], axis=1)
+    penalty = 2.0 * np.eye(x.shape[1])
+    penalty[-1, -1] = 0.0
+    weights = np.linalg.solve(x.T @ x + penalty, x.T @ gains)
+    dense = weights[:-1].reshape(8, BOARD_BUCKETS) + weights[-1] / 8
+    assert np.allclose(fit_board_values(rings, gains, ridge=2.0), dense, atol=1e-9)
 
 
 def test_self_play_positions_hold_every_decision_and_what_the_mover_gained():
