@@ -339,6 +339,8 @@ def _pair_row(result, records, settings: Settings) -> dict:
         "points": result.wins + 0.5 * result.draws,
         "score": result.score,
         "score_ci95": [low, high],
+        "pair_points": result.pair_points,
+        "pair_score_ci95": None if result.pair_score_ci95() is None else list(result.pair_score_ci95()),
         "mean_length": result.mean_length,
         "move_seconds": result.move_seconds,
         "games_played": [r.__dict__ for r in records],  # each game's record: hive-web replays them

@@ -31,6 +31,7 @@ def test_the_hoyito_ladder_command_writes_json_and_png(tmp_path, capsys):
             pair["games"] == 2 and pair["wins"] + pair["draws"] + pair["losses"] + sum(pair["forfeits"]) == 2
         )
         assert pair["score_ci95"][0] <= pair["score"] <= pair["score_ci95"][1]
+        assert sum(pair["pair_points"]) == 1 and pair["pair_score_ci95"] is None  # one opening, both seats
     elo = {row["player"]: row for row in report["elo"]}
     assert elo["random"]["elo"] == 0.0 and set(elo) == set(report["players"])
     for row in report["elo"]:
