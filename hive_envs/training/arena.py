@@ -324,16 +324,6 @@ def play_matches(
     return results
 
 
-def pairs_line(counts: list[int], interval: tuple[float, float]) -> str:
-    """The pentanomial count and the score over the pairs, as the arena prints them."""
-    low, high = interval
-    mean = sum(k * n for k, n in enumerate(counts)) / (4 * sum(counts))
-    return (
-        f"{sum(counts)} pairs of games by points 0/0.5/1/1.5/2: {'/'.join(map(str, counts))}; score over "
-        f"the pairs {mean:.3f} [{low:.3f}, {high:.3f}]"
-    )
-
-
 def check_counts(games, workers) -> None:
     """``games`` per match an even number >= 2, ``workers`` >= 1 (ValueError naming the flag)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
@@ -413,10 +403,6 @@ def run(
                 f"{match['player']} vs {match['opponent']}: {metric.description} "
                 f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
             )
-    for result, _ in played:
-        interval = result.pair_score_ci95()
-        if interval is not None:
-            print(f"{result.player} vs {result.opponent}: {pairs_line(result.pair_points, interval)}")
     for match in report["matches"]:
         for side, name in (("player", match["player"]), ("opponent", match["opponent"])):
             if side in match["move_seconds"]:

@@ -215,12 +215,13 @@ def pair_points(records: list[GameRecord]) -> list[int]:
 
 
 def pair_score_interval(counts: list[int], z: float = 1.959964) -> tuple[float, float] | None:
-    """95% normal interval of the mean score per pair from the pentanomial ``counts`` (`pair_points`),
-    None for fewer than two pairs. Two games from one opening are not independent samples (an opening
+    """95% normal interval of the mean score per pair from the pentanomial ``counts`` (`pair_points`);
+    None for fewer than two pairs or pairs that all scored the same (no spread to measure: read the
+    games' Wilson interval there). Two games from one opening are not independent samples (an opening
     one seat wins whoever plays it gives a win and a loss), so the spread of the pairs' scores, not
     the games', measures what the book leaves to chance: engine-testing frameworks count so."""
     pairs = sum(counts)
-    if pairs < 2:
+    if pairs < 2 or max(counts) == pairs:
         return None
     scores = np.repeat(np.arange(5) / 4.0, counts)
     mean, spread = float(scores.mean()), float(scores.std(ddof=1))
@@ -335,9 +336,20 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def pairs_line(counts: list[int], interval: tuple[float, float] | None) -> str:
+    """The pentanomial count and the score over the pairs, as `format_table` prints them."""
+    mean = sum(k * n for k, n in enumerate(counts)) / (4 * sum(counts))
+    spread = "no spread" if interval is None else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+    return (
+        f"{sum(counts)} pairs of games by points 0/0.5/1/1.5/2: {'/'.join(map(str, counts))}; score over "
+        f"the pairs {mean:.3f} {spread}"
+    )
+
+
 def format_table(results: list[MatchResult], forfeits: bool | None = None) -> str:
     """A plain-text table: one row per match, W/D/L per seat, win rate with its 95% CI; the forfeits
-    column (by the player / by the opponent) when ``forfeits`` (None: when a match had any)."""
+    column (by the player / by the opponent) when ``forfeits`` (None: when a match had any). Below it,
+    a line per match of two pairs of games or more: its `pairs_line`."""
     if forfeits is None:
         forfeits = any(sum(r.forfeits) for r in results)
     header = (
@@ -356,4 +368,7 @@ def format_table(results: list[MatchResult], forfeits: bool | None = None) -> st
             f"{rate:>22} {r.score:>6.3f} {r.mean_length:>8.1f}"
             + (f" {r.forfeits[0]:>6}/{r.forfeits[1]:<5}" if forfeits else "")
         )
+    for r in results:
+        if sum(r.pair_points) >= 2:
+            lines.append(f"{r.player} vs {r.opponent}: {pairs_line(r.pair_points, r.pair_score_ci95())}")
     return "\n".join(lines)

@@ -8,15 +8,16 @@ import pytest
 
 from hive_envs.hoyito import HoyitoGame
 from hive_envs.players import RandomPlayer, SearchLimits
-from hive_envs.training.arena import pairs_line
 from hive_envs.training.match import (
     GameRecord,
     MatchResult,
+    format_table,
     game_pairs,
     halves,
     pair_points,
     pair_score_interval,
     paired,
+    pairs_line,
     play_games,
     play_games_batched,
     summarise,
@@ -58,7 +59,8 @@ def test_pair_interval_is_the_normal_interval_of_the_pairs_scores():
     half = 1.959964 * scores.std(ddof=1) / math.sqrt(scores.size)
     assert math.isclose(low, scores.mean() - half) and math.isclose(high, scores.mean() + half)
     assert pair_score_interval([0, 0, 1, 0, 0]) is None  # one pair has no spread to measure
-    assert pair_score_interval([0, 0, 0, 0, 9]) == (1.0, 1.0)
+    assert pair_score_interval([0, 0, 0, 0, 9]) is None  # nor pairs that all scored the same
+    assert pair_score_interval([0, 0, 0, 1, 9])[1] == 1.0
     assert pair_score_interval([9, 0, 0, 0, 1])[0] == 0.0  # clipped to [0, 1]
 
 
@@ -80,12 +82,17 @@ def test_a_book_that_decides_by_seat_gives_a_narrower_interval_than_the_games():
         "100 pairs of games by points 0/0.5/1/1.5/2: 0/0/80/0/20; score over the pairs 0.600"
         in pairs_line(result.pair_points, (low, high))
     )
+    assert format_table([result]).splitlines()[-1] == f"a vs b: {pairs_line(result.pair_points, (low, high))}"
 
 
 def test_counts_alone_have_no_pairs():
     result = MatchResult.from_counts("a", "b", 4, {"wins": [1, 1], "draws": [0, 0], "losses": [1, 1]}, 9.0)
     assert result.pair_points == [] and result.pair_score_ci95() is None
     assert result.to_dict()["pair_score_ci95"] is None
+    assert len(format_table([result]).splitlines()) == 3  # header, rule, the row: no pairs line
+    swept = summarise("a", "b", [record(seat, 1.0, [k]) for k in range(3) for seat in (0, 1)])
+    assert swept.pair_points == [0, 0, 0, 0, 3] and swept.pair_score_ci95() is None
+    assert format_table([swept]).splitlines()[-1].endswith("0/0/0/0/3; score over the pairs 1.000 no spread")
 
 
 @pytest.mark.parametrize("schedule", [paired([[0], [1], [2]]), halves([[0], [1], [2]], 6)])
