@@ -309,8 +309,8 @@ class MatchResult:
         return wilson_interval(self.wins + 0.5 * self.draws, self.decided)
 
     def pair_score_ci95(self) -> tuple[float, float] | None:
-        """95% interval of the score over the pairs of games (`pair_score_interval`); None for fewer
-        than two pairs."""
+        """95% interval of the score over the pairs of games (`pair_score_interval`); None where that
+        gives none (fewer than two pairs, or no spread) and for a result built from counts."""
         return pair_score_interval(self.pair_points) if self.pair_points else None
 
     def to_dict(self) -> dict:
