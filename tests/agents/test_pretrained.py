@@ -18,6 +18,7 @@ import hive_envs.pretrained as pretrained_module
 from hive_envs import play
 from hive_envs.agents import load_pretrained
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
+from hive_envs.agents.networks import build_network
 from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import make_player
@@ -340,9 +341,21 @@ def test_measure_needs_opponents_or_a_ladder_report(capsys):
     assert "give --opponents (or --from-ladder REPORT)" in capsys.readouterr().err
 
 
+def feature_set_1_copy(source: Path, path: Path) -> Path:
+    """``source`` (a hoyito_lookahead checkpoint) with its network rebuilt on feature set 1 (two-ply
+    features, no search: no rule value), its training record kept."""
+    data = load_checkpoint(source)
+    spec = {
+        key: value for key, value in data["network"].items() if key not in ("search_depth", "board_values")
+    }
+    spec["features"] = 1
+    network = build_network(spec, tuple(data["observation_shape"]), data["num_actions"])
+    return save_checkpoint(path, {**data, "network": spec, "model": network.state_dict()})
+
+
 def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_results(tmp_path, monkeypatch):
     source = shutil.copy(pretrained_path("hoyito_2x6"), tmp_path / "source.pt")  # set 2: has a rule value
-    set_1 = shutil.copy(pretrained_path("hoyito_2x12"), tmp_path / "set_1.pt")  # features 1: no rule value
+    set_1 = feature_set_1_copy(pretrained_path("hoyito_2x6"), tmp_path / "set_1.pt")  # no rule value
     monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
     monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
     monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
@@ -368,8 +381,8 @@ def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_resu
         pretrained_script.export(source, "hoyito_2x6", 8, rule_value_share=2.0)
     assert (tmp_path / "hoyito_2x6.json").read_text() == before
     with pytest.raises(ValueError, match="feature set 2"):
-        pretrained_script.export(set_1, "hoyito_2x12", 8, rule_value_share=1.0)
-    assert not (tmp_path / "hoyito_2x12.json").exists()
+        pretrained_script.export(set_1, "hoyito_2x6", 8, rule_value_share=1.0)
+    assert (tmp_path / "hoyito_2x6.json").read_text() == before
 
 
 def test_export_takes_the_checkpoints_own_search_unless_told_and_keeps_it_in_the_card(tmp_path, monkeypatch):
