@@ -323,6 +323,7 @@ def game_label(settings: Settings) -> str:
 def _pair_row(result, records, settings: Settings) -> dict:
     cap = settings.max_turns if settings.has_option("max_turns") else None
     low, high = result.score_ci95()
+    pair_interval = result.pair_score_ci95()
     return {
         "player": result.player,
         "opponent": result.opponent,
@@ -340,7 +341,7 @@ def _pair_row(result, records, settings: Settings) -> dict:
         "score": result.score,
         "score_ci95": [low, high],
         "pair_points": result.pair_points,
-        "pair_score_ci95": None if result.pair_score_ci95() is None else list(result.pair_score_ci95()),
+        "pair_score_ci95": None if pair_interval is None else list(pair_interval),
         "mean_length": result.mean_length,
         "move_seconds": result.move_seconds,
         "games_played": [r.__dict__ for r in records],  # each game's record: hive-web replays them

@@ -311,7 +311,7 @@ class MatchResult:
     def pair_score_ci95(self) -> tuple[float, float] | None:
         """95% interval of the score over the pairs of games (`pair_score_interval`); None where that
         gives none (fewer than two pairs, or no spread) and for a result built from counts."""
-        return pair_score_interval(self.pair_points) if self.pair_points else None
+        return pair_score_interval(self.pair_points)
 
     def to_dict(self) -> dict:
         pair_interval = self.pair_score_ci95()
