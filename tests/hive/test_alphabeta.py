@@ -34,7 +34,6 @@ from hive_envs.hive.engine.alphabeta import (
     PVS,
     QUIESCENCE,
     HiveAlphaBeta,
-    _mark_queen_rings,
     _marked_order,
     alphabeta_kernel,
     opponent_locked,
@@ -62,6 +61,7 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
+from hive_envs.hive.engine.threats import mark_queen_rings
 
 # Black's Queen (2,0) has five neighbours; wB1 at (0,1) fills the sixth (1,1) with 'wB1 /bQ', the
 # only winning move of 108.
@@ -622,7 +622,7 @@ def test_the_marked_static_order_equals_static_order():
     checked = 0
     for stamp, game in enumerate(unfinished_positions(GAME_TYPES, seeds=range(2), plies=(6, 14, 30, 60)), 1):
         s = game.state.copy()
-        _mark_queen_rings(s, near, stamp)
+        mark_queen_rings(s, near, stamp)
         for move in game.legal_move_ids():
             assert _marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
             checked += 1

@@ -13,9 +13,10 @@ the call in ``np.errstate(over="ignore")``.
 import numpy as np
 from numba import njit
 
+from hive_envs.core.alphabeta import mix64
 from hive_envs.hive.engine.grid import GRID_SIZE
 from hive_envs.hive.engine.pieces import NUM_PIECES
-from hive_envs.hive.engine.state import I_TO_MOVE, PCELL, PUNDER
+from hive_envs.hive.engine.state import I_LAST_MOVED, I_PASSES, I_PLY, I_TO_MOVE, PCELL, PUNDER
 
 
 @njit(cache=True)
@@ -51,4 +52,15 @@ def position_key(s):
         dr = (c % GRID_SIZE - ar) % GRID_SIZE
         code = ((p * 8 + level) * GRID_SIZE + dq) * GRID_SIZE + dr + 3
         key ^= splitmix_finaliser(np.uint64(code) * np.uint64(0x9E3779B97F4A7C15))
+    return key
+
+
+@njit(cache=True)
+def table_key(s, board_key, with_ply):
+    """A search table's key of ``s`` from its `position_key`: mixes in what else changes the legal
+    moves or the result, the last-moved piece and the passes in a row (and the ply if asked, where the
+    turn cap is within reach)."""
+    key = board_key ^ mix64(np.uint64((s[I_LAST_MOVED] + 1) * 4 + s[I_PASSES]))
+    if with_ply:
+        key ^= mix64(np.uint64(1 << 20) + np.uint64(s[I_PLY]))
     return key
