@@ -46,6 +46,9 @@ TABLE_BITS = 16
 thousand positions (11,653 after the losing move of the tests' position)."""
 
 
+_WON_OR_DRAWN, _LOST, _SAFE, _UNKNOWN = "won or drawn", "lost", "safe", "unknown"
+
+
 class TacticalCheck:
     """The check of one player: its searchers (one per game, made on first use) and their depth."""
 
@@ -80,39 +83,60 @@ class TacticalCheck:
         """The move to play in ``game`` (left unchanged): of ``candidates`` (legal move ids, the
         search's preference first) the first not proven lost, or the winning move the root search
         finds; ``end``: the `time.monotonic` time by which the check stops (None: searches by depth alone).
-        Where the threat search proves every candidate lost, the first that the alpha-beta search does
-        not (the longer defence) is played."""
+
+        The alpha-beta searches come first; the threat search refines their answer in the time they
+        leave: a forced win of its own is played, and where it proves the answer lost, the next
+        candidates are checked by both; if every one is lost, the answer stands (the longer defence)."""
         searcher = self.searcher(game)
         if self.depth == 0 or searcher is None:
             return int(candidates[0])
         root = self._search(searcher, game, end)
         if root is not None and root.is_proven_win:
             return root.move_id
-        threat = self._forced_win(searcher, game, end)
-        if threat is not None:
-            return threat
         mover = game.to_move
-        longer_defence = None
-        for move in candidates:
-            child = game.copy()
-            child.play_id(int(move))
-            result = child.result
-            if result is not None:  # the move ends the game
-                if (result if mover == 0 else -result) >= 0:
-                    return int(move)  # a win or a draw now
+        for answer, move in enumerate(candidates):
+            verdict = self._verdict(searcher, game, int(move), end)
+            if verdict is _LOST:
                 continue
-            reply = self._search(searcher, child, end)
-            if reply is None:  # out of time: this candidate is not known to lose
-                return int(move) if longer_defence is None else longer_defence
-            if child.to_move == mover:  # the same side moves again (a Hoyito capture)
-                if not reply.is_proven_loss:
-                    return int(move)
-            elif not reply.is_proven_win:
-                if self._forced_win(searcher, child, end) is None:
-                    return int(move)
-                if longer_defence is None:
-                    longer_defence = int(move)
-        return int(candidates[0]) if longer_defence is None else longer_defence
+            if verdict is not _SAFE or self.threat_moves == 0:  # it ends the game, no time, no threat search
+                return int(move)
+            break
+        else:  # every candidate is lost
+            return int(candidates[0])
+        win = self._forced_win(searcher, game, end)
+        if win is not None:
+            return win
+        for i in range(answer, len(candidates)):
+            move = int(candidates[i])
+            if i > answer:
+                verdict = self._verdict(searcher, game, move, end)
+                if verdict is _UNKNOWN:  # out of time: the answer, lost only deeper, stands
+                    break
+                if verdict is _LOST:
+                    continue
+                if verdict is _WON_OR_DRAWN:
+                    return move
+            child = game.copy()
+            child.play_id(move)
+            if child.to_move == mover or self._forced_win(searcher, child, end) is None:
+                return move  # not proven lost (or not known: out of time)
+        return int(candidates[answer])  # lost whatever is played: the longer defence
+
+    def _verdict(self, searcher: AlphaBetaSearcher, game: Game, move: int, end: float | None) -> str:
+        """What the alpha-beta search says of ``move``: `_WON_OR_DRAWN` (it ends the game so), `_LOST`
+        (it loses the game now, or the opponent wins by force within ``depth`` plies of it), `_SAFE`
+        (not proven lost) or `_UNKNOWN` (out of time)."""
+        child = game.copy()
+        child.play_id(move)
+        result = child.result
+        mover = game.to_move
+        if result is not None:  # the move ends the game
+            return _WON_OR_DRAWN if (result if mover == 0 else -result) >= 0 else _LOST
+        reply = self._search(searcher, child, end)
+        if reply is None:
+            return _UNKNOWN
+        lost = reply.is_proven_win if child.to_move != mover else reply.is_proven_loss  # a Hoyito extra turn
+        return _LOST if lost else _SAFE
 
     def _forced_win(self, searcher: AlphaBetaSearcher, game: Game, end: float | None) -> int | None:
         """The first move of a forced win the narrower search finds for the side to move in ``game``
