@@ -11,11 +11,15 @@ two questions, within the move's remaining time:
 2. else, taking the search's candidates in its order (most visited first), does the opponent win by
    force within ``depth`` plies of the candidate? The first candidate not proven lost is played.
 
-Both questions are asked twice: of the alpha-beta search at ``depth`` plies, then of the searcher's
-narrower, deeper search where the game has one (`AlphaBetaSearcher.forced_win`, ``threat_moves`` own
-moves of the side that attacks: Hive's threat search, up to nine plies). In the 49 games a 1 s
-`hive_base` search lost or drew against `alphabeta:3` with the 3-ply check alone, the threat search
-flags a move it played, where another move was flagged by neither, in 7.
+With ``threat_moves`` > 0 (off by default), the searcher's narrower, deeper search where the game has
+one (`AlphaBetaSearcher.forced_win`: Hive's threat search, forced surrounds of up to ``threat_moves``
+attacking moves) then refines the answer in the time the alpha-beta searches leave: it plays a forced win
+of its own and passes over a candidate after which the opponent has one. In the 49 games a 1 s
+`hive_base` search lost or drew against `alphabeta:3` with the 3-ply check alone, the threat search at
+5 moves flags a move played, where another move was flagged by neither, in 7; yet in play it gained
+nothing: 0.720 and 0.733 on the ladder's book against 0.787 without it (docs/training.md). A move lost
+to a nine-ply surround against perfect defence is not lost against `alphabeta:3`, which seldom finds
+one, and the move played instead is the search's lesser choice.
 
 A search that the time cuts short answers from its deepest finished iteration, and a candidate whose
 check did not finish is taken as it is; when every candidate checked is proven lost and none is left,
@@ -36,9 +40,10 @@ TACTICAL_DEPTH = 3
 99th percentile); 0 turns the check off."""
 MAX_TACTICAL_DEPTH = 6
 """Deeper checks do not finish within a move's time (a Hive depth-5 search: 0.3 s at the median)."""
-THREAT_MOVES = 5
-"""The attacker's moves the threat search looks for (nine plies; 0: no threat search): at the median
-0.3 ms in Hive positions of lost games, 13 ms at the 90th percentile, cut short by the move's time."""
+THREAT_MOVES = 0
+"""The attacker's moves the check's threat search looks for by default: none (off; see the module
+docstring). At 5 (nine plies) a Hive threat search takes 0.3 ms at the median in positions of lost games,
+13 ms at the 90th percentile, and is cut short by the move's time."""
 MAX_THREAT_MOVES = 6
 """Hive's threat search looks for at most six (`hive.engine.threats.MAX_ATTACKS`)."""
 TABLE_BITS = 16

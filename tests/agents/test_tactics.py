@@ -12,6 +12,8 @@ import time
 import pytest
 
 from hive_envs.agents.tactics import MAX_TACTICAL_DEPTH, MAX_THREAT_MOVES, THREAT_MOVES, TacticalCheck
+
+MOVES = 5  # the threat search's depth in these tests: nine plies
 from hive_envs.games import game_entry
 from hive_envs.hive import HiveGame
 from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
@@ -90,13 +92,14 @@ def test_the_threat_search_passes_over_a_move_that_loses_deeper():
     losing = game.move_id(DEEP_LOSS)
     assert not loses_by_force(game, losing)  # the 3-ply search alone keeps it
     others = [int(m) for m in game.legal_move_ids() if m != losing]
-    assert TacticalCheck(threat_moves=0).choose(game, [losing, *others], None) == losing
-    chosen = TacticalCheck().choose(game, [losing, *others], None)
+    assert TacticalCheck().choose(game, [losing, *others], None) == losing  # off by default
+    assert THREAT_MOVES == 0
+    chosen = TacticalCheck(threat_moves=MOVES).choose(game, [losing, *others], None)
     assert chosen != losing
     child = game.copy()
     child.play_id(chosen)
-    assert HiveAlphaBeta(depth=1).forced_win(child, THREAT_MOVES) is None
-    assert HiveAlphaBeta(depth=1).forced_win(after, THREAT_MOVES) is not None
+    assert HiveAlphaBeta(depth=1).forced_win(child, MOVES) is None
+    assert HiveAlphaBeta(depth=1).forced_win(after, MOVES) is not None
 
 
 def test_where_every_move_loses_deeper_the_longer_defence_is_played():
@@ -105,8 +108,8 @@ def test_where_every_move_loses_deeper_the_longer_defence_is_played():
     for move in game.legal_move_ids():
         child = game.copy()
         child.play_id(int(move))
-        assert searcher.forced_win(child, THREAT_MOVES) is not None
-    assert TacticalCheck().choose(game, [losing, safe], None) == safe  # not lost within three plies
+        assert searcher.forced_win(child, MOVES) is not None
+    assert TacticalCheck(threat_moves=MOVES).choose(game, [losing, safe], None) == safe  # not lost in 3 plies
 
 
 @pytest.mark.parametrize("moves", [-1, MAX_THREAT_MOVES + 1, 2.0, True, None])
@@ -137,10 +140,13 @@ def test_a_timed_player_checks_its_move_and_one_by_simulations_does_not():
     by_simulations.tactics.choose = lambda *args: pytest.fail("a search by simulations has no check")
     by_simulations.choose(game)
 
-    timed.set_uhp_option("ThreatMoves", 2)
-    assert timed.threat_moves == 2 and timed.tactical_depth == 3
+    assert timed.threat_moves == THREAT_MOVES
+    timed.set_uhp_option("ThreatMoves", MOVES)
+    assert timed.threat_moves == MOVES and timed.tactical_depth == 3
+    # every move here loses to a threat of at most five moves: the 3-ply answer still comes first
+    assert not loses_by_force(game, timed.choose(game))
     timed.set_uhp_option("TacticalDepth", 0)
-    assert timed.tactical_depth == 0 and timed.threat_moves == 2
+    assert timed.tactical_depth == 0 and timed.threat_moves == MOVES
     timed.tactics.choose = lambda *args: pytest.fail("the check is off")
     timed.choose(game)
     with pytest.raises(ValueError, match="tactical check's depth"):

@@ -156,7 +156,7 @@ from hive_envs.hive.engine.locked_plan import (
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
-from hive_envs.hive.engine.repetition import position_key, table_key
+from hive_envs.hive.engine.repetition import position_key, repeats, table_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     I_LAST_MOVED,
@@ -214,18 +214,6 @@ def game_position_keys(start, moves):
         apply_move(s, moves[i], rec)
         keys[i + 1] = position_key(s)
     return keys
-
-
-@kernel
-def _repeats(key, seen, path_keys, ply):
-    """Did the position ``key`` occur before: in the game (sorted ``seen``) or on the search path?"""
-    i = np.searchsorted(seen, key)
-    if i < seen.shape[0] and seen[i] == key:
-        return True
-    for p in range(ply):
-        if path_keys[p] == key:
-            return True
-    return False
 
 
 @kernel
@@ -457,7 +445,7 @@ def alphabeta_kernel(
                     continue
                 if ply > 0:
                     path_keys[ply] = position_key(s)
-                    if _repeats(path_keys[ply], seen, path_keys, ply):
+                    if repeats(path_keys[ply], seen, path_keys, ply):
                         value = 0
                         phase = _UP
                         continue

@@ -15,6 +15,7 @@ from numba import njit
 
 from hive_envs.core.alphabeta import mix64
 from hive_envs.hive.engine.grid import GRID_SIZE
+from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.pieces import NUM_PIECES
 from hive_envs.hive.engine.state import I_LAST_MOVED, I_PASSES, I_PLY, I_TO_MOVE, PCELL, PUNDER
 
@@ -64,3 +65,16 @@ def table_key(s, board_key, with_ply):
     if with_ply:
         key ^= mix64(np.uint64(1 << 20) + np.uint64(s[I_PLY]))
     return key
+
+
+@kernel
+def repeats(key, seen, path_keys, ply):
+    """Did the position ``key`` occur before: in the game (the sorted keys ``seen``) or on a search's
+    line (``path_keys[:ply]``)? The searches score a repetition as a draw."""
+    i = np.searchsorted(seen, key)
+    if i < seen.shape[0] and seen[i] == key:
+        return True
+    for p in range(ply):
+        if path_keys[p] == key:
+            return True
+    return False

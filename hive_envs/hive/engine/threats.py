@@ -32,13 +32,13 @@ none yet). The state ``s`` is restored on return.
 import numpy as np
 from numba import njit
 
-from hive_envs.core.alphabeta import now
+from hive_envs.core.alphabeta import now, select_next
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
-from hive_envs.hive.engine.repetition import position_key, table_key
+from hive_envs.hive.engine.repetition import position_key, repeats, table_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     HEIGHT,
@@ -149,18 +149,6 @@ def _liberties(s, colour):
     if s[PCELL + colour * NUM_PIECE_SLOTS] < 0:
         return 6
     return 6 - queen_neighbours(s, colour)
-
-
-@kernel
-def _repeats(key, seen, path_keys, ply):
-    """Did the position ``key`` occur before: in the game (sorted ``seen``) or on the line (plies 0..ply-1)?"""
-    i = np.searchsorted(seen, key)
-    if i < seen.shape[0] and seen[i] == key:
-        return True
-    for p in range(ply):
-        if path_keys[p] == key:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -274,14 +262,8 @@ def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, 
                 undo_move(s, recs[ply])
                 pending = value
                 continue
-            best = i  # the best-ordered move not tried yet (the first on ties)
-            for j in range(i + 1, count[ply]):
-                if order[ply, j] > order[ply, best]:
-                    best = j
-            m = moves[ply, best]
-            moves[ply, best] = moves[ply, i]
-            order[ply, best] = order[ply, i]
-            moves[ply, i] = m
+            select_next(moves[ply], order[ply], i, count[ply])
+            m = moves[ply, i]
             index[ply] = i + 1
             nodes += 1
             if time_s > 0 and nodes % _CLOCK_EVERY == 0 and now() - start > time_s:
@@ -300,7 +282,7 @@ def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, 
                 pending = _REFUTED  # no attacker move left, or too few to fill the liberties
             else:
                 path_keys[child] = position_key(s)
-                if _repeats(path_keys[child], seen, path_keys, child):
+                if repeats(path_keys[child], seen, path_keys, child):
                     pending = _REFUTED
                 else:
                     node_keys[child] = table_key(s, path_keys[child], with_ply)
