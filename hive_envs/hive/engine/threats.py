@@ -62,6 +62,7 @@ TABLE_BITS = 16
 _CLOCK_EVERY = 64  # nodes between two reads of the clock (a node lists a position's moves: ~10 us)
 _UNKNOWN, _REFUTED, _WON = -1, 0, 1
 _NEVER = 1 << 30  # a table entry's "won within" when no win is known
+_TABLE_MASK = np.uint64((1 << TABLE_BITS) - 1)
 
 
 @kernel
@@ -151,6 +152,21 @@ def _liberties(s, colour):
     return 6 - queen_neighbours(s, colour)
 
 
+@kernel
+def _remember(table_keys, won_within, refuted_within, key, left, won):
+    """Store in the table that the position ``key`` is won within ``left`` attacker moves (``won``), or
+    refuted within ``left``; a different position in the slot is replaced."""
+    slot = np.int64(key & _TABLE_MASK)
+    if table_keys[slot] != key:
+        table_keys[slot] = key
+        won_within[slot] = _NEVER
+        refuted_within[slot] = -1
+    if won:
+        won_within[slot] = min(won_within[slot], left)
+    else:
+        refuted_within[slot] = max(refuted_within[slot], left)
+
+
 @njit(cache=True)
 def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, stats):
     """The first move of the shortest forced surround of the opponent's Queen by the side to move in ``s``
@@ -180,7 +196,6 @@ def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, 
     history = np.zeros(NUM_MOVE_IDS, dtype=np.int64)
     near = np.zeros((2, NUM_CELLS), dtype=np.int64)
     reach = np.zeros(NUM_CELLS, dtype=np.int64)
-    mask = np.uint64((1 << TABLE_BITS) - 1)
     table_keys = np.zeros(1 << TABLE_BITS, dtype=np.uint64)
     won_within = np.full(1 << TABLE_BITS, _NEVER, dtype=np.int64)
     refuted_within = np.full(1 << TABLE_BITS, -1, dtype=np.int64)
@@ -205,16 +220,9 @@ def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, 
                     continue  # this node is not decided by that child: the next move
                 # decided: a won attack node, a refuted defence node
                 left = attacks - (ply + 1) // 2  # attacker moves left on the line from this node
-                slot = np.int64(node_keys[ply] & mask)
-                if table_keys[slot] != node_keys[ply]:
-                    table_keys[slot] = node_keys[ply]
-                    won_within[slot] = _NEVER
-                    refuted_within[slot] = -1
+                _remember(table_keys, won_within, refuted_within, node_keys[ply], left, value == _WON)
                 refuting = moves[ply, index[ply] - 1]
-                if attacking:
-                    won_within[slot] = min(won_within[slot], left)
-                else:
-                    refuted_within[slot] = max(refuted_within[slot], left)
+                if not attacking:
                     killers[ply] = refuting
                     history[refuting] += left * left
                 if ply == 0:
@@ -247,15 +255,7 @@ def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, 
             if i == count[ply]:  # every move tried: an attack node is refuted, a defence node won
                 value = _REFUTED if attacking else _WON
                 left = attacks - (ply + 1) // 2
-                slot = np.int64(node_keys[ply] & mask)
-                if table_keys[slot] != node_keys[ply]:
-                    table_keys[slot] = node_keys[ply]
-                    won_within[slot] = _NEVER
-                    refuted_within[slot] = -1
-                if attacking:
-                    refuted_within[slot] = max(refuted_within[slot], left)
-                else:
-                    won_within[slot] = min(won_within[slot], left)
+                _remember(table_keys, won_within, refuted_within, node_keys[ply], left, value == _WON)
                 if ply == 0:
                     break
                 ply -= 1
@@ -286,7 +286,7 @@ def forced_surround_kernel(s, w, max_attacks, approach_liberties, time_s, seen, 
                     pending = _REFUTED
                 else:
                     node_keys[child] = table_key(s, path_keys[child], with_ply)
-                    slot = np.int64(node_keys[child] & mask)
+                    slot = np.int64(node_keys[child] & _TABLE_MASK)
                     if table_keys[slot] == node_keys[child]:
                         if won_within[slot] <= left:
                             pending = _WON
