@@ -68,7 +68,8 @@ class TacticalCheck:
             or not 0 <= threat_moves <= MAX_THREAT_MOVES
         ):
             raise ValueError(
-                f"the tactical check's threat_moves must be an int in 0..{MAX_THREAT_MOVES} (0: off), got {threat_moves!r}"
+                f"the tactical check's threat_moves must be an int in 0..{MAX_THREAT_MOVES} (0: off), "
+                f"got {threat_moves!r}"
             )
         self.depth = depth
         self.threat_moves = threat_moves
@@ -100,7 +101,7 @@ class TacticalCheck:
             return root.move_id
         mover = game.to_move
         for answer, move in enumerate(candidates):
-            verdict = self._verdict(searcher, game, int(move), end)
+            verdict, answer_child = self._verdict(searcher, game, int(move), end)
             if verdict is _LOST:
                 continue
             if verdict is not _SAFE or self.threat_moves == 0:  # it ends the game, no time, no threat search
@@ -113,35 +114,36 @@ class TacticalCheck:
             return win
         for i in range(answer, len(candidates)):
             move = int(candidates[i])
+            child = answer_child
             if i > answer:
-                verdict = self._verdict(searcher, game, move, end)
+                verdict, child = self._verdict(searcher, game, move, end)
                 if verdict is _UNKNOWN:  # out of time: the answer, lost only deeper, stands
                     break
                 if verdict is _LOST:
                     continue
                 if verdict is _WON_OR_DRAWN:
                     return move
-            child = game.copy()
-            child.play_id(move)
             if child.to_move == mover or self._forced_win(searcher, child, end) is None:
                 return move  # not proven lost (or not known: out of time)
         return int(candidates[answer])  # lost whatever is played: the longer defence
 
-    def _verdict(self, searcher: AlphaBetaSearcher, game: Game, move: int, end: float | None) -> str:
-        """What the alpha-beta search says of ``move``: `_WON_OR_DRAWN` (it ends the game so), `_LOST`
-        (it loses the game now, or the opponent wins by force within ``depth`` plies of it), `_SAFE`
-        (not proven lost) or `_UNKNOWN` (out of time)."""
+    def _verdict(
+        self, searcher: AlphaBetaSearcher, game: Game, move: int, end: float | None
+    ) -> tuple[str, Game]:
+        """What the alpha-beta search says of ``move``, and the position after it: `_WON_OR_DRAWN` (it ends
+        the game so), `_LOST` (it loses the game now, or the opponent wins by force within ``depth`` plies
+        of it), `_SAFE` (not proven lost) or `_UNKNOWN` (out of time)."""
         child = game.copy()
         child.play_id(move)
         result = child.result
         mover = game.to_move
         if result is not None:  # the move ends the game
-            return _WON_OR_DRAWN if (result if mover == 0 else -result) >= 0 else _LOST
+            return (_WON_OR_DRAWN if (result if mover == 0 else -result) >= 0 else _LOST), child
         reply = self._search(searcher, child, end)
         if reply is None:
-            return _UNKNOWN
+            return _UNKNOWN, child
         lost = reply.is_proven_win if child.to_move != mover else reply.is_proven_loss  # a Hoyito extra turn
-        return _LOST if lost else _SAFE
+        return (_LOST if lost else _SAFE), child
 
     def _forced_win(self, searcher: AlphaBetaSearcher, game: Game, end: float | None) -> int | None:
         """The first move of a forced win the narrower search finds for the side to move in ``game``

@@ -27,8 +27,8 @@ A search by time ends with a tactical check (``tactical_depth``, `TACTICAL_DEPTH
 off): the PUCT search gets 88% of the time (`TACTICS_SHARE`), and in the rest the game's alpha-beta
 plays a forced win it finds, or passes over a move after which the opponent wins by force
 (`hive_envs.agents.tactics`); with ``threat_moves`` > 0 (`THREAT_MOVES`, 0 by default: off) Hive's threat
-search then asks the same of forced surrounds of up to that many attacking moves. A search by simulations has no check, so ``PATH@N`` is the PUCT search
-alone.
+search then asks the same of forced surrounds of up to that many attacking moves. A search by
+simulations has no check, so ``PATH@N`` is the PUCT search alone.
 
 The UHP ``options`` command lists and sets ``Simulations``, ``SampleMoves``, ``AvoidRepetition``,
 ``ReuseTree``, ``TacticalDepth`` and ``ThreatMoves`` (`uhp_options`).

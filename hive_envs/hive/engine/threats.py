@@ -8,7 +8,8 @@ a move; `forced_surround_kernel` searches such sequences deeper by searching few
 
 - **The attacker plays surrounding moves only** (`_surrounding_moves`: a piece onto a neighbour of the
   opponent's Queen from the hand, from away from the Queen or from the top of a stack, or a Beetle onto
-  the Queen itself), a handful of the forty to a hundred legal moves; **the defender plays every legal move** (a pass included).
+  the Queen itself), a handful of the forty to a hundred legal moves; **the defender plays every legal
+  move** (a pass included).
   A line is won when the game ends with the attacker's win, lost for the attacker when it ends otherwise
   (the defender wins, both Queens are surrounded, the turn cap), when a position repeats (the game's
   earlier positions, ``seen``, or the line's own: a repetition is a draw, as in the alpha-beta search),
