@@ -22,7 +22,9 @@ player's view, so one network serves both seats).
   trunk's, and a DeepSets pooling of them (mean and max) plus position features feeds the
   value. The spec carries the game options (`rules`) the decoder needs and the feature set
   (`features`: 1, the Queen features, or 2, plus the alpha-beta evaluation after each move and
-  the two-ply value; a spec without it is set 1, as every checkpoint written before set 2).
+  the two-ply value; a spec without it is set 1, as every checkpoint written before set 2), and
+  with set 2 optionally `search_depth` D >= 3: the two-ply value's columns then hold the alpha-beta
+  player's D-ply root scores (`hive_features`).
   `init_from_rule()` sets the action and value heads to a hand-written rule over feature set 2
   (the two-ply value first), so that training starts from a player that already finishes
   games.
@@ -520,13 +522,17 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         blocks: int,
         rules: dict,
         feature_set: int = 1,
+        search_depth: int | None = None,
     ):
+        """``search_depth`` (feature set 2): the plies of the searched value in the features, None for
+        the two-ply value (`hive_features.TWO_PLY`), 3 or more for the alpha-beta player's root scores."""
         super().__init__()
-        from hive_envs.agents.hive_features import HiveRuleFeatures
+        from hive_envs.agents.hive_features import TWO_PLY, HiveRuleFeatures
 
         self.extractor = HiveRuleFeatures(
-            str(rules["expansions"]), bool(rules["tournament_opening"]), rules["max_turns"], feature_set
-        )
+            str(rules["expansions"]), bool(rules["tournament_opening"]), rules["max_turns"], feature_set,
+            TWO_PLY if search_depth is None else search_depth,
+        )  # fmt: skip
         self.feature_set = feature_set
         action_features, position_features = self.extractor.action_features, self.extractor.position_features
         if tuple(observation_shape) != self.extractor.encoding.observation_shape:
@@ -648,6 +654,7 @@ def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_act
             int(spec["blocks"]),
             dict(spec["rules"]),
             int(spec.get("features", 1)),
+            spec.get("search_depth"),
         )
     if kind == "hexconv":
         return HexConvPolicy(

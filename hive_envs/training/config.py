@@ -80,6 +80,13 @@ class TrainConfig(KeyedConfig):
         "hive_envs/agents/hive_features.py)",
         one_of(1, 2),
     )
+    hive_search_depth: int = key(
+        2,
+        "hive_lookahead with hive_features 2: plies of each move's searched value; 2 = the features' "
+        "two-ply value, 3 or more = the alpha-beta player's root search that deep (about 35 ms a "
+        "position at 3; hive_envs/agents/hive_features.py)",
+        between(2, 8),
+    )
     hoyito_features: int = key(
         1,
         "hoyito_lookahead: rule feature set; 1 = the two-ply features (6 per action), 2 = plus an "
@@ -281,6 +288,14 @@ class TrainConfig(KeyedConfig):
                 f"0 unless network is 'hoyito_lookahead' with hoyito_features 2, the network whose "
                 f"features search (network {self.network!r}, hoyito_features {self.hoyito_features})",
             )
+        if self.hive_search_depth != 2 and not (self.network == "hive_lookahead" and self.hive_features == 2):
+            reject(
+                self,
+                "hive_search_depth",
+                self.hive_search_depth,
+                f"2 unless network is 'hive_lookahead' with hive_features 2, the network whose features "
+                f"hold a searched value (network {self.network!r}, hive_features {self.hive_features})",
+            )
         if self.num_minibatches > self.min_trained_decisions:
             reject(
                 self,
@@ -327,6 +342,8 @@ class TrainConfig(KeyedConfig):
         spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
         if self.network == "hive_lookahead" and self.hive_features != 1:  # set 1: as specs before set 2
             spec["features"] = self.hive_features
+            if self.hive_search_depth != 2:  # the two-ply value: as specs before search_depth
+                spec["search_depth"] = self.hive_search_depth
         return spec
 
     def search(self) -> dict[str, float]:

@@ -112,6 +112,7 @@ RANGE_TABLE = [  # (key, bad value, the allowed range the message must state)
     ("shaping_coef", float("-inf"), "a finite number"),
     ("search_prior_temperature", 0, "> 0"),
     ("search_rule_value_share", 1.5, "0 <= value <= 1"),
+    ("hive_search_depth", 9, "2 <= value <= 8"),
 ]
 
 
@@ -140,6 +141,15 @@ def test_init_from_rule_needs_a_network_with_feature_set_2():
         }
     ).network_spec()
     assert (spec["features"], spec["search_depth"]) == (2, 3)
+
+
+def test_a_deeper_hive_searched_value_needs_feature_set_2_and_reaches_the_spec():
+    for values in ({"network": "mlp"}, {"network": "hive_lookahead", "hive_features": 1}):
+        with pytest.raises(ValueError, match="config key 'hive_search_depth'.*hive_features 2"):
+            config_from_dict({"game": "hive", "hive_search_depth": 3, **values})
+    hive = {"game": "hive", "network": "hive_lookahead", "hive_features": 2}
+    assert "search_depth" not in config_from_dict(hive).network_spec()  # the two-ply value: as before
+    assert config_from_dict({**hive, "hive_search_depth": 3}).network_spec()["search_depth"] == 3
 
 
 def test_a_search_on_the_rule_value_needs_a_network_with_one():

@@ -13,9 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
-from hive_envs.agents.hive_features import HiveRuleFeatures
+from hive_envs.agents import networks
+from hive_envs.agents.hive_features import HiveRuleFeatures, _decode_states
+from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
 from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
+from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import PASS_MOVE
 from hive_envs.hive.engine.state import PCELL
@@ -265,3 +269,76 @@ def test_the_two_ply_alpha_beta_gives_the_features_best_value_bit_for_bit(tag, e
     np.testing.assert_array_equal([after_features.best_value(state) for state in states], want)
     assert alpha_beta_lookups < 0.4 * feature_lookups  # measured: 0.24 (base), 0.19 (MLP)
     assert len(np.unique(want)) > 5, "the positions differ in value: the comparison says something"
+
+
+@pytest.mark.parametrize("tag, expansions", [("base", ""), ("MLP", "MLP")])
+def test_a_deeper_searched_value_is_the_alpha_beta_players_root_scores(tag, expansions):
+    """With ``search_depth`` 3 the two-ply value's columns (12, 13; position 5) hold what a separate
+    `HiveAlphaBeta` scores each move at depth 3 on a game made from the state, scaled as the two-ply
+    value is; every other column is feature set 2's. `best_value` is the same best score, and the
+    observation path equals `from_states` on the states the observations decode to."""
+    reference = np.load(REFERENCE)
+    states = reference[f"{tag}_states"][:12]
+    plain = HiveRuleFeatures(expansions, tournament_opening=True, max_turns=MAX_TURNS, feature_set=2)
+    deep = HiveRuleFeatures(expansions, True, MAX_TURNS, feature_set=2, search_depth=3)
+    observations, moves, actions, features, position, counts = deep.from_states(states)
+    two_ply = plain.from_states(states)
+    np.testing.assert_array_equal(actions, two_ply[2])
+    kept = [c for c in range(EVAL_ACTION_FEATURES) if c not in (12, 13)]
+    np.testing.assert_array_equal(features[..., kept], two_ply[3][..., kept])
+    np.testing.assert_array_equal(np.delete(position, 5, axis=1), np.delete(two_ply[4], 5, axis=1))
+    searcher = HiveAlphaBeta(depth=3)
+    changed = 0
+    for row, state in enumerate(states):
+        game = HiveGame.from_state(state)
+        count = int(counts[row])
+        scores, _ = searcher.move_scores(game, moves[row, :count], 3, int(TWO_PLY_MARGIN))
+        best = scores.max()
+        np.testing.assert_allclose(features[row, :count, 12], (scores - best) / TWO_PLY_MARGIN, atol=1e-6)
+        np.testing.assert_allclose(
+            features[row, :count, 13], np.clip(scores / EVAL_SCALE, -EVAL_CLIP, EVAL_CLIP)
+        )
+        np.testing.assert_allclose(position[row, 5], np.clip(best / EVAL_SCALE, -EVAL_CLIP, EVAL_CLIP))
+        assert deep.best_value(state) == position[row, 5]
+        changed += int(not np.array_equal(features[row, :count, 12], two_ply[3][row, :count, 12]))
+    assert changed > 3, "the deeper search ranks the moves otherwise in several positions"
+    decoded_path = deep(observations)
+    decoded = np.empty_like(states)
+    enc = deep.encoding
+    _decode_states(
+        observations, deep.template, enc.grid, enc.tiles_per_colour, enc.engine_slot, len(enc.kinds), decoded
+    )
+    for got, want in zip(decoded_path, deep.from_states(decoded)[2:5]):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_a_deeper_searched_value_in_the_network_and_its_refusals():
+    """The spec's ``search_depth`` reaches the extractor, the rule start (`init_from_rule`) plays a
+    move the rule's weighted sum (the depth-3 value first) ranks first, and bad depths are refused."""
+    reference = np.load(REFERENCE)
+    states = reference["base_states"][:8]
+    rules = {"expansions": "", "tournament_opening": True, "max_turns": MAX_TURNS}
+    shape = HiveRuleFeatures("", True, MAX_TURNS).encoding.observation_shape
+    spec = {
+        "kind": "hive_lookahead",
+        "channels": 4,
+        "blocks": 0,
+        "rules": rules,
+        "features": 2,
+        "search_depth": 3,
+    }
+    network = networks.build_network(spec, shape, HiveRuleFeatures("", True, MAX_TURNS).encoding.num_actions)
+    assert network.extractor.search_depth == 3
+    network.init_from_rule()
+    observations, _, actions, features, position, counts = network.extractor.from_states(states)
+    rule_features = tuple(torch.as_tensor(x) for x in (actions, features, position))
+    with torch.no_grad():
+        logits, _ = network.legal_policy(torch.as_tensor(observations).float(), rule_features)
+    for row in range(len(states)):
+        count = int(counts[row])
+        pick = int(logits[row, :count].argmax())
+        rule = sum(weight * features[row, :count, f] for f, weight in networks.RULE_WEIGHTS.items())
+        assert rule[pick] >= rule.max() - 0.1  # the trunk's own logits start at ~0.01
+    for depth, feature_set in ((1, 2), (14, 2), (3, 1), (True, 2), (3.0, 2)):
+        with pytest.raises(ValueError, match="search_depth must be"):
+            HiveRuleFeatures("", True, MAX_TURNS, feature_set=feature_set, search_depth=depth)
