@@ -22,6 +22,8 @@ from pathlib import Path
 
 PRETRAINED = {
     "hive_base": "Hive, base game (tournament opening): hive_lookahead network, feature set 2",
+    "hive_base_searched": "Hive, base game (tournament opening): hive_lookahead network, feature set 2 "
+    "with a 3-ply alpha-beta value of each move",
     "hive_mlp": "Hive with the Mosquito, Ladybug and Pillbug (Base+MLP): hive_lookahead network, feature set 2",
     "hoyito_2x6": "Hoyito II on the standard 2x6 board: hoyito_lookahead network",
     "hoyito_2x12": "Hoyito II on the extended 2x12 board: hoyito_lookahead network",

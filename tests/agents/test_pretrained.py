@@ -31,11 +31,12 @@ from hive_envs.training.provenance import utc_text
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
+    "hive_base_searched": ("hive_envs/Hive-v0", {}),
     "hive_mlp": ("hive_envs/HiveMLP-v0", {}),
     "hoyito_2x6": ("hive_envs/Hoyito-v0", {}),
     "hoyito_2x12": ("hive_envs/Hoyito2x12-v0", {}),
 }
-MATCH_GAMES = {"hive_base": 4, "hive_mlp": 2, "hoyito_2x6": 10, "hoyito_2x12": 6}
+MATCH_GAMES = {"hive_base": 4, "hive_base_searched": 2, "hive_mlp": 2, "hoyito_2x6": 10, "hoyito_2x12": 6}
 """Games of the short match vs random (Hive games are slower)."""
 
 
@@ -144,7 +145,7 @@ def test_a_corrupt_file_is_a_clear_error_naming_it(tmp_path, monkeypatch):
 
 
 def test_an_unknown_name_lists_the_agents():
-    with pytest.raises(ValueError, match="hive_base, hive_mlp, hoyito_2x6, hoyito_2x12"):
+    with pytest.raises(ValueError, match="hive_base, hive_base_searched, hive_mlp, hoyito_2x6, hoyito_2x12"):
         load_pretrained("hive_expert")
     with pytest.raises(ValueError, match="unknown pretrained agent 'nope'"):
         make_player("pretrained:nope")
