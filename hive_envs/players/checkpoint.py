@@ -23,7 +23,8 @@ With ``reuse_tree`` (on by default), a search by time starts from the part of th
 that the game went on into (`hive_envs.agents.kept_tree`: Hive); a search by simulations always
 starts afresh, so ``PATH@N`` makes N simulations a move.
 
-A search by time ends with a tactical check (``tactical_depth``, `TACTICAL_DEPTH` plies by default; 0:
+A network whose features run a search of their own (Hive's ``search_depth`` 3 or more) is refused a
+search by time (`check_timed`): one call of it can pass any limit. A search by time ends with a tactical check (``tactical_depth``, `TACTICAL_DEPTH` plies by default; 0:
 off): the PUCT search gets 88% of the time (`TACTICS_SHARE`), and in the rest the game's alpha-beta
 plays a forced win it finds, or passes over a move after which the opponent wins by force
 (`hive_envs.agents.tactics`); with ``threat_moves`` > 0 (`THREAT_MOVES`, 0 by default: off) Hive's threat
@@ -184,6 +185,7 @@ class AgentPlayer(BasePlayer):
         game = str(data["game"])
         player = cls(network, view, config, sample, seed, name, game, source, search["rule_value_share"])
         if move_time_s is not None:
+            player.check_timed()
             player.warm_up()
         return player
 
@@ -197,8 +199,20 @@ class AgentPlayer(BasePlayer):
         if depth is not None:
             return replace(self.config, max_depth=int(depth))
         if time_s is not None:
+            self.check_timed()
             return timed(self.config, time_s)
         return self.config
+
+    def check_timed(self) -> None:
+        """ValueError when the network cannot be searched by time: its features run a search of their
+        own on every position (`HiveLookaheadPolicy` with a ``search_depth`` of 3 or more: tens to
+        hundreds of ms each, so one network call can pass any limit the search set itself)."""
+        if not getattr(self.network, "keeps_time_limits", True):
+            raise ValueError(
+                f"{self.name!r} cannot search by time: its features run an alpha-beta search on every "
+                f"position, which a time limit cannot bound; search it by simulations (PATH@N) or play "
+                f"its raw policy (PATH)"
+            )
 
     def check_game(self, game: Game) -> None:
         """ValueError unless the checkpoint can play ``game``: the same game and, through its view, the

@@ -21,7 +21,7 @@ from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
-from hive_envs.players import make_player
+from hive_envs.players import SearchLimits, make_player
 from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
 from hive_envs.training import arena, evaluate
 from hive_envs.training import pretrained as pretrained_script
@@ -400,3 +400,17 @@ def test_export_takes_the_checkpoints_own_search_unless_told_and_keeps_it_in_the
     pretrained_script.export(str(source), "hoyito_2x6", 8, prior_temperature=3.0)
     assert model_card("hoyito_2x6")["search"] == {**searched, "prior_temperature": 3.0}
     assert model_card("hoyito_2x6")["file_sha256"] == digest  # the same file whatever its search
+
+
+def test_an_agent_whose_features_search_is_refused_a_search_by_time():
+    """`hive_base_searched`'s features run a 3-ply alpha-beta on every position: a time limit cannot
+    bound one network call, so `@T=S` and a ``time_s`` limit are refused with a clear error, while its
+    raw policy and `@N` play (and `hive_base`, whose features do not search, keeps its timed search)."""
+    with pytest.raises(ValueError, match="cannot search by time: its features run an alpha-beta search"):
+        make_player("pretrained:hive_base_searched@T=1")
+    searched = make_player("pretrained:hive_base_searched@4")
+    with pytest.raises(ValueError, match="search it by simulations"):
+        searched.config_for(SearchLimits(time_s=1.0))
+    assert searched.config_for(None).simulations == 4
+    assert make_player("pretrained:hive_base").config_for(SearchLimits(time_s=1.0)).simulations == 0
+    assert make_player("pretrained:hive_base@4").config_for(SearchLimits(time_s=1.0)).time_s is not None
