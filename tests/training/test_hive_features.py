@@ -9,6 +9,7 @@ winning moves and replies that win are exercised.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -310,6 +311,29 @@ def test_a_deeper_searched_value_is_the_alpha_beta_players_root_scores(tag, expa
     )
     for got, want in zip(decoded_path, deep.from_states(decoded)[2:5]):
         np.testing.assert_array_equal(got, want)
+
+
+def test_the_deeper_search_on_threads_gives_one_threads_values():
+    """`from_states` with the deeper searched value spread over three threads writes, bit for bit, what
+    one thread writes, and the rows did run on more than one thread."""
+    states = np.load(REFERENCE)["base_states"][:12]
+    one = HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3, threads=1)
+    three = HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3, threads=3)
+    assert len(one.searchers) == 1 and len(three.searchers) == 3
+    threads_seen = set()
+    for searcher in three.searchers:
+
+        def recorded(*args, _search=searcher.move_scores):
+            threads_seen.add(threading.get_ident())
+            return _search(*args)
+
+        searcher.move_scores = recorded
+    for got, want in zip(three.from_states(states), one.from_states(states)):
+        np.testing.assert_array_equal(got, want)
+    assert len(threads_seen) > 1
+    for threads in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="threads must be"):
+            HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3, threads=threads)
 
 
 def test_a_deeper_searched_value_in_the_network_and_its_refusals():

@@ -356,7 +356,9 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, weigh
 # anyway (it specialises on each function's type), and its disk cache does not keep a function that
 # takes jitted functions as arguments or closes over them (numba issues #2956, #9237, #2065), so
 # every process would compile the search again: the cold start the cache exists to avoid.
-@njit(cache=True)
+# nogil: a search touches only its own searcher's arrays, so threads with a searcher each run searches
+# at once (the rule features' deeper searched value, `hive_envs.agents.hive_features`).
+@njit(cache=True, nogil=True)
 def alphabeta_kernel(
     s,
     w,
