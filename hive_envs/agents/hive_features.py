@@ -41,6 +41,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from hive_envs.agents.threads import thread_count
 from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
 from hive_envs.hive.engine.game import HiveGame
@@ -169,17 +170,13 @@ class HiveRuleFeatures:
         self.action_features, self.position_features = FEATURE_SETS[feature_set]
         self.encoding = E.make_encoding(expansions)
         self.template = HiveOptions(expansions, bool(tournament_opening), max_turns or None).new_state()
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-            raise ValueError(
-                f"threads must be a positive int or None (numba's thread count), got {threads!r}"
-            )
-        lanes = numba.get_num_threads() if threads is None else threads
+        thread_count(threads)  # checked now, read at each call
+        self.threads = threads
         # one move-generator workspace per thread numba uses for the rows (`_batch_features`)
         self.workspaces = np.stack([new_workspace() for _ in range(numba.get_num_threads())])
-        # the deeper searched value's searchers, one per thread (`_searched_values`): every search from
-        # a cleared table (no kept state), with the search's depth given per call
-        deeper = search_depth > TWO_PLY
-        self.searchers = [HiveAlphaBeta(keep_table=False) for _ in range(lanes if deeper else 0)]
+        # the deeper searched value's searchers, one per thread a call runs (`_searched_values`): every
+        # search from a cleared table (no kept state), with the search's depth given per call
+        self.searchers: list[HiveAlphaBeta] = []
         self.capacity = 256
         self.evaluation_cache: np.ndarray | None = None  # `from_states`', made on its first call
         self._moves = np.empty(MAX_MOVES, dtype=np.int32)  # `best_value`'s scratch
@@ -193,7 +190,7 @@ class HiveRuleFeatures:
                 f"expected Hive observations (B, {enc.observation_shape}), got shape {obs.shape}"
             )
         rows = obs.shape[0]
-        if self.searchers:  # the search runs on states: decode them, then `from_states`
+        if self.searches_deeper:  # the search runs on states: decode them, then `from_states`
             states = np.empty((rows, self.template.shape[0]), dtype=np.int32)
             _decode_states(
                 obs, self.template, enc.grid, enc.tiles_per_colour, enc.engine_slot, len(enc.kinds), states
@@ -220,9 +217,9 @@ class HiveRuleFeatures:
         scaled), as float32 like `from_states`' ``position``, by the two-ply alpha-beta
         (`rule_features.scaled_best_two_ply_value`) through the same evaluation cache; with a deeper
         ``search_depth``, the alpha-beta player's best score at that depth (the module doc)."""
-        if self.searchers:
+        if self.searches_deeper:
             game = HiveGame.from_state(state)
-            scores, _ = self.searchers[0].move_scores(game, game.legal_move_ids(), self.search_depth, 1)
+            scores, _ = self._searchers(1)[0].move_scores(game, game.legal_move_ids(), self.search_depth, 1)
             return float(_scaled(scores.max()))
         if self.evaluation_cache is None:
             self.evaluation_cache = new_evaluation_cache()
@@ -256,18 +253,32 @@ class HiveRuleFeatures:
             if rows == 0 or counts.max() <= self.capacity:
                 break
             self.capacity = int(counts.max())
-        if self.searchers:
+        if self.searches_deeper:
             self._searched_values(states, moves, counts, features, position)
         width = max(int(counts.max()) if rows else 0, 1)
         return observations, moves[:, :width], actions[:, :width], features[:, :width], position, counts
 
+    @property
+    def searches_deeper(self) -> bool:
+        """Whether the searched value's columns come from the alpha-beta player (``search_depth`` > 2)."""
+        return self.search_depth > TWO_PLY
+
+    def _searchers(self, lanes: int) -> list[HiveAlphaBeta]:
+        """The first ``lanes`` searchers, made on first need."""
+        while len(self.searchers) < lanes:
+            self.searchers.append(HiveAlphaBeta(keep_table=False))
+        return self.searchers[:lanes]
+
     def _searched_values(self, states, moves, counts, features, position) -> None:
         """Overwrite the two-ply value's columns (action features 12, 13; position feature 5) of each
         row with the alpha-beta player's root scores at ``search_depth`` (the module doc). Rows run on
-        as many threads as there are searchers, each search on a searcher of its own (the kernel runs
-        without the GIL); a row's scores depend on its position only, so the threads change no value."""
+        ``threads`` threads (None: numba's thread count at the call, so `play_on_one_thread` holds), each
+        search on a searcher of its own (the kernel runs without the GIL); a row's scores depend on its
+        position only, so the threads change no value."""
+        rows = [b for b in range(states.shape[0]) if counts[b] > 0]
+        lanes = max(1, min(thread_count(self.threads), len(rows)))
         idle: queue.SimpleQueue[HiveAlphaBeta] = queue.SimpleQueue()
-        for searcher in self.searchers:
+        for searcher in self._searchers(lanes):
             idle.put(searcher)
 
         def search(b: int) -> tuple[int, np.ndarray | None]:
@@ -283,9 +294,8 @@ class HiveRuleFeatures:
                 idle.put(searcher)
             return b, scores
 
-        rows = [b for b in range(states.shape[0]) if counts[b] > 0]
-        if len(self.searchers) > 1 and len(rows) > 1:
-            with ThreadPoolExecutor(len(self.searchers)) as pool:
+        if lanes > 1:
+            with ThreadPoolExecutor(lanes) as pool:
                 results = list(pool.map(search, rows))
         else:
             results = [search(b) for b in rows]

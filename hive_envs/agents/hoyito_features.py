@@ -37,9 +37,12 @@ board values (`hive_envs.hoyito.engine.alphabeta`, fitted to self-play outcomes 
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
+from hive_envs.agents.threads import thread_count
 from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies, terminal_score
 from hive_envs.hoyito.encoding import decode_observation
 from hive_envs.hoyito.engine.alphabeta import COUNTER, MAX_DEPTH, NO_BOARD_VALUES, alphabeta_kernel
@@ -118,7 +121,7 @@ def _searched_value(t, n, max_laps, limit, depth, table, pv, stats, u, board_val
     return stats[0] if t[m + TURN] == 0 else -stats[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # `HoyitoRuleFeatures` runs slices of the rows on threads at once
 def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, board_values, out):
     """Fill features 6 and 7 (feature set 2; the module doc) of out[b, k, :] for each row b, after
     `lookahead_features` filled 0-5 (feature 0 says which moves are legal, 3 which end the game)."""
@@ -152,10 +155,12 @@ def search_features(obs, n, seeds, max_laps, limit, depth, table, pv, board_valu
 
 
 class HoyitoRuleFeatures:
-    """Callable: Hoyito observations (B, 2n+4) -> per-action features (B, n, FEATURE_SETS[set])."""
+    """Callable: Hoyito observations (B, 2n+4) -> per-action features (B, n, FEATURE_SETS[set]).
+    ``threads``: how many slices of the rows feature set 2's search runs at once (None: numba's thread
+    count; the values are the same)."""
 
     def __init__(self, holes: int, seeds: int, max_laps: int, limit: int, feature_set: int = 1,
-                 search_depth: int = DEFAULT_SEARCH_DEPTH):  # fmt: skip
+                 search_depth: int = DEFAULT_SEARCH_DEPTH, threads: int | None = None):  # fmt: skip
         if feature_set not in FEATURE_SETS:
             raise ValueError(f"feature_set must be one of {sorted(FEATURE_SETS)}, got {feature_set!r}")
         if (
@@ -168,7 +173,9 @@ class HoyitoRuleFeatures:
         self.feature_set, self.search_depth = feature_set, search_depth
         self.features = FEATURE_SETS[feature_set]
         self.table = new_table(10)  # unused (the search runs without it) but the kernel takes one
-        self.pv = np.zeros(search_plies(search_depth), np.int32)
+        thread_count(threads)  # checked now, read at each call (None: numba's count then)
+        self.threads = threads
+        self.pvs: list[np.ndarray] = []  # a principal-variation buffer per thread a call runs (`_search`)
         self.board_values = NO_BOARD_VALUES
 
     def __call__(self, observations: np.ndarray) -> np.ndarray:
@@ -176,7 +183,26 @@ class HoyitoRuleFeatures:
         out = np.zeros((obs.shape[0], self.holes, self.features), dtype=np.float32)
         lookahead_features(obs, self.holes, *self.rules, out)
         if self.feature_set == 2:
-            search_features(
-                obs, self.holes, *self.rules, self.search_depth, self.table, self.pv, self.board_values, out
-            )
+            self._search(obs, out)
         return out
+
+    def _search(self, obs: np.ndarray, out: np.ndarray) -> None:
+        """`search_features` over the rows, in one contiguous slice per thread (the kernel releases the
+        GIL; each slice with its own buffers, so the threads change no value)."""
+        lanes = max(1, min(thread_count(self.threads), obs.shape[0]))
+        while len(self.pvs) < lanes:
+            self.pvs.append(np.zeros(search_plies(self.search_depth), np.int32))
+
+        def search(lane: int, start: int, stop: int) -> None:
+            search_features(
+                obs[start:stop], self.holes, *self.rules, self.search_depth, self.table, self.pvs[lane],
+                self.board_values, out[start:stop],
+            )  # fmt: skip
+
+        if lanes <= 1:
+            search(0, 0, obs.shape[0])
+            return
+        bounds = np.linspace(0, obs.shape[0], lanes + 1).astype(int)
+        with ThreadPoolExecutor(lanes) as pool:
+            for done in [pool.submit(search, lane, bounds[lane], bounds[lane + 1]) for lane in range(lanes)]:
+                done.result()

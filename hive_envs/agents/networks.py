@@ -536,7 +536,7 @@ class HiveLookaheadPolicy(LegalActionNetwork):
         self.feature_set = feature_set
         # a deeper searched value costs a search per position (tens to hundreds of ms): a search by
         # time cannot bound one network call of it (`AgentPlayer.check_timed`)
-        self.keeps_time_limits = not self.extractor.searchers
+        self.keeps_time_limits = not self.extractor.searches_deeper
         action_features, position_features = self.extractor.action_features, self.extractor.position_features
         if tuple(observation_shape) != self.extractor.encoding.observation_shape:
             raise ValueError(

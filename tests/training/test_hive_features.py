@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 import torch
@@ -313,24 +314,35 @@ def test_a_deeper_searched_value_is_the_alpha_beta_players_root_scores(tag, expa
         np.testing.assert_array_equal(got, want)
 
 
-def test_the_deeper_search_on_threads_gives_one_threads_values():
+def test_the_deeper_search_on_threads_gives_one_threads_values(monkeypatch):
     """`from_states` with the deeper searched value spread over three threads writes, bit for bit, what
-    one thread writes, and the rows did run on more than one thread."""
+    one thread writes, and the rows did run on more than one thread; with ``threads`` None it runs on
+    numba's thread count at the call (one after `play_on_one_thread`)."""
     states = np.load(REFERENCE)["base_states"][:12]
     one = HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3, threads=1)
     three = HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3, threads=3)
-    assert len(one.searchers) == 1 and len(three.searchers) == 3
-    threads_seen = set()
-    for searcher in three.searchers:
+    threads_seen: dict[int, set[int]] = {}
+    search = HiveAlphaBeta.move_scores
 
-        def recorded(*args, _search=searcher.move_scores):
-            threads_seen.add(threading.get_ident())
-            return _search(*args)
+    def recorded(self, *args):
+        threads_seen.setdefault(id(self), set()).add(threading.get_ident())
+        return search(self, *args)
 
-        searcher.move_scores = recorded
-    for got, want in zip(three.from_states(states), one.from_states(states)):
-        np.testing.assert_array_equal(got, want)
-    assert len(threads_seen) > 1
+    monkeypatch.setattr(HiveAlphaBeta, "move_scores", recorded)
+    want = one.from_states(states)
+    assert len(one.searchers) == 1 and len(threads_seen) == 1
+    threads_seen.clear()
+    for got, expected in zip(three.from_states(states), want):
+        np.testing.assert_array_equal(got, expected)
+    assert len(three.searchers) == 3 and len(set.union(*threads_seen.values())) > 1
+    default = HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3)
+    threads_before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        default.from_states(states[:4])
+    finally:
+        numba.set_num_threads(threads_before)
+    assert len(default.searchers) == 1
     for threads in (0, -1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="threads must be"):
             HiveRuleFeatures("", True, MAX_TURNS, feature_set=2, search_depth=3, threads=threads)

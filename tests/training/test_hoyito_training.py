@@ -17,6 +17,7 @@ from hive_envs.agents.hoyito_features import (
 from hive_envs.agents.networks import HOYITO_RULE_VALUE_WEIGHT, build_network
 from hive_envs.core.alphabeta import MATE_BOUND
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS
 from hive_envs.training import ppo_selfplay
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
 
@@ -121,6 +122,27 @@ def test_search_features_are_the_searchers_value_after_each_move(depth):
                 assert out[g, k, 6] == pytest.approx(np.clip(score / SEARCH_SCALE, -SEARCH_CLIP, SEARCH_CLIP))
             checked += 1
     assert checked > 100
+
+
+def test_search_features_on_threads_equal_one_thread():
+    """Feature set 2's search split over three threads (slices of the rows, with board values) writes
+    what one thread writes, bit for bit; a bad thread count is refused."""
+    batch = positions(6, games=40, plies=30, seed=5)
+    o = batch.options
+    rules = (o.holes_per_row, o.seeds_per_hole, o.max_laps, o.no_capture_limit)
+    one = HoyitoRuleFeatures(*rules, feature_set=2, search_depth=4, threads=1)
+    three = HoyitoRuleFeatures(*rules, feature_set=2, search_depth=4, threads=3)
+    values = np.random.default_rng(0).integers(-30, 30, (12, BOARD_BUCKETS), dtype=np.int32)
+    for features in (one, three):
+        features.board_values = values
+    want = one(batch.observation)
+    np.testing.assert_array_equal(three(batch.observation), want)
+    assert len(one.pvs) == 1 and len(three.pvs) == 3
+    np.testing.assert_array_equal(three(batch.observation[:1]), want[:1])  # fewer rows than threads
+    assert np.abs(want[..., 6]).sum() > 0
+    for threads in (0, 2.0, False):
+        with pytest.raises(ValueError, match="threads must be"):
+            HoyitoRuleFeatures(*rules, feature_set=2, threads=threads)
 
 
 def test_the_rule_network_plays_a_best_move_of_the_deeper_search():
