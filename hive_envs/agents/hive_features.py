@@ -28,8 +28,8 @@ game's history is not known from an observation, so no repetition counts as a dr
 search but the position itself. Cost: the search, one kernel call per position (depth 3: about 35 ms
 median, 120 ms at the 90th percentile on one core), against ~2 ms for the rest of the features. The
 rows' searches run on ``threads`` threads at once (the kernel releases the GIL; one searcher, with its
-own tables, per thread), the same values as one thread gives: 96 positions of depth 3 in 1.85 s on
-two threads, 3.65 s on one.
+own tables, per thread), the same values as one thread gives: 96 positions of depth 3 in 1.67 s on
+two threads, 3.08 s on one (`benchmarks/feature_threads.py`).
 """
 
 from __future__ import annotations
