@@ -33,6 +33,7 @@ LAYERS = [
             "hive_envs.core.lazy",
             "hive_envs.core.choice",
             "hive_envs.core.shaping",
+            "hive_envs.core.short_repr",
         ],
         (),
     ),
