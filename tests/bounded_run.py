@@ -1,11 +1,16 @@
-"""Run a piece of Python in a fresh interpreter whose memory and time are capped: a test that an input
-is refused *within bounds* fails cleanly (MemoryError, timeout) instead of exhausting the machine."""
+"""Bounds on a test's own run, so that a test that an input is refused *within bounds* fails cleanly
+(MemoryError, timeout) on code that does not bound it, instead of exhausting the machine:
+`run_bounded` runs Python in a fresh interpreter with its memory and time capped, `deadline` stops a
+block of this process after some seconds."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,3 +39,19 @@ def run_bounded(code: str, memory_bytes: int = 1 << 30, seconds: float = 60) -> 
         )
     except subprocess.TimeoutExpired as expired:
         return subprocess.CompletedProcess(expired.cmd, -9, "", f"timed out after {seconds} s")
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise TimeoutError in the block once ``seconds`` have passed (SIGALRM: the main thread only)."""
+
+    def expire(*_: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
