@@ -58,6 +58,7 @@ LAYERS = [
         [
             "hive_envs.core.batch",
             "hive_envs.core.aec_source",
+            "hive_envs.core.aec_make",
             "hive_envs.core.aec_game",
             "hive_envs.core.aec_batch",
             "hive_envs.core.aec_definition",
