@@ -107,6 +107,9 @@ def _cap_memory() -> None:
     except (ImportError, OSError, StopIteration):
         return
     limit = kib * 1024 + ENV_MEMORY
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    if hard != resource.RLIM_INFINITY:  # a parent's own cap stays the ceiling
+        limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 

@@ -10,6 +10,7 @@ text it takes are bounded whatever the value is.
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
@@ -31,16 +32,23 @@ class _Short(reprlib.Repr):
         return super().repr_int(x, level)
 
     def repr_dict(self, x: dict, level: int) -> str:  # reprlib sorts every key first: unbounded
-        if not x or level <= 0:
-            return "{}" if not x else "{...}"
-        pieces = [
-            f"{self.repr1(key, level - 1)}: {self.repr1(item, level - 1)}"
-            for key, item in islice(x.items(), self.maxdict)
-        ]
-        return "{" + ", ".join(pieces + (["..."] if len(x) > self.maxdict else [])) + "}"
+        pieces = (f"{self.repr1(key, level - 1)}: {self.repr1(item, level - 1)}" for key, item in x.items())
+        return self._first(pieces, len(x), level, "{}")
 
     def repr_set(self, x: set, level: int) -> str:  # unsorted too
-        return self._repr_iterable(x, level, "{", "}", self.maxset) if x else "set()"
+        return self._first((self.repr1(item, level - 1) for item in x), len(x), level, "set()")
+
+    def repr_frozenset(self, x: frozenset, level: int) -> str:
+        return self._first((self.repr1(item, level - 1) for item in x), len(x), level, "frozenset()")
+
+    def _first(self, pieces: Iterator[str], count: int, level: int, empty: str) -> str:
+        """``{a, b, ...}`` of the first `maxdict` pieces of ``count``."""
+        if not count:
+            return empty
+        if level <= 0:
+            return "{...}"
+        shown = list(islice(pieces, self.maxdict))
+        return "{" + ", ".join(shown + (["..."] if count > len(shown) else [])) + "}"
 
 
 _SHORT = _Short()

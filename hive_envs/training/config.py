@@ -307,12 +307,16 @@ class TrainConfig(KeyedConfig):
 
     def _use_env(self) -> None:
         """``env`` names the game: game 'aec' with options {env, env_options} (as checkpoints record it)."""
-        from hive_envs.core.aec_source import AecOptions
+        from hive_envs.core.aec_source import AecOptions, check_env_name
 
+        try:
+            check_env_name(self.env)
+        except ValueError as error:
+            raise ValueError(f"config key 'env': {error}") from None
         try:
             AecOptions(self.env, self.env_options)
         except ValueError as error:
-            raise ValueError(f"config key 'env': {error}") from None
+            raise ValueError(f"config key 'env_options': {error}") from None
         options = {"env": self.env, "env_options": dict(self.env_options)}
         if self.game_options and (self.game != "aec" or self.game_options != options):
             reject(self, "game_options", self.game_options, "{} with env (the env's options are env_options)")
