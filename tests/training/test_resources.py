@@ -13,16 +13,6 @@ import torch
 from hive_envs.training import expert_iteration, ppo_selfplay
 from hive_envs.training.config import config_from_dict, load_config
 from hive_envs.training.game_lookup import make_batch
-from hive_envs.training.resources import (
-    EXPERT_ITERATION,
-    PPO,
-    THREADS_PER_CORE,
-    WORKERS_PER_CORE,
-    Need,
-    check_cores,
-    check_memory,
-    check_run,
-)
 from tests.bounded_run import run_bounded
 
 TINY = {
@@ -118,6 +108,8 @@ def test_a_worker_count_past_two_per_core_is_refused_before_any_process_starts(t
 
 
 def test_the_core_ceilings_are_a_small_multiple_of_the_cores(tmp_path):
+    from hive_envs.training.resources import THREADS_PER_CORE, WORKERS_PER_CORE, check_cores
+
     check_cores(
         tiny_config(tmp_path, num_threads=8 * THREADS_PER_CORE, exit_expert_workers=8 * WORKERS_PER_CORE), 8
     )
@@ -128,6 +120,8 @@ def test_the_core_ceilings_are_a_small_multiple_of_the_cores(tmp_path):
 
 
 def test_the_refusal_names_the_largest_need_and_the_total():
+    from hive_envs.training.resources import Need, check_memory
+
     needs = [
         Need("hidden_sizes", [64], 3 << 30, "the network"),
         Need("rollout_steps", 64, 6 << 30, "rollouts"),
@@ -141,22 +135,24 @@ def test_the_refusal_names_the_largest_need_and_the_total():
 
 
 @pytest.mark.parametrize(
-    ("name", "estimates"),
+    ("name", "trainer"),
     [
-        ("hoyito_2x6", PPO),
-        ("hoyito_2x12", PPO),
-        ("hive_base", PPO),
-        ("hive_mlp", PPO),
-        ("connect_four", PPO),
-        ("hoyito_2x6_exit", EXPERT_ITERATION),
-        ("hive_base_exit_alphabeta", EXPERT_ITERATION),
+        ("hoyito_2x6", "PPO"),
+        ("hoyito_2x12", "PPO"),
+        ("hive_base", "PPO"),
+        ("hive_mlp", "PPO"),
+        ("connect_four", "PPO"),
+        ("hoyito_2x6_exit", "EXPERT_ITERATION"),
+        ("hive_base_exit_alphabeta", "EXPERT_ITERATION"),
     ],
 )
-def test_the_shipped_configs_fit_in_four_gib(name, estimates):
+def test_the_shipped_configs_fit_in_four_gib(name, trainer):
+    from hive_envs.training import resources
     from tests.training.test_config import REPO
 
     config = load_config(REPO / "configs" / f"{name}.yaml")
-    check_run(config, make_batch(config.game, 1, config.game_options), estimates, available=4 << 30)
+    spaces = make_batch(config.game, 1, config.game_options)
+    resources.check_run(config, spaces, getattr(resources, trainer), available=4 << 30)
 
 
 def test_a_start_that_fails_before_its_first_update_leaves_no_run_folder(tmp_path, monkeypatch):
