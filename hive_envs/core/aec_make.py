@@ -8,9 +8,9 @@ know that in advance, so the first time a process is to make an env of such a na
 (`needs_probe`), `footprint` makes and resets one in a fresh interpreter (``python -m
 hive_envs.core.aec_make``) whose memory is capped at `ENV_MEMORY` bytes above what its imports took
 (its address space, RLIMIT_AS, on Linux) and whose time at `ENV_SECONDS`, and reads back the memory
-that env took (the child's peak resident size growth, an estimate: pages an env never touches are not
-counted). An env past a ceiling is refused with a ValueError naming it; the answer is kept for the
-process, so each name and options cost one child.
+that env took (the growth of the child's resident memory, after or at its peak: an estimate, as pages
+an env never touches are not counted). An env past a ceiling is refused with a ValueError naming it;
+the answer is kept for the process, so each name and options cost one child.
 
 Not probed: this package's own envs (their options are parsed and bounded by their game) and a
 ``MODULE:FACTORY`` the user trusted on the command line (the user's own code, like a ``uhp:`` command
@@ -91,10 +91,17 @@ def _probe(options: AecOptions) -> int:
     return int(answer["bytes"])
 
 
-def _peak_bytes() -> int:
+def _memory() -> tuple[int, int]:
+    """(resident bytes now, peak resident bytes so far) of this process; now is the peak where
+    /proc/self/statm cannot be read."""
     import resource
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"), peak
+    except (OSError, ValueError, IndexError):
+        return peak, peak
 
 
 def _cap_memory() -> None:
@@ -126,10 +133,11 @@ def main() -> None:
     try:
         import_factory(options.env)  # imports take what they take, uncapped
         _cap_memory()
-        before = _peak_bytes()
+        before = _memory()
         made = call_factory(options)
         made.reset(seed=0)
-        _answer(bytes=max(0, _peak_bytes() - before))
+        after = _memory()
+        _answer(bytes=max(0, after[0] - before[0], after[1] - before[1]))
     except MemoryError:
         _answer(
             failed=f"making and resetting one took more than {ENV_MEMORY >> 30} GiB of memory (check env_options)"
