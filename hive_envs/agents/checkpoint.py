@@ -262,7 +262,7 @@ def load_checkpoint(
             f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))} (a newer hive_envs wrote it?)"
         )
     try:
-        check_plain(data, f"checkpoint {name}", byte_budget(path.stat().st_size))
+        check_plain(data, "payload", byte_budget(path.stat().st_size))
     except ValueError as error:
         raise ValueError(f"checkpoint {name} is not a valid hive_envs checkpoint: {error}") from None
     if version == 3:
