@@ -361,6 +361,11 @@ def test_a_config_file_over_one_mebibyte_is_refused_unread(tmp_path):
         ("hidden_sizes: [0x" + "f" * 5000 + ", -1]\n", "has an invalid value"),
         ("learning_rate: 0x" + "f" * 5000 + "\n", "has an invalid value"),
         ("? " + "x" * 100_000 + "\n: 1\n", "unknown config key"),
+        (
+            "eval_opponents: ['alphabeta:" + "9" * 100_000 + "']\n",
+            "each a player spec, not empty, at most 1000",
+        ),
+        ("teacher: 'uhp:" + "x" * 100_000 + "'\n", "or a player spec of at most 1000 characters"),
     ],
 )
 def test_an_error_quotes_a_large_value_in_one_short_line(tmp_path, text, shown):
