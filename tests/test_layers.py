@@ -33,6 +33,7 @@ LAYERS = [
             "hive_envs.core.lazy",
             "hive_envs.core.choice",
             "hive_envs.core.shaping",
+            "hive_envs.core.short_repr",
         ],
         (),
     ),
@@ -57,6 +58,7 @@ LAYERS = [
         [
             "hive_envs.core.batch",
             "hive_envs.core.aec_source",
+            "hive_envs.core.aec_make",
             "hive_envs.core.aec_game",
             "hive_envs.core.aec_batch",
             "hive_envs.core.aec_definition",

@@ -7,20 +7,27 @@ other Python object, so a crafted file cannot run code when it is loaded; it is 
 ValueError instead. `save_checkpoint` refuses a payload holding anything else, so every file it
 writes can be read that way.
 
-Integrity. Format 2 records `sha256`, a digest of the whole payload except itself (every key,
-value and tensor byte; `payload_digest`), computed at save and checked at load: a flipped byte
-in the weights or anywhere else is reported, not played. The file is written atomically: to a
-temporary file in the same directory (created with the user's umask), flushed to disk, then
-renamed over the target, so a crash never leaves a half-written checkpoint under the final name;
-`remove_stale_temporaries` deletes what a killed writer left.
+Bounds. Before `torch.load`, the archive's records are bounded by the file's size and (format 3) the
+sha256 of its bytes is checked (`hive_envs.agents.checkpoint_file`); after it, and before anything
+else walks the values, their structure is bounded: values, nesting and data, each shared value
+counted wherever it appears (`hive_envs.agents.plain_values`). `save_checkpoint` refuses a payload
+past those bounds, so what it writes loads.
 
-Format 1 (no `sha256`) is still read, through the same safe loader, with a warning that
-corruption cannot be detected; re-saving it writes format 2:
+Integrity. Format 3 records `sha256`, a digest of the file's bytes as `torch.save` wrote them, in the
+zip archive's comment (`checkpoint_file.sign`), computed at save and checked at load before anything
+is unpickled: a flipped byte in the weights or anywhere else is reported, not played. The file is
+written atomically: to a temporary file in the same directory (created with the user's umask),
+flushed to disk, then renamed over the target, so a crash never leaves a half-written checkpoint under
+the final name; `remove_stale_temporaries` deletes what a killed writer left.
+
+Format 2 recorded `sha256` inside the payload, a digest of its values (`payload_digest`, walked after
+the structure is bounded); format 1 has none and is read with a warning that corruption cannot be
+detected. Both are still read through the same safe loader; re-saving writes format 3:
 `save_checkpoint(path, load_checkpoint(path))`.
 
-Keys (format 2):
+Keys (format 3):
   format        "hive_envs.checkpoint" (tells our files from any other .pt)
-  format_version  2
+  format_version  3
   package_version  hive_envs.__version__ that wrote it
   game          str, game name ("hoyito", "hive", ...)
   game_options  dict of the game's options (holes_per_row, expansions, ...)
@@ -36,7 +43,7 @@ Keys (format 2):
   update        int, PPO updates done so far
   train_state   optional dict (for --resume): optimizer state dict, opponent pool (list of
                 state dicts), elapsed training seconds
-  sha256        str, hex digest of all the keys above, in order
+`load_checkpoint` adds ``sha256``, the digest it checked (in the file's comment; format 2: the key).
 """
 
 from __future__ import annotations
@@ -47,7 +54,6 @@ import pickle
 import re
 import secrets
 import warnings
-import zipfile
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -55,7 +61,10 @@ from typing import Any
 import torch
 from torch.torch_version import TorchVersion
 
+from hive_envs.agents import checkpoint_file
 from hive_envs.agents.networks import build_network
+from hive_envs.agents.plain_values import PLAIN_TYPES, byte_budget, check_plain
+from hive_envs.core.short_repr import short_repr
 
 if TorchVersion(torch.__version__) < "2.6":  # weights_only=True could run code before 2.6 (CVE-2025-32434)
     raise ImportError(
@@ -63,8 +72,8 @@ if TorchVersion(torch.__version__) < "2.6":  # weights_only=True could run code 
     )
 
 CHECKPOINT_FORMAT = "hive_envs.checkpoint"
-CHECKPOINT_FORMAT_VERSION = 2
-READABLE_FORMAT_VERSIONS = (1, 2)
+CHECKPOINT_FORMAT_VERSION = 3
+READABLE_FORMAT_VERSIONS = (1, 2, 3)
 CHECKSUM_KEY = "sha256"
 REQUIRED_KEYS = {  # key -> the types its value may have
     "format": (str,),
@@ -80,12 +89,11 @@ REQUIRED_KEYS = {  # key -> the types its value may have
     "update": (int,),
 }
 OPTIONAL_KEYS = {"package_version": (str,), "config": (dict,), "search": (dict,), "train_state": (dict,)}
-PLAIN_TYPES = "tensors, dict, list, tuple, str, int, float, bool and None"
 TEMPORARY_SUFFIX = ".tmp"
 
 
 def payload_digest(data: dict[str, Any]) -> str:
-    """sha256 (hex) of a payload, excluding its own `sha256` key.
+    """sha256 (hex) of a payload, excluding its own `sha256` key: format 2's checksum.
 
     Walks the payload in order and hashes, with a type tag and length before each item, every
     key and value: tensors as dtype, shape and raw bytes; dicts in insertion order (a state
@@ -135,11 +143,13 @@ def _feed_bytes(digest, tag: bytes, payload: bytes) -> None:
 
 
 def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
-    """Write `payload` (plus the format tags and its sha256) to `path` atomically; returns the path.
+    """Write `payload` (plus the format tags, and its sha256 in the file) to `path` atomically;
+    returns the path.
 
     A payload read by `load_checkpoint` may be saved again (its tags and checksum are replaced):
-    that is how a format-1 file is upgraded. Raises ValueError, before writing anything, for a
-    payload that lacks a required key or holds anything but tensors and plain values.
+    that is how a format-1 or format-2 file is upgraded. Raises ValueError, before writing anything,
+    for a payload that lacks a required key, holds anything but tensors and plain values, or is past
+    the bounds `load_checkpoint` reads (`plain_values`).
     """
     from hive_envs.version import __version__
 
@@ -151,12 +161,20 @@ def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
     }
     data = {**tags, **{key: value for key, value in payload.items() if key not in (*tags, CHECKSUM_KEY)}}
     _check_keys(data, "payload")
-    data[CHECKSUM_KEY] = payload_digest(data)
+    walked = check_plain(data, "payload")
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_path = _create_temporary(path)
     try:
         with handle:
             torch.save(data, handle)
+            handle.flush()
+            size = handle.tell()
+            if walked > byte_budget(size):  # shared tensors: fewer bytes in the file than walked
+                raise ValueError(
+                    f"payload holds {walked} bytes of data in a file of {size}: more than a checkpoint of "
+                    f"that size may hold when loaded ({byte_budget(size)}); share no tensor between keys"
+                )
+            checkpoint_file.sign(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_path, path)
@@ -168,15 +186,16 @@ def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
 
 
 def _create_temporary(path: Path):
-    """A new hidden file `.<name>.<random>.tmp` beside `path`, opened for writing. Made with
-    os.open's mode 0o666, so the user's umask sets its permissions (mkstemp would force 0600)."""
+    """A new hidden file `.<name>.<random>.tmp` beside `path`, opened for writing (and reading back:
+    `checkpoint_file.sign`). Made with os.open's mode 0o666, so the user's umask sets its permissions
+    (mkstemp would force 0600)."""
     while True:
         tmp_path = path.with_name(f".{path.name}.{secrets.token_hex(6)}{TEMPORARY_SUFFIX}")
         try:
-            fd = os.open(tmp_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+            fd = os.open(tmp_path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         except FileExistsError:
             continue
-        return os.fdopen(fd, "wb"), tmp_path
+        return os.fdopen(fd, "w+b"), tmp_path
 
 
 def _sync_directory(directory: Path) -> None:
@@ -216,40 +235,52 @@ def load_checkpoint(
 ) -> dict[str, Any]:
     """Read, verify and validate a checkpoint; each given expectation is checked against it.
 
-    Never runs code from the file (module docstring). Raises ValueError with the path and the
-    reason for a missing file; a file that is corrupt, truncated, not ours, or holds anything
-    but tensors and plain values; a checksum mismatch; missing or ill-typed keys; weights that
-    are not finite; a mismatch of game, encoding version or spaces. Returns the stored dict.
+    Never runs code from the file (module docstring). In this order: the archive's records are
+    bounded by the file's size and the sha256 of its bytes checked (format 3); the file is unpickled
+    by the safe loader; its structure is bounded (`plain_values.check_plain`) before anything walks it;
+    then format 2's checksum, the keys, the weights and the expectations. Raises ValueError with the
+    path and the reason for a missing file; a file that is corrupt, truncated, not ours, past the
+    bounds, or holds anything but tensors and plain values; a checksum mismatch; missing or
+    ill-typed keys; weights that are not finite; a mismatch of game, encoding version or spaces.
+    Returns the stored dict, with ``sha256`` the digest checked.
     """
     path = Path(path)
     name = repr(str(path))
     if not path.is_file():
         raise ValueError(f"checkpoint {name} does not exist")
+    comment = checkpoint_file.check_records(path, name)
+    recorded = checkpoint_file.recorded_digest(comment)
+    if recorded is not None:
+        checkpoint_file.verify(path, name, comment, recorded)
     data = _safe_torch_load(path, name)
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{name} is not a hive_envs checkpoint")
     version = data.get("format_version")
     if type(version) is not int or version not in READABLE_FORMAT_VERSIONS:
         raise ValueError(
-            f"checkpoint {name} has format version {version!r}; this hive_envs reads versions "
+            f"checkpoint {name} has format version {short_repr(version)}; this hive_envs reads versions "
             f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))} (a newer hive_envs wrote it?)"
         )
     try:
-        digest = payload_digest(data)
-    except (ValueError, RuntimeError) as error:  # RuntimeError: a tensor torch cannot read back
+        check_plain(data, "payload", byte_budget(path.stat().st_size))
+    except ValueError as error:
         raise ValueError(f"checkpoint {name} is not a valid hive_envs checkpoint: {error}") from None
-    if version == 1:
+    if version == 3:
+        if recorded is None:
+            raise ValueError(
+                f"checkpoint {name} is corrupt: it has no sha256 (format 3 records it in the zip archive's "
+                f"comment; was the file rewritten by another tool?)"
+            )
+        data[CHECKSUM_KEY] = recorded
+    elif version == 2:
+        _check_payload_digest(data, name)
+    else:
         warnings.warn(
             f"checkpoint {name} has format version 1, without a checksum: corruption cannot be detected. "
             f"Re-save it as version {CHECKPOINT_FORMAT_VERSION}: from hive_envs.agents import "
             f"load_checkpoint, save_checkpoint; save_checkpoint(path, load_checkpoint(path))",
             UserWarning,
             stacklevel=2,
-        )
-    elif data.get(CHECKSUM_KEY) != digest:
-        raise ValueError(
-            f"checkpoint {name} is corrupt: its contents do not match the sha256 recorded when it was "
-            f"saved (recorded {data.get(CHECKSUM_KEY)!r}, computed {digest!r})"
         )
     _check_keys(data, name)
     _check_finite(data, name)
@@ -262,43 +293,27 @@ def load_checkpoint(
     for key, expected in expectations.items():
         found = tuple(data[key]) if key == "observation_shape" else data[key]
         if expected is not None and found != expected:
-            raise ValueError(f"checkpoint {name} is for {key}={found!r}, but {key}={expected!r} is needed")
+            raise ValueError(
+                f"checkpoint {name} is for {key}={short_repr(found)}, but {key}={expected!r} is needed"
+            )
     return data
 
 
-def _check_records(path: Path, name: str) -> None:
-    """Bound what `torch.load` will allocate by the file's own size, before it reads anything.
-
-    `torch.save` writes a zip archive of *stored* (uncompressed) records, so no record can unpack
-    to more bytes than the file holds. A record that is compressed (a small file unpacking to
-    gigabytes), declares sizes that disagree, or is larger than the file is refused, and so is a
-    file that is not such an archive (torch's legacy format, which torch has not written since 1.6).
-    """
-    size = path.stat().st_size
+def _check_payload_digest(data: dict[str, Any], name: str) -> None:
+    """Format 2: the ``sha256`` key is the digest of the other values (`payload_digest`)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            records = archive.infolist()
-    except Exception as error:  # noqa: BLE001 (zipfile raises many types for a damaged archive)
+        digest = payload_digest(data)
+    except (ValueError, RuntimeError) as error:  # RuntimeError: a tensor torch cannot read back
+        raise ValueError(f"checkpoint {name} is not a valid hive_envs checkpoint: {error}") from None
+    if data.get(CHECKSUM_KEY) != digest:
         raise ValueError(
-            f"checkpoint {name} is corrupt or not a torch file: not a zip archive ({error})"
-        ) from None
-    for record in records:
-        if record.compress_type != zipfile.ZIP_STORED:
-            raise ValueError(
-                f"checkpoint {name} is refused: its record {record.filename!r} is compressed, which torch "
-                f"never writes (a compressed record can unpack to far more memory than the file's size)"
-            )
-        if record.file_size != record.compress_size or record.file_size > size:
-            raise ValueError(
-                f"checkpoint {name} is corrupt: its record {record.filename!r} declares {record.file_size} "
-                f"bytes ({record.compress_size} stored) in a file of {size} bytes"
-            )
+            f"checkpoint {name} is corrupt: its contents do not match the sha256 recorded when it was "
+            f"saved (recorded {short_repr(data.get(CHECKSUM_KEY))}, computed {digest!r})"
+        )
 
 
 def _safe_torch_load(path: Path, name: str) -> Any:
-    """`torch.load(weights_only=True)`, every failure a ValueError naming the file; the archive's
-    record sizes are checked against the file first (`_check_records`)."""
-    _check_records(path, name)
+    """`torch.load(weights_only=True)`, every failure a ValueError naming the file."""
     try:
         with warnings.catch_warnings():  # torch's notes on unusual pickle protocols: our error says enough
             warnings.simplefilter("ignore", UserWarning)
@@ -327,7 +342,10 @@ def _check_keys(data: dict[str, Any], name: str) -> None:
             raise ValueError(f"checkpoint {name}: {key!r} is a {type(data[key]).__name__}")
     dims = (*data["observation_shape"], data["num_actions"])
     if not all(type(n) is int and n >= 1 for n in dims):
-        raise ValueError(f"checkpoint {name}: bad spaces {data['observation_shape']} / {data['num_actions']}")
+        raise ValueError(
+            f"checkpoint {name}: bad spaces {short_repr(data['observation_shape'])} / "
+            f"{short_repr(data['num_actions'])}"
+        )
     if not all(isinstance(tensor, torch.Tensor) for tensor in data["model"].values()):
         raise ValueError(f"checkpoint {name}: 'model' holds something other than tensors")
 
@@ -335,7 +353,7 @@ def _check_keys(data: dict[str, Any], name: str) -> None:
 def _check_finite(data: dict[str, Any], name: str) -> None:
     for key, tensor in data["model"].items():
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
-            raise ValueError(f"checkpoint {name}: weight {key!r} holds NaN or infinite values")
+            raise ValueError(f"checkpoint {name}: weight {short_repr(key)} holds NaN or infinite values")
 
 
 DEFAULT_SEARCH = {"prior_temperature": 1.0, "rule_value_share": 0.0}
@@ -349,15 +367,17 @@ def stored_search(
     unknown stored key or a stored value that is not a number (the ranges are checked where the
     settings are used: `hive_envs.agents.search`)."""
     stored = data.get("search", {})
-    unknown = sorted(set(stored) - set(DEFAULT_SEARCH))
+    unknown = [key for key in stored if key not in DEFAULT_SEARCH]
     if unknown:
         raise ValueError(
-            f"checkpoint {str(name)!r}: unknown search setting(s) {', '.join(map(repr, unknown))} "
+            f"checkpoint {str(name)!r}: unknown search setting(s) {', '.join(short_repr(key, 60) for key in unknown[:8])} "
             f"(known: {', '.join(DEFAULT_SEARCH)})"
         )
     for key, value in stored.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"checkpoint {str(name)!r}: search setting {key!r} is {value!r}, not a number")
+            raise ValueError(
+                f"checkpoint {str(name)!r}: search setting {short_repr(key)} is {short_repr(value)}, not a number"
+            )
     return {**DEFAULT_SEARCH, **stored, **{key: value for key, value in given.items() if value is not None}}
 
 
@@ -377,7 +397,9 @@ def load_weights(network: torch.nn.Module, data: dict[str, Any]) -> None:
     try:
         network.load_state_dict(data["model"])
     except RuntimeError as error:
-        raise ValueError(f"checkpoint weights do not fit network {data['network']}: {error}") from None
+        raise ValueError(
+            f"checkpoint weights do not fit network {short_repr(data['network'])}: {str(error)[:500]}"
+        ) from None
 
 
 def check_network_fits(data: dict[str, Any]) -> None:
@@ -394,7 +416,7 @@ def check_network_fits(data: dict[str, Any]) -> None:
             )
         if type(value) is int and not 0 <= value <= total:
             raise ValueError(
-                f"checkpoint network spec {where} = {value} cannot fit {total} stored weight values"
+                f"checkpoint network spec {where} = {short_repr(value)} cannot fit {total} stored weight values"
             )
     try:
         with torch.device("meta"):
@@ -407,12 +429,15 @@ def check_network_fits(data: dict[str, Any]) -> None:
                 .items()
             }
     except Exception as error:  # noqa: BLE001 (a bad spec fails in many ways inside torch)
-        raise ValueError(f"checkpoint network spec {spec} cannot be built: {error!r}") from None
+        raise ValueError(
+            f"checkpoint network spec {short_repr(spec)} cannot be built: {repr(error)[:300]}"
+        ) from None
     stored = {key: tuple(tensor.shape) for key, tensor in model.items()}
     if shapes != stored:
         differ = sorted(key for key in shapes.keys() | stored.keys() if shapes.get(key) != stored.get(key))
         raise ValueError(
-            f"checkpoint weights do not fit network {spec}: {len(differ)} weights differ, e.g. {differ[0]!r} "
+            f"checkpoint weights do not fit network {short_repr(spec)}: {len(differ)} weights differ, e.g. "
+            f"{short_repr(differ[0])} "
             f"is {stored.get(differ[0])} stored, {shapes.get(differ[0])} in the network"
         )
 
@@ -424,7 +449,7 @@ def _spec_values(value: Any, where: str):
     if isinstance(value, dict):
         for key, item in value.items():
             if key != "rules":
-                yield from _spec_values(item, f"{where}[{key!r}]")
+                yield from _spec_values(item, f"{where}[{short_repr(key, 60)}]")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             yield from _spec_values(item, f"{where}[{i}]")

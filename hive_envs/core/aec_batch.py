@@ -22,8 +22,10 @@ the mask checked against the env's own legality at every step). Per step, in eve
 ``reset(seed)`` resets env ``g`` with ``seed + g`` (None: unseeded). An action the mask does not
 allow is refused with ValueError before any game moves (as the compiled batches do). Refusals at
 construction (ValueError naming the env): observations without ``action_mask``, a mask that does
-not match the action space, more or fewer than two agents, and a probe of the first positions in
-which some masked-legal action is refused or penalised by the env (`PROBE_PLIES`).
+not match the action space, more or fewer than two agents, a probe of the first positions in
+which some masked-legal action is refused or penalised by the env (`PROBE_PLIES`), and an env whose
+calls raise while it is made, reset, played or copied (`aec_game.driving`: Hanabi's env, for one,
+cannot be copied position by position).
 
 ``game(row)`` is a protocol game of row ``row`` (an independent copy) and ``move_to_action`` the
 identity on legal actions, so players of `hive_envs.players` that choose on games play here too.
@@ -40,13 +42,15 @@ from hive_envs.core.aec_game import (
     AecGame,
     EnvSpaces,
     copy_env,
+    driving,
     is_over,
     mover,
     read_mask,
     step_checked,
     step_rewards,
 )
-from hive_envs.core.aec_source import AecOptions, make_env
+from hive_envs.core.aec_make import make_env
+from hive_envs.core.aec_source import AecOptions
 from hive_envs.core.batch import BatchGame, check_num_games, check_rows
 from hive_envs.core.choice import best_index
 
@@ -72,8 +76,9 @@ class AecBatch(BatchGame):
         self._seeds: list[int | None] = [None] * num_games
         self._moves: list[list[int]] = [[] for _ in range(num_games)]
         self._totals = np.zeros((num_games, 2))
-        self._probe()
-        self.reset()
+        with driving(self.label, "resetting, observing and playing it"):
+            self._probe()
+            self.reset()
         if AecGame(self.aec_options, env=self.envs[0]).has_greedy:
             self.greedy_actions = self._greedy_actions
 
@@ -167,5 +172,7 @@ class AecBatch(BatchGame):
                 break
             legal = game.legal_move_ids()
             for action in legal:
-                game.copy().play_id(int(action))
+                copied = game.copy()
+                with driving(self.label, "playing a copy of it (copy_env)"):
+                    copied.play_id(int(action))
             game.play_id(int(rng.choice(legal)))

@@ -14,7 +14,9 @@ Reading an env (`EnvSpaces`, `is_over`, `mover`, `step_checked`, shared with `hi
 - the rewards of a ply are ``env.rewards`` after its step (the AEC meaning of ``rewards``);
 - the env's own legality must agree with its mask: a step of a masked-legal action that raises,
   or that PettingZoo's ``EnvLogger`` reports as an illegal move (the env penalised it), is a
-  ValueError saying that the env's mask disagrees with its rules.
+  ValueError saying that the env's mask disagrees with its rules;
+- an env the adapter cannot drive (its calls raise while it is made, read, reset, played or copied:
+  `driving`) is a one-line ValueError naming the env and the call, not a traceback of its code.
 
 `AecGame`: move ids are action indices. ``copy()`` copies the env's state (`copy_env`); ``undo()``
 replays all moves but the last on a new env reset with the game's seed (`replay`), so the env must be
@@ -30,15 +32,34 @@ actions); any other env has none, and no env has a progress measure: `greedy_mov
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from hive_envs.core.aec_source import AecOptions, make_env
+from hive_envs.core.aec_make import make_env
+from hive_envs.core.aec_source import AecOptions
 from hive_envs.core.game import check_integer
+
+
+@contextlib.contextmanager
+def driving(label: str, doing: str) -> Iterator[None]:
+    """Any exception but ValueError raised in the block (by the env's own code, while ``doing``) becomes
+    a ValueError naming the env ``label``: the adapter cannot drive it. A ValueError (the adapter's own
+    refusals, which name the env) passes as it is."""
+    try:
+        yield
+    except ValueError:
+        raise
+    except Exception as error:  # someone else's env fails in its own ways
+        detail = " ".join(str(error).split())[:300]
+        raise ValueError(
+            f"env {label}: the adapter cannot drive it: {doing} raised {type(error).__name__}: {detail}"
+        ) from error
 
 
 @dataclass(frozen=True)
@@ -55,6 +76,11 @@ class EnvSpaces:
     @classmethod
     def of(cls, env, label: str) -> EnvSpaces:
         """The spaces of ``env``; ValueError naming ``label`` for an env outside the convention."""
+        with driving(label, "reading its agents and spaces"):
+            return cls._of(env, label)
+
+    @classmethod
+    def _of(cls, env, label: str) -> EnvSpaces:
         agents = tuple(getattr(env, "possible_agents", ()))
         if len(agents) != 2:
             raise ValueError(f"env {label}: needs exactly two possible_agents, has {list(agents)}")
@@ -143,7 +169,8 @@ class AecGame:
         self.label = options.label
         if env is None:
             env = make_env(options)
-            env.reset(seed=seed)
+            with driving(self.label, "resetting it"):
+                env.reset(seed=seed)
         self.env = env
         self.spaces = EnvSpaces.of(env, self.label)
         self._moves = list(moves)
@@ -199,7 +226,8 @@ class AecGame:
         self.env, self._moves, self._totals = played.env, played._moves, played._totals
 
     def copy(self) -> AecGame:
-        return AecGame(self._options, self._seed, copy_env(self.env), self._moves, self._totals)
+        with driving(self.label, "copying it (attribute by attribute: copy_env)"):
+            return AecGame(self._options, self._seed, copy_env(self.env), self._moves, self._totals)
 
     def move_name(self, move_id) -> str:
         move = check_integer(move_id, "move id")

@@ -15,7 +15,9 @@ one of these forms, checked before anything is imported:
   refused otherwise, so loading either never imports a module the user did not name by hand.
 
 `AecOptions(env, env_options)` is the validated value of a name and its keyword options;
-`make_env(options)` builds one env from it (a fresh one per call: batches and games each own theirs).
+`call_factory(options)` builds one env from it (a fresh one per call: batches and games each own
+theirs; they call it through `hive_envs.core.aec_make.make_env`, which makes a classic game's env in a
+child process first, under a memory ceiling).
 `own_game(options)` is the game of this package whose own env a name makes (``pettingzoo:ID`` of its
 ``aec_id`` or ``hive_envs.NAME`` of its ``aec_env``), with that game's options.
 """
@@ -27,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from hive_envs.core.short_repr import short_repr
+
 _MODULE = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
 _ALLOWED_MODULE = re.compile(r"(?:pettingzoo\.classic|hive_envs)\.[A-Za-z_]\w*")
 _TRUSTABLE = re.compile(rf"{_MODULE}:[A-Za-z_]\w*")
@@ -37,6 +41,9 @@ FORMS = (
     "(e.g. hive_envs.hoyito_v0), or 'MODULE:FACTORY' given with --trust-env-module MODULE:FACTORY "
     "on the command line"
 )
+
+MAX_NAME = 200
+"""The longest env name (a module path and factory)."""
 
 _trusted: set[str] = set()
 
@@ -63,7 +70,11 @@ def check_env_name(env: Any) -> str:
     """``env`` if it is a name of one of the forms of the module docstring; ValueError otherwise
     (imports only this package's registration table, never the named module)."""
     if not isinstance(env, str) or not env:
-        raise ValueError(f"env must be a non-empty string naming an AEC env ({FORMS}), got {env!r}")
+        raise ValueError(f"env must be a non-empty string naming an AEC env ({FORMS}), got {short_repr(env)}")
+    if len(env) > MAX_NAME:
+        raise ValueError(
+            f"env {short_repr(env)} is not an AEC env name: a name has at most {MAX_NAME} characters"
+        )
     if env.startswith(_REGISTRY_PREFIX):
         ids = _registry()
         if env[len(_REGISTRY_PREFIX) :] not in ids:
@@ -85,9 +96,20 @@ def check_env_name(env: Any) -> str:
     raise ValueError(f"env {env!r} is not an AEC env name; use {FORMS}")
 
 
+MAX_OPTION_VALUES = 64
+"""The most values ``env_options`` may hold (lists' items counted), at most `MAX_OPTION_NESTING` deep."""
+MAX_OPTION_NESTING = 3
+MAX_OPTION_TEXT = 1024
+"""The most characters of text all of ``env_options``' strings may hold together."""
+
+
 @dataclass(frozen=True)
 class AecOptions:
-    """An AEC env name (checked: `check_env_name`) and the keyword options its factory is called with."""
+    """An AEC env name (checked: `check_env_name`) and the keyword options its factory is called with.
+
+    The options are small (`check_small`: a factory takes a few sizes and switches; the label, which
+    game records and messages carry, stays short) and name no ``render_mode``: the adapter draws
+    nothing, and a drawing env (a window per game in a batch) cannot be copied."""
 
     env: str
     env_options: dict = field(default_factory=dict)
@@ -95,13 +117,43 @@ class AecOptions:
     def __post_init__(self) -> None:
         check_env_name(self.env)
         if not isinstance(self.env_options, dict) or not all(isinstance(k, str) for k in self.env_options):
-            raise ValueError(f"env_options must be a dict of keyword options, got {self.env_options!r}")
+            raise ValueError(
+                f"env_options must be a dict of keyword options, got {short_repr(self.env_options)}"
+            )
+        check_small(self.env_options)
+        if self.env_options.get("render_mode") is not None:
+            raise ValueError(
+                f"env {self.env}: render_mode {short_repr(self.env_options['render_mode'])} is refused: the "
+                f"adapter draws nothing (a batch would open a window per game, and a drawing env cannot be "
+                f"copied); leave render_mode out"
+            )
         object.__setattr__(self, "env_options", dict(self.env_options))
 
     @property
     def label(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in self.env_options.items())
         return f"{self.env}({options})"
+
+
+def check_small(env_options: dict) -> None:
+    """ValueError unless ``env_options`` holds at most `MAX_OPTION_VALUES` values nested at most
+    `MAX_OPTION_NESTING` deep, `MAX_OPTION_TEXT` characters of text and no integer past 64 bits."""
+    stack, count, text = [(value, 1) for value in env_options.values()], 0, 0
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        text += len(value) if isinstance(value, str) else 0
+        too_big = isinstance(value, int) and abs(value).bit_length() > 64
+        if count > MAX_OPTION_VALUES or depth > MAX_OPTION_NESTING or text > MAX_OPTION_TEXT or too_big:
+            raise ValueError(
+                f"env_options {short_repr(env_options)} are too large: an env's options are at most "
+                f"{MAX_OPTION_VALUES} values nested {MAX_OPTION_NESTING} deep, {MAX_OPTION_TEXT} characters "
+                f"of text, integers of 64 bits"
+            )
+        if isinstance(value, (list, tuple)):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, dict):
+            stack.extend((item, depth + 1) for pair in value.items() for item in pair)
 
 
 def own_game(options: AecOptions):
@@ -128,7 +180,13 @@ def own_env_names(definition) -> set[str]:
     return names
 
 
-def _factory(env: str):
+def is_classic(env: str) -> bool:
+    """Whether ``env`` names a module of PettingZoo's classic games (``pettingzoo.classic.NAME``)."""
+    return env.startswith("pettingzoo.classic.") and bool(_ALLOWED_MODULE.fullmatch(env))
+
+
+def import_factory(env: str):
+    """The factory a checked name (`check_env_name`) stands for, imported; ValueError when it cannot be."""
     if env.startswith(_REGISTRY_PREFIX):
         target = _registry()[env[len(_REGISTRY_PREFIX) :]]
     elif ":" in env:
@@ -145,9 +203,9 @@ def _factory(env: str):
     return factory
 
 
-def make_env(options: AecOptions):
+def call_factory(options: AecOptions):
     """A new, not yet reset, env of ``options`` (ValueError naming the env when it cannot be made)."""
-    factory = _factory(options.env)
+    factory = import_factory(options.env)
     try:
         return factory(**options.env_options)
     except TypeError as error:  # an unknown keyword: the factory's own words name it

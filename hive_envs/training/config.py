@@ -36,6 +36,14 @@ NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 RULE_FEATURE_KEYS = {"hive_lookahead": "hive_features", "hoyito_lookahead": "hoyito_features"}
 """The networks with a rule value (at feature set 2) and the key of their feature set."""
 GAME = Rule("a game of hive_envs.games (hive, hoyito, or one added with register_game)", lambda v: v in GAMES)
+MAX_SPEC = 1000
+"""The longest player spec a config holds (a ``uhp:`` command line with its paths is far shorter)."""
+PLAYER_SPEC = Rule(
+    f"a player spec, not empty, at most {MAX_SPEC} characters", lambda v: 0 < len(v) <= MAX_SPEC
+)
+TEACHER_SPEC = Rule(
+    f"'' (none) or a player spec of at most {MAX_SPEC} characters", lambda v: len(v) <= MAX_SPEC
+)
 
 
 @dataclass
@@ -153,7 +161,7 @@ class TrainConfig(KeyedConfig):
         [],
         "player specs that join the opponent pool beside the past policies (e.g. alphabeta:1; any "
         "spec of hive_envs.players)",
-        NOT_EMPTY,
+        PLAYER_SPEC,
     )
     pool_player_share: float = key(
         0.5,
@@ -166,6 +174,7 @@ class TrainConfig(KeyedConfig):
         "",
         "a player spec (e.g. alphabeta:2) whose move is asked for a share of the learner's "
         "decisions; its cross-entropy under the policy is added to the loss ('' = none)",
+        TEACHER_SPEC,
     )
     teacher_share: float = key(0.25, "share of the learner's decisions the teacher labels", between(0, 1))
     teacher_coef: float = key(1.0, "weight of the teacher's cross-entropy in the loss", at_least(0))
@@ -242,7 +251,7 @@ class TrainConfig(KeyedConfig):
     eval_opponents: list[str] = key(
         ["random", "greedy"],
         "player specs the evaluations play against (greedy is skipped for a game without it)",
-        NOT_EMPTY,
+        PLAYER_SPEC,
     )
     eval_opening_plies: int = key(
         2,
@@ -307,12 +316,16 @@ class TrainConfig(KeyedConfig):
 
     def _use_env(self) -> None:
         """``env`` names the game: game 'aec' with options {env, env_options} (as checkpoints record it)."""
-        from hive_envs.core.aec_source import AecOptions
+        from hive_envs.core.aec_source import AecOptions, check_env_name
 
+        try:
+            check_env_name(self.env)
+        except ValueError as error:
+            raise ValueError(f"config key 'env': {error}") from None
         try:
             AecOptions(self.env, self.env_options)
         except ValueError as error:
-            raise ValueError(f"config key 'env': {error}") from None
+            raise ValueError(f"config key 'env_options': {error}") from None
         options = {"env": self.env, "env_options": dict(self.env_options)}
         if self.game_options and (self.game != "aec" or self.game_options != options):
             reject(self, "game_options", self.game_options, "{} with env (the env's options are env_options)")

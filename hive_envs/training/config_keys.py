@@ -12,6 +12,10 @@ Why not pydantic: its field constraints would replace only the type and range ch
 lines here); the YAML file, `--key value` parsing, the did-you-mean hint, the `--help` listing,
 the cross-key rules and our one-line message format would stay ours, and `train` would gain a
 compiled dependency (today pydantic comes only with Ray).
+
+A config file is data from anyone (docs/safety.md): it is read only up to `MAX_CONFIG_BYTES`, by a YAML
+loader that builds plain values and refuses aliases (`read_yaml`), and every message quotes a value
+at a bounded length (`short_repr`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,40 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import yaml
+
+from hive_envs.core.short_repr import short_repr
+
+MAX_CONFIG_BYTES = 1 << 20
+"""The largest config file read (1 MiB; a training config is a few KB)."""
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """`yaml.SafeLoader` that refuses an alias (``*name``), where it would repeat an anchored value:
+    nested aliases make a few hundred bytes stand for billions of values ("billion laughs"), and a
+    config has no need of them. Refused while the document is composed, before any value is built."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            problem = f"found the alias *{event.anchor[:40]}; a config file repeats no value by alias"
+            raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def read_yaml(text: str) -> Any:
+    """The plain values of the YAML document ``text`` (dicts, lists, str, int, float, bool, None,
+    dates); `yaml.YAMLError` for an alias or bad syntax, ValueError for an integer Python will not
+    read (over 4,300 digits)."""
+    return yaml.load(text, Loader=_NoAliasLoader)
+
+
+def yaml_problem(error: yaml.YAMLError) -> str:
+    """A YAML error in one line: what is wrong and where (PyYAML's own text quotes the lines around)."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        return ": ".join(str(part) for part in (error.context, error.problem) if part) + where
+    return " ".join(str(error).split())[:200]
 
 
 @dataclass(frozen=True)
@@ -85,7 +123,9 @@ FOLDER_NAME = Rule(
 def reject(config: Any, key: str, value: Any, allowed: str) -> typing.NoReturn:
     """Raise the ValueError for `value` of `key` in `config`: what is allowed, the key's doc."""
     doc = next(f for f in dataclasses.fields(config) if f.name == key).metadata["doc"]
-    raise ValueError(f"config key {key!r} has an invalid value {value!r}; allowed: {allowed} ({doc})")
+    raise ValueError(
+        f"config key {key!r} has an invalid value {short_repr(value)}; allowed: {allowed} ({doc})"
+    )
 
 
 def type_name(expected: Any) -> str:
@@ -106,6 +146,14 @@ def _is_of_type(value: Any, expected: Any) -> bool:
     return isinstance(value, expected)
 
 
+def _is_finite_float(value: float) -> bool:
+    """A number that is a finite float (an int past the float range is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_fields(config: Any) -> None:
     """Check every field of `config` against its type and `allowed` rule (ints become floats for
     float keys); raise ValueError for the first that fails."""
@@ -115,10 +163,10 @@ def check_fields(config: Any) -> None:
         if not _is_of_type(value, expected):
             raise ValueError(
                 f"config key {f.name!r} must be of type {type_name(expected)}, "
-                f"got {value!r} ({type(value).__name__})"
+                f"got {short_repr(value)} ({type(value).__name__})"
             )
         if expected is float:
-            if not math.isfinite(value):
+            if not _is_finite_float(value):
                 reject(config, f.name, value, "a finite number")
             setattr(config, f.name, float(value))
         allowed = f.metadata.get("allowed")
@@ -182,9 +230,11 @@ class ConfigKeys(Generic[C]):
         unknown = [key for key in values if key not in self.fields]
         if unknown:
             key = unknown[0]
-            close = difflib.get_close_matches(str(key), self.fields, n=1)
+            close = difflib.get_close_matches(short_repr(key), self.fields, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ValueError(f"unknown config key {key!r}{hint}; known keys: {', '.join(self.fields)}")
+            raise ValueError(
+                f"unknown config key {short_repr(key)}{hint}; known keys: {', '.join(self.fields)}"
+            )
         return self.cls(**values)
 
     def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> C:
@@ -194,14 +244,24 @@ class ConfigKeys(Generic[C]):
             path = Path(path)
             if not path.is_file():
                 raise ValueError(f"config file {str(path)!r} does not exist")
+            size = path.stat().st_size
+            if size > MAX_CONFIG_BYTES:
+                raise ValueError(
+                    f"config file {str(path)!r} has {size} bytes; a config file is read only up to "
+                    f"{MAX_CONFIG_BYTES} bytes (1 MiB)"
+                )
             try:
-                loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+                loaded = read_yaml(path.read_text(encoding="utf-8"))
             except UnicodeDecodeError as error:
                 raise ValueError(
                     f"config file {str(path)!r} is not UTF-8 text (a YAML file): {error}"
                 ) from None
             except yaml.YAMLError as error:
-                raise ValueError(f"config file {str(path)!r} is not valid YAML: {error}") from None
+                raise ValueError(
+                    f"config file {str(path)!r} is not valid YAML: {yaml_problem(error)}"
+                ) from None
+            except ValueError as error:  # an integer of over 4,300 digits
+                raise ValueError(f"config file {str(path)!r} cannot be read: {error}") from None
             if loaded is not None and not isinstance(loaded, dict):
                 raise ValueError(f"config file {str(path)!r} must hold a mapping of keys to values")
             values.update(loaded or {})
@@ -233,8 +293,10 @@ def parse_overrides(args: list[str]) -> dict[str, Any]:
             raise ValueError(f"expected '--key value' pairs, got {' '.join(args[i:])!r}")
         key = arg[2:].replace("-", "_")
         try:
-            overrides[key] = yaml.safe_load(args[i + 1])
+            overrides[key] = read_yaml(args[i + 1])
         except yaml.YAMLError as error:
+            raise ValueError(f"cannot parse the value of --{key}: {yaml_problem(error)}") from None
+        except ValueError as error:  # an integer of over 4,300 digits
             raise ValueError(f"cannot parse the value of --{key}: {error}") from None
         i += 2
     return overrides

@@ -57,6 +57,7 @@ from hive_envs.training.config import TrainConfig, describe_keys, load_config
 from hive_envs.training.config_keys import parse_overrides
 from hive_envs.training.eval_matches import game_options
 from hive_envs.training.game_lookup import make_batch
+from hive_envs.training.resources import EXPERT_ITERATION
 from hive_envs.training.run import TrainingRun
 
 
@@ -255,7 +256,7 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             f"legal-action form, 'hive_lookahead' or 'hoyito_lookahead'"
         )
     expert_of(config)  # a bad expert is refused before the run folder is made
-    with TrainingRun(config, resume, overwrite) as run:
+    with TrainingRun(config, resume, overwrite, EXPERT_ITERATION) as run:
         spaces = make_batch(config.game, 1, config.game_options)  # the spaces and options checkpoints record
         network, optimizer = run.build(spaces)
         eval_opponents = run.evaluation_players()

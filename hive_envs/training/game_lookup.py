@@ -56,3 +56,12 @@ def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, A
     if isinstance(options, dict):
         options = definition.parse_options({k: v for k, v in options.items() if k != "parallel"})
     return definition.network_rules(options)
+
+
+def network_spec(config, batch) -> dict[str, Any]:
+    """A training config's network spec, plus the game's rule options for the network that simulates
+    moves (as checkpoints record it)."""
+    spec = config.network_spec()
+    if carries_rules(spec["kind"]):
+        spec["rules"] = lookahead_rules(spec["kind"], getattr(batch, "game_name", None), batch.options)
+    return spec

@@ -39,6 +39,7 @@ from hive_envs.training.config_keys import parse_overrides
 from hive_envs.training.eval_matches import make_players
 from hive_envs.training.game_lookup import make_batch
 from hive_envs.training.ppo import ppo_update
+from hive_envs.training.resources import PPO
 from hive_envs.training.run import TrainingRun
 from hive_envs.training.selfplay import SelfPlayCollector, compute_gae
 from hive_envs.training.trust import TRUST_FLAG, check_commands
@@ -49,11 +50,13 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
 
     A run folder that already holds a run is refused unless `resume` (continue it) or
     `overwrite` (delete its checkpoints and logs first) is given; every check (the run folder,
-    the game, every player spec) runs before anything is written or deleted, and the folder is
-    locked from then until the run ends (`run_dir.run_lock`: a second run of it is refused)."""
-    with TrainingRun(config, resume, overwrite) as run:
+    the game, every player spec, the cores and memory the config asks for) runs before anything is
+    written or deleted, and the folder is locked from then until the run ends (`run_dir.run_lock`: a
+    second run of it is refused)."""
+    with TrainingRun(config, resume, overwrite, PPO) as run:
+        spaces = make_batch(config.game, 1, config.game_options)  # the spaces and options checkpoints record
+        network, optimizer = run.build(spaces)  # the memory a run of num_games needs checked first
         batch = make_batch(config.game, config.num_games, config.game_options)
-        network, optimizer = run.build(batch)
         pool_players = make_players(config, config.pool_players, config.seed + 31)
         teacher = make_players(config, [config.teacher], config.seed + 37)[0] if config.teacher else None
         eval_opponents = run.evaluation_players()

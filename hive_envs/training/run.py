@@ -5,8 +5,8 @@ the time budget and progress bar, periodic evaluation, checkpoints, and the fina
 
 A trainer reads:
 
-    with TrainingRun(config, resume, overwrite) as run:   # the run folder checked, seeds set
-        network, optimizer = run.build(spaces)
+    with TrainingRun(config, resume, overwrite, PPO) as run:  # cores, env, run folder checked; seeds set
+        network, optimizer = run.build(spaces)             # the memory checked first (resources.py)
         opponents = run.evaluation_players()               # every spec checked
         pool = run.start()                                 # resumed from latest.pt with --resume
         ...                                                # the trainer's own set-up
@@ -20,6 +20,9 @@ A trainer reads:
             run.show_progress()
         summary = run.finish(pool)                         # the last checkpoint
         return run.final_evaluation(summary, opponents, sampled)
+
+A run that fails before its first update ends (a start that could not be made) leaves the run folder
+as it found it (`run_dir.undo_start`): no half-made folder refuses the next run.
 """
 
 from __future__ import annotations
@@ -41,13 +44,15 @@ from tqdm import tqdm
 
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
+from hive_envs.core.short_repr import short_repr
 from hive_envs.training.budget import TimeBudget, expected_final_step
 from hive_envs.training.config import TrainConfig
 from hive_envs.training.eval_matches import evaluate_now, evaluation_opponents, make_players
-from hive_envs.training.game_lookup import carries_rules, encoding_version, lookahead_rules
+from hive_envs.training.game_lookup import encoding_version, network_spec
 from hive_envs.training.match import format_table
 from hive_envs.training.provenance import git_commit, machine
-from hive_envs.training.run_dir import check_run_dir, prepare_run_dir, run_lock
+from hive_envs.training.resources import PPO, Estimate, check_cores, check_env, check_run
+from hive_envs.training.run_dir import check_run_dir, folder_state, prepare_run_dir, run_lock, undo_start
 
 
 def pick_device(name: str) -> torch.device:
@@ -56,14 +61,6 @@ def pick_device(name: str) -> torch.device:
     if name == "cuda" and not torch.cuda.is_available():
         raise ValueError("config key 'device' is 'cuda' but no CUDA device is available")
     return torch.device(name)
-
-
-def network_spec(config: TrainConfig, batch) -> dict:
-    """The config's network spec, plus the game's rule options for the network that simulates moves."""
-    spec = config.network_spec()
-    if carries_rules(spec["kind"]):
-        spec["rules"] = lookahead_rules(spec["kind"], getattr(batch, "game_name", None), batch.options)
-    return spec
 
 
 def run_dir_of(config: TrainConfig) -> Path:
@@ -140,14 +137,21 @@ class TrainingRun:
     """One run of a trainer in ``runs/<name>/``: a context manager that holds the run folder's lock
     (taken by `open`) until the run ends.
 
-    Every check (the run folder here, the game and the network in `build`, the player specs in
-    `evaluation_players`, the checkpoint in `start`) runs before `open` writes or deletes anything."""
+    Every check (the cores, the env and the run folder here, the memory, the game and the network in
+    `build`, the player specs in `evaluation_players`, the checkpoint in `start`) runs before `open`
+    writes or deletes anything. ``estimates``: what the trainer holds in memory (`resources.PPO`,
+    `resources.EXPERT_ITERATION`)."""
 
-    def __init__(self, config: TrainConfig, resume: bool, overwrite: bool):
-        """Check the run folder (`run_dir.check_run_dir`), then set the threads, seeds and device."""
-        self.config, self.resume, self.overwrite = config, resume, overwrite
+    def __init__(
+        self, config: TrainConfig, resume: bool, overwrite: bool, estimates: tuple[Estimate, ...] = PPO
+    ):
+        """Check the cores and env (`resources`) and the run folder (`run_dir.check_run_dir`), then set
+        the threads, seeds and device."""
+        self.config, self.resume, self.overwrite, self.estimates = config, resume, overwrite, estimates
         self.dir = run_dir_of(config)
         self.checkpoint_dir = self.dir / "checkpoints"
+        check_cores(config)
+        check_env(config)
         check_run_dir(self.dir, resume=resume, overwrite=overwrite)
         if config.num_threads:
             torch.set_num_threads(config.num_threads)
@@ -159,17 +163,29 @@ class TrainingRun:
         self.segments: list[dict] = []
         self.latest_eval: dict[str, float] = {}
         self._cleanup = contextlib.ExitStack()
+        self._found = None  # the run folder as `open` found it, until the first update ends
+        self.writer: SummaryWriter | None = None
 
     def __enter__(self) -> TrainingRun:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self._cleanup.close()
+    def __exit__(self, failure, *exc) -> None:
+        """Release the lock; after a failure before the first update ended, take back what `open`
+        added to the run folder."""
+        try:
+            if failure is not None and self._found is not None and self.writer is not None:
+                self.writer.close()
+        finally:
+            self._cleanup.close()
+            if failure is not None and self._found is not None:
+                undo_start(self.dir, self._found)
 
     def build(self, spaces) -> tuple[torch.nn.Module, torch.optim.Optimizer]:
-        """The config's network for the game of `spaces` (a batch: the spaces and options checkpoints
-        record), started from the rule if `init_from_rule`, and its Adam optimizer."""
+        """The config's network for the game of `spaces` (a batch of one game: the spaces and options
+        checkpoints record), started from the rule if `init_from_rule`, and its Adam optimizer; first
+        the memory the run will need is checked against the machine's (`resources.check_run`)."""
         config = self.config
+        check_run(config, spaces, self.estimates)
         network = build_network(
             network_spec(config, spaces), tuple(spaces.observation_shape), spaces.num_actions
         ).to(self.device)
@@ -209,9 +225,9 @@ class TrainingRun:
             config, spaces
         ):
             raise ValueError(
-                f"cannot resume {str(latest)!r}: it was trained with game_options={data['game_options']} "
-                f"network={data['network']}, the config asks for game_options={config.game_options} "
-                f"network={network_spec(config, spaces)}"
+                f"cannot resume {str(latest)!r}: it was trained with game_options="
+                f"{short_repr(data['game_options'])} network={short_repr(data['network'])}, the config asks "
+                f"for game_options={short_repr(config.game_options)} network={short_repr(network_spec(config, spaces))}"
             )
         pool, self.elapsed = resume_from(latest, data, self.network, self.optimizer)
         self.global_step, self.update = data["global_step"], data["update"]
@@ -221,7 +237,9 @@ class TrainingRun:
     def open(self) -> None:
         """Lock the run folder (a second run of it is refused), check it again now that no twin can
         write, clear it for --overwrite, and start the TensorBoard writer, time budget and progress bar."""
+        found = folder_state(self.dir)
         self._cleanup.enter_context(run_lock(self.dir))
+        self._found = found  # from here on a failed start is taken back (never another run's files)
         check_run_dir(self.dir, resume=self.resume, overwrite=self.overwrite)
         prepare_run_dir(self.dir, overwrite=self.overwrite)
         self.writer = SummaryWriter(str(self.dir))
@@ -266,6 +284,7 @@ class TrainingRun:
         """Count one update of `steps` plies that began at `tick` (`time.time()`)."""
         self.global_step += steps
         self.update += 1
+        self._found = None  # the run has started: its folder is its own from now on
         self.steps_per_update = steps
         self.elapsed = time.time() - self.started
         self.budget.record("update", time.time() - tick)

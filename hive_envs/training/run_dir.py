@@ -9,6 +9,11 @@ the process id and host name) from the last check before the first write until t
 second run of the same folder is refused while the lock's process lives; a lock left by a process
 of this host that no longer exists is stale and taken over. A lock written on another host cannot
 be checked: it is refused, and the message says which file to delete if that run is over.
+
+A start that fails (an error before the first update ends) is taken back: `folder_state` records the
+folder before the run touches it, `undo_start` removes what the run added since (its new outputs, and
+the checkpoints folder and run folder when it made them and they are empty), so that a failed start
+never leaves a half-made run that refuses the next one.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import os
 import shutil
 import socket
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from hive_envs.agents.checkpoint import remove_stale_temporaries
@@ -66,6 +72,38 @@ def prepare_run_dir(run_dir: Path, *, overwrite: bool) -> None:
     except OSError as error:
         raise ValueError(f"cannot prepare run directory {str(run_dir)!r}: {error}") from None
     remove_stale_temporaries(run_dir / CHECKPOINTS)
+
+
+@dataclass(frozen=True)
+class FolderState:
+    """What a run folder held before a run touched it (`folder_state`)."""
+
+    existed: bool
+    checkpoints_existed: bool
+    outputs: frozenset[Path]
+
+
+def folder_state(run_dir: Path) -> FolderState:
+    return FolderState(
+        run_dir.is_dir(),
+        (run_dir / CHECKPOINTS).is_dir(),
+        frozenset(run_outputs(run_dir)) if run_dir.is_dir() else frozenset(),
+    )
+
+
+def undo_start(run_dir: Path, found: FolderState) -> None:
+    """Remove what a run that failed to start added to `run_dir` since it was as `found`: outputs it
+    wrote, and the checkpoints folder and run folder if it made them and they are empty."""
+    for path in set(run_outputs(run_dir)) - found.outputs:
+        with contextlib.suppress(OSError):
+            path.unlink()
+    with contextlib.suppress(OSError):
+        remove_stale_temporaries(run_dir / CHECKPOINTS)
+        if not found.checkpoints_existed:
+            (run_dir / CHECKPOINTS).rmdir()  # only when empty
+    with contextlib.suppress(OSError):
+        if not found.existed:
+            run_dir.rmdir()
 
 
 @contextlib.contextmanager

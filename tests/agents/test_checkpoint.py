@@ -1,11 +1,13 @@
 """Checkpoint files: atomic writes with the user's umask, plain values only, a sha256 checked on
 load, format 1 still read safely, and a clear error for every kind of bad file."""
 
+import hashlib
 import os
 import random
 import re
 import stat
 import warnings
+import zipfile
 
 import numpy as np
 import pytest
@@ -100,7 +102,7 @@ def test_policy_refuses_an_observation_of_the_wrong_shape(tmp_path):
     assert policy(torch.zeros(5).numpy(), [0, 0, 1]) == 2
 
 
-# -- format 2: plain values only, sha256, safe loading ---------------------------------------------
+# -- format 3: plain values only, sha256 of the bytes, safe loading --------------------------------
 
 
 def trained_payload():
@@ -144,7 +146,7 @@ def assert_same(a, b, where="payload"):
 def test_round_trip_keeps_every_value_and_type_including_optimizer_and_rng_states(tmp_path):
     data, network, optimizer = trained_payload()
     loaded = load_checkpoint(save_checkpoint(tmp_path / "c.pt", data))
-    assert loaded["format_version"] == 2 and len(loaded["sha256"]) == 64
+    assert loaded["format_version"] == 3 and loaded["sha256"] == file_digest(tmp_path / "c.pt")
     for key, value in data.items():
         assert_same(value, loaded[key], key)
     # The optimizer continues exactly where it stopped: one more step from the loaded state
@@ -161,10 +163,18 @@ def test_round_trip_keeps_every_value_and_type_including_optimizer_and_rng_state
     assert_same(network.state_dict(), restored.state_dict())
 
 
+def file_digest(path):
+    """The sha256 of a format-3 file's bytes as torch.save wrote them: its zip comment taken off."""
+    blob = path.read_bytes()
+    comment = zipfile.ZipFile(path).comment
+    return hashlib.sha256(blob[: len(blob) - len(comment) - 2] + b"\0\0").hexdigest()
+
+
 def test_the_file_is_readable_by_torchs_restricted_loader_alone(tmp_path):
     path = save_checkpoint(tmp_path / "c.pt", trained_payload()[0])
     raw = torch.load(path, weights_only=True)
-    assert raw["format"] == "hive_envs.checkpoint" and raw["sha256"] == payload_digest(raw)
+    assert raw["format"] == "hive_envs.checkpoint" and "sha256" not in raw
+    assert zipfile.ZipFile(path).comment == f"hive_envs.checkpoint sha256={file_digest(path)}".encode()
 
 
 def weight_offset(path, tensor):
@@ -194,7 +204,7 @@ def test_a_value_changed_without_updating_the_checksum_is_detected(tmp_path):
     raw = torch.load(path, weights_only=True)
     raw["global_step"] = 11
     torch.save(raw, path)
-    with pytest.raises(ValueError, match="do not match the sha256 recorded"):
+    with pytest.raises(ValueError, match="is corrupt: it has no sha256"):
         load_checkpoint(path)
 
 
@@ -277,8 +287,28 @@ def test_format_1_files_load_safely_with_a_warning_and_upgrade_by_saving_again(t
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         upgraded = load_checkpoint(path)
-    assert upgraded["format_version"] == 2 and upgraded["sha256"] == payload_digest(upgraded)
+    assert upgraded["format_version"] == 3 and upgraded["sha256"] == file_digest(path)
     assert_same(upgraded["model"], data["model"])
+
+
+def format_2_file(path, **changes):
+    """A checkpoint as format 2 wrote it: the sha256 of its values (`payload_digest`) among them."""
+    data = {"format": "hive_envs.checkpoint", "format_version": 2, "package_version": "0.1.0", **payload()}
+    data["sha256"] = payload_digest(data)
+    data.update(changes)
+    torch.save(data, path)
+    return path
+
+
+def test_format_2_files_load_with_their_checksum_checked_and_upgrade_by_saving_again(tmp_path):
+    path = format_2_file(tmp_path / "old.pt")
+    data = load_checkpoint(path)
+    assert data["format_version"] == 2 and data["sha256"] == payload_digest(data)
+    upgraded = load_checkpoint(save_checkpoint(path, data))
+    assert upgraded["format_version"] == 3 and upgraded["sha256"] == file_digest(path)
+    format_2_file(path, global_step=11)
+    with pytest.raises(ValueError, match="do not match the sha256 recorded"):
+        load_checkpoint(path)
 
 
 def test_format_1_files_holding_other_objects_are_refused(tmp_path):
@@ -287,11 +317,11 @@ def test_format_1_files_holding_other_objects_are_refused(tmp_path):
         load_checkpoint(path)
 
 
-@pytest.mark.parametrize("version", [3, 0, True, "2", None])
+@pytest.mark.parametrize("version", [4, 0, True, "2", None])
 def test_unknown_format_versions_are_refused(tmp_path, version):
     path = format_1_file(tmp_path / "c.pt", format_version=version)
     with pytest.raises(
-        ValueError, match=rf"has format version {version!r}; this hive_envs reads versions 1, 2"
+        ValueError, match=rf"has format version {version!r}; this hive_envs reads versions 1, 2, 3"
     ):
         load_checkpoint(path)
 

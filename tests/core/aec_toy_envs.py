@@ -1,8 +1,10 @@
 """Toy PettingZoo AEC envs for the adapter's refusal tests: Nim (take 1 or 2 of 5 counters; who takes
-the last wins), correct, without a mask, and with masks that disagree with the env's own rules."""
+the last wins), correct, without a mask, with masks that disagree with the env's own rules, and one
+that cannot be copied."""
 
 from __future__ import annotations
 
+import threading
 from typing import ClassVar
 
 import numpy as np
@@ -87,3 +89,10 @@ def lying_mask():
 
 def penalising_lying_mask():
     return Nim(mask="lies", refusal="penalise")
+
+
+def uncopyable():
+    """Nim holding a lock, as a drawing env holds pygame's clock: no deep copy of it can be made."""
+    env = Nim()
+    env.lock = threading.Lock()
+    return env

@@ -133,7 +133,7 @@ def test_an_env_without_a_game_of_ours_has_no_greedy_player():
 
 @pytest.fixture(autouse=True)
 def trust_toy_envs():
-    for name in ("honest", "no_mask", "lying_mask", "penalising_lying_mask"):
+    for name in ("honest", "no_mask", "lying_mask", "penalising_lying_mask", "uncopyable"):
         aec_source.trust_env_module(f"{TOY}:{name}")
     yield
     aec_source._trusted.clear()
@@ -152,6 +152,51 @@ def test_refuses_a_mask_the_env_raises_on():
 def test_refuses_a_mask_the_env_penalises_as_illegal():
     with pytest.raises(ValueError, match="penalised as an illegal move"):
         AecBatch(2, f"{TOY}:penalising_lying_mask")
+
+
+def test_refuses_an_env_it_cannot_copy_in_one_line_naming_the_copy():
+    with pytest.raises(ValueError) as refused:
+        AecBatch(2, f"{TOY}:uncopyable")
+    message = str(refused.value)
+    assert (
+        message.startswith(f"env {TOY}:uncopyable(): the adapter cannot drive it: ") and "\n" not in message
+    )
+    assert "copy_env" in message and "TypeError: cannot pickle '_thread.lock' object" in message
+
+
+def test_refuses_hanabi_which_cannot_be_copied_position_by_position():
+    pytest.importorskip("pettingzoo.classic.hanabi_v5")  # needs open_spiel (the test extra)
+    with pytest.raises(ValueError, match=r"hanabi_v5\(\): the adapter cannot drive it: playing a copy of it"):
+        AecBatch(2, "pettingzoo.classic.hanabi_v5")
+    with pytest.raises(
+        ValueError, match=r"needs exactly two possible_agents, has \['player_0', 'player_1', 'player_2'\]"
+    ):
+        AecBatch(2, "pettingzoo.classic.hanabi_v5", {"players": 3})
+
+
+def test_a_render_mode_is_refused_before_any_env_is_made(monkeypatch):
+    made = []
+    monkeypatch.setattr(aec_source, "import_factory", lambda env: made.append(env), raising=False)
+    for mode in ("human", "rgb_array"):
+        with pytest.raises(ValueError, match=f"render_mode '{mode}' is refused: the adapter draws nothing"):
+            AecBatch(2, "pettingzoo.classic.connect_four_v3", {"render_mode": mode})
+    assert made == []
+    AecOptions("pettingzoo.classic.connect_four_v3", {"render_mode": None})  # None draws nothing
+
+
+@pytest.mark.parametrize(
+    ("options", "too_large"),
+    [
+        ({"sizes": list(range(100))}, "at most 64 values"),
+        ({"name": "x" * 2000}, "1024 characters"),
+        ({"board_size": 16**5000}, "integers of 64 bits"),
+        ({"a": [[[[1]]]]}, "nested 3 deep"),
+    ],
+)
+def test_env_options_past_their_ceilings_are_refused_in_one_short_line(options, too_large):
+    with pytest.raises(ValueError, match=too_large) as refused:
+        AecOptions("pettingzoo.classic.go_v5", options)
+    assert len(str(refused.value)) < 500
 
 
 def test_refuses_an_action_outside_the_mask_and_moves_no_game():

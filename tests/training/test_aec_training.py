@@ -5,6 +5,7 @@ are never imported."""
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 import torch
@@ -111,3 +112,35 @@ def test_env_with_game_options_or_env_options_without_env_is_refused(tmp_path):
         one_update_config(tmp_path, "x", env_options={"holes_per_row": 6})
     with pytest.raises(ValueError, match="config key 'env': env 'os:system'"):
         one_update_config(tmp_path, "x", env="os:system")
+
+
+@pytest.mark.parametrize(
+    ("env_keys", "why"),
+    [
+        (
+            "env: pettingzoo.classic.hanabi_v5\n",
+            "hanabi_v5(): the adapter cannot drive it: playing a copy of it",
+        ),
+        (
+            "env: pettingzoo.classic.connect_four_v3\nenv_options: {render_mode: human}\n",
+            "config key 'env_options': env pettingzoo.classic.connect_four_v3: render_mode 'human' is refused",
+        ),
+        (f"env: {TOY}\n", "the adapter cannot drive it: reading its agents and spaces raised"),
+    ],
+)
+def test_an_env_the_adapter_cannot_drive_is_one_line_of_error_and_no_run_folder(
+    tmp_path, capsys, env_keys, why
+):
+    if "hanabi" in env_keys:
+        pytest.importorskip("pettingzoo.classic.hanabi_v5")  # needs open_spiel (the test extra)
+    config = tmp_path / "env.yaml"
+    config.write_text(env_keys + "num_games: 2\nrollout_steps: 4\nhidden_sizes: [8]\nnum_minibatches: 1\n")
+    flags = ["--config", str(config), "--runs_dir", str(tmp_path / "runs"), "--trust-env-module", TOY]
+    try:
+        with mock.patch(f"{TOY.partition(':')[0]}.Nim.observation_space", side_effect=KeyError("player_0")):
+            assert ppo_selfplay.main(flags) == 2
+    finally:
+        aec_source._trusted.clear()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and why in err, err
+    assert not (tmp_path / "runs").exists()

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from hive_envs.training.config import TrainConfig, config_from_dict, describe_keys, load_config
 from hive_envs.training.config_keys import parse_overrides
+from tests.bounded_run import run_bounded
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -306,3 +307,70 @@ def test_a_binary_file_is_refused(tmp_path):
 def test_num_games_is_bounded_before_anything_is_allocated(value):
     with pytest.raises(ValueError, match="config key 'num_games'"):
         config_from_dict({"num_games": value})
+
+
+def billion_laughs(key: str) -> str:
+    """A config file of ~500 bytes whose ``key`` stands for 9**9 values through nested YAML aliases."""
+    levels = ["&a [" + ",".join("1" * 9) + "]"]
+    levels += [
+        f"&{name} [" + ",".join([f"*{below}"] * 9) + "]" for below, name in zip("abcdefgh", "bcdefghi")
+    ]
+    anchors = "eval_opponents: [" + ", ".join(levels) + "]\n"
+    if key == "hidden_sizes":
+        return anchors + "hidden_sizes: *i\n"
+    if key == "game_options":
+        return anchors + "game_options: {holes_per_row: *i}\n"
+    return anchors + "env: pettingzoo.classic.connect_four_v3\nenv_options: {board: *i}\n"
+
+
+@pytest.mark.parametrize("key", ["hidden_sizes", "game_options", "env_options"])
+def test_a_yaml_alias_is_refused_in_one_line_within_bounded_memory(tmp_path, key):
+    path = tmp_path / "laughs.yaml"
+    path.write_text(billion_laughs(key))
+    assert len(path.read_bytes()) < 600
+    code = f"""
+        from hive_envs.training.config import load_config
+        try:
+            load_config({str(path)!r})
+        except ValueError as error:
+            print(error)
+    """
+    result = run_bounded(code, memory_bytes=1 << 30, seconds=60)
+    assert result.returncode == 0, result.stderr[-500:]
+    assert result.stdout.count("\n") == 1 and len(result.stdout) < 300, result.stdout[:1000]
+    assert "alias" in result.stdout and "(line 1," in result.stdout
+
+
+def test_an_override_with_an_alias_is_refused():
+    with pytest.raises(ValueError, match=r"cannot parse the value of --hidden_sizes: found the alias \*a"):
+        parse_overrides(["--hidden_sizes", "[&a 64, *a]"])
+
+
+def test_a_config_file_over_one_mebibyte_is_refused_unread(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("name: x\n" + "#" * (1 << 20))
+    with pytest.raises(ValueError, match=r"has 1048584 bytes; a config file is read only up to 1048576"):
+        load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("hidden_sizes: [" + ", ".join(["'wide'"] * 2_000) + "]\n", "must be of type list[int]"),
+        ("num_games: '" + "x" * 500_000 + "'\n", "must be of type int"),
+        ("hidden_sizes: [0x" + "f" * 5000 + ", -1]\n", "has an invalid value"),
+        ("learning_rate: 0x" + "f" * 5000 + "\n", "has an invalid value"),
+        ("? " + "x" * 100_000 + "\n: 1\n", "unknown config key"),
+        (
+            "eval_opponents: ['alphabeta:" + "9" * 100_000 + "']\n",
+            "each a player spec, not empty, at most 1000",
+        ),
+        ("teacher: 'uhp:" + "x" * 100_000 + "'\n", "or a player spec of at most 1000 characters"),
+    ],
+)
+def test_an_error_quotes_a_large_value_in_one_short_line(tmp_path, text, shown):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=re.escape(shown)) as refused:
+        load_config(path)
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 1500  # the known keys: ~1,000
