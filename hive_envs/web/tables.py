@@ -172,6 +172,8 @@ class Tables:
             text = spec.strip()
             chosen.append(None if text == HUMAN else page_player(text, self.offer, self.caps))
         engines = (chosen[0] is not None and chosen[0].engine, chosen[1] is not None and chosen[1].engine)
+        with self._lock:
+            self._make_room(client)  # `Full` before any player is made
         players: list[Player | None] = []
         try:
             with self._engines_starting(client, sum(engines)):
@@ -265,19 +267,23 @@ class Tables:
                     del self._starting[client]
 
     def _admit(self, table: Table) -> None:
-        """Keep ``table``, dropping its client's own oldest games over their cap, then idle games;
-        `Full` when the server holds its maximum of games in use (nothing is dropped then)."""
-        caps = self.caps
+        """Keep ``table``, dropping what `_make_room` names."""
         with self._lock:
-            own = list(self._own(table.client))
-            mine = _oldest(own, len(own) + 1 - caps.games_per_client, lambda t: 1) or []
-            idle = [t for t in self._idle() if t not in mine]
-            others = _oldest(idle, len(self._tables) - len(mine) + 1 - caps.games, lambda t: 1)
-            if others is None:
-                raise Full(f"the server holds its maximum of {caps.games:,} games; try again later")
-            dropped = [self._tables.pop(t.id) for t in mine + others]
+            dropped = [self._tables.pop(t.id) for t in self._make_room(table.client)]
             self._tables[table.id] = table
         self._close(dropped)
+
+    def _make_room(self, client: str) -> list[Table]:
+        """The games to drop for one more game of ``client`` (held under the lock): its own oldest over
+        its cap, then idle games; `Full` when the server holds its maximum of games in use."""
+        caps = self.caps
+        own = self._own(client)
+        mine = _oldest(own, len(own) + 1 - caps.games_per_client, lambda t: 1) or []
+        idle = [t for t in self._idle() if t not in mine]
+        others = _oldest(idle, len(self._tables) - len(mine) + 1 - caps.games, lambda t: 1)
+        if others is None:
+            raise Full(f"the server holds its maximum of {caps.games:,} games; try again later")
+        return mine + others
 
     def _own(self, client: str) -> list[Table]:
         return [t for t in self._tables.values() if t.client == client]

@@ -83,10 +83,9 @@ class Offer:
 
 @dataclass(frozen=True)
 class PagePlayer:
-    """A player a request may have: ``name`` (the request's text, shown on the page), ``spec`` (what
-    `make_player` builds) and ``engine`` (it starts an engine process)."""
+    """A player a request may have: ``spec``, what `make_player` builds (its ``text`` is the request's,
+    the player's name on the page), and ``engine``: it starts an engine process."""
 
-    name: str
     spec: PlayerSpec
     engine: bool = False
 
@@ -102,10 +101,10 @@ def page_player(text: str, offer: Offer, caps: Caps) -> PagePlayer:
     if spec.kind not in BUILT_IN:
         raise ValueError(f"{text!r} is not a player the page offers. {_forms(offer)}")
     if spec.kind == "alphabeta":
-        return PagePlayer(text, _bounded_alphabeta(spec, caps))
+        return PagePlayer(_bounded_alphabeta(spec, caps))
     if spec.kind == "pretrained":
         _check_search(text, *split_agent_spec(spec.argument)[1:], caps)
-    return PagePlayer(text, spec)
+    return PagePlayer(spec)
 
 
 def describe_page_specs(offer: Offer, caps: Caps) -> str:
@@ -136,7 +135,7 @@ def _engine(text: str, name: str, offer: Offer) -> PagePlayer:
     command = offer.engines.get(name)
     if command is None:
         raise ValueError(f"{text!r}: this server offers no engine {name!r}. {_forms(offer)}")
-    return PagePlayer(text, PlayerSpec(text, "uhp", command, None), engine=True)
+    return PagePlayer(PlayerSpec(text, "uhp", command, None), engine=True)
 
 
 def _agent(text: str, argument: str, offer: Offer, caps: Caps) -> PagePlayer:
@@ -145,7 +144,7 @@ def _agent(text: str, argument: str, offer: Offer, caps: Caps) -> PagePlayer:
     if path is None:
         raise ValueError(f"{text!r}: this server offers no agent {name!r}. {_forms(offer)}")
     _check_search(text, simulations, move_time_s, caps)
-    return PagePlayer(text, PlayerSpec(text, None, text, str(path), simulations, move_time_s))
+    return PagePlayer(PlayerSpec(text, None, text, str(path), simulations, move_time_s))
 
 
 def _check_search(text: str, simulations: int, move_time_s: float | None, caps: Caps) -> None:

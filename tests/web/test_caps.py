@@ -70,8 +70,9 @@ def test_a_full_server_refuses_a_new_game_rather_than_drop_another_clients(serve
     tables, browser = server(Caps(games=2, idle_s=600))
     a, b, c = browser(), browser(), browser()
     game_a, game_b = create(a), create(b)
-    message = create(c, status=503)["error"]
+    message = create(c, "human", "engine:fake", status=503)["error"]
     assert "maximum of 2 games" in message and exists(a, game_a) and exists(b, game_b)
+    assert server.started() == 0  # refused before any player was made
     tables.clock.now += 601  # both idle now; b uses its game again
     assert exists(b, game_b)
     create(c)  # replaces the game left unused, a's
