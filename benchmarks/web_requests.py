@@ -2,8 +2,8 @@
 
     python -m benchmarks.web_requests [--games 100] [--rounds 5] [--json docs/results/web_requests.json]
 
-The server (`hive_envs.web.server`, Flask on Werkzeug's threaded server, as ``hive-web`` runs it)
-listens on 127.0.0.1 in this process; ``--games`` Hive games are started through the API and each
+The server (`hive_envs.web.server`, Flask served by waitress, as ``hive-web`` runs it) listens on
+127.0.0.1 in this process; one client (one cookie) starts ``--games`` Hive games through the API, each
 is played a different number of random plies (so every request asks for another position). Then
 ``--games`` client threads, released together, each send ``GET /api/games/<id>/moves`` and read the
 answer; the figure is the wall time from the release to the last answer (the clients run on the same
@@ -19,23 +19,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
 import threading
 import time
 import urllib.request
 
 import numpy as np
-from werkzeug.serving import make_server
 
-from hive_envs.web.server import create_app
+from hive_envs.web.caps import Caps
+from hive_envs.web.guards import COOKIE
+from hive_envs.web.server import MAX_BODY, create_app
+from hive_envs.web.serving import bound_addresses, make_server
 from hive_envs.web.tables import Tables
 
 TARGET_S = 2.0
+CLIENT = secrets.token_urlsafe(16)  # the one client, as its cookie names it
+HEADERS = {"Cookie": f"{COOKIE}={CLIENT}"}
 
 
 def post(url: str, body: dict) -> dict:
     request = urllib.request.Request(
-        url, json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+        url, json.dumps(body).encode(), headers={"Content-Type": "application/json", **HEADERS}, method="POST"
     )
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
@@ -65,7 +70,8 @@ def concurrent_round(base: str, ids: list[str]) -> float:
     def ask(table_id: str) -> None:
         barrier.wait()
         try:
-            with urllib.request.urlopen(base + f"api/games/{table_id}/moves", timeout=60) as answer:
+            request = urllib.request.Request(base + f"api/games/{table_id}/moves", headers=HEADERS)
+            with urllib.request.urlopen(request, timeout=60) as answer:
                 if not json.loads(answer.read())["moves"]:
                     failures.append(f"{table_id}: no moves")
         except (OSError, ValueError, KeyError) as error:  # a failed request is reported, not timed
@@ -87,7 +93,7 @@ def concurrent_round(base: str, ids: list[str]) -> float:
 def in_process_round(tables: Tables, ids: list[str]) -> float:
     began = time.perf_counter()
     for table_id in ids:
-        with tables.use(table_id) as table:
+        with tables.use(table_id, CLIENT) as table:
             game = table.game
             [game.move_name(m) for m in game.legal_move_ids().tolist()]
     return time.perf_counter() - began
@@ -100,14 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the figures, with the command, commit and load, here")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    tables = Tables(max_tables=args.games + 10)
-    server = make_server("127.0.0.1", 0, create_app(tables), threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.port}/"
+    tables = Tables(caps=Caps(games_per_client=args.games + 10))
+    server = make_server(create_app(tables), "127.0.0.1", 0, MAX_BODY)
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{bound_addresses(server)[0][1]}/"
     try:
-        import logging
-
-        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log line per request
         ids = start_games(base, args.games, seed=0)
         concurrent_round(base, ids)  # warm-up: kernels, threads, sockets
         http, direct = [], []
@@ -115,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             http.append(concurrent_round(base, ids))
             direct.append(in_process_round(tables, ids))
     finally:
-        server.shutdown()
+        server.close()
         tables.close()
     load = os.getloadavg()
     median = statistics.median(http)

@@ -55,6 +55,11 @@ class UHPEnginePlayer(BasePlayer):
         except UHPEngineError as error:
             raise ValueError(f"player {self.name!r}: the engine cannot be used: {error}") from None
 
+    @property
+    def running(self) -> bool:
+        """Whether the engine process is started now (a closed one is started again at the next move)."""
+        return self._client is not None
+
     def _start(self) -> UHPClient:
         return UHPClient(self.command, startup_timeout_s=self.timeout_s, timeout_s=self.timeout_s)
 

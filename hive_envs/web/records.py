@@ -12,14 +12,13 @@ Accepted texts (`read_replay`):
   tally only, which is listed; a pair row that carries ``"games_played"`` lists its games as the arena's do.
 
 Each game is listed with its players by seat, result, length and record; `frames` turns a record into
-the positions after each ply. Anything else (not JSON, a missing or mistyped key, a record the rules
-refuse, more than `MAX_GAMES` games) is a ValueError naming what is wrong: a report is data, read
-by its keys, and nothing in it names code to run.
+the positions after each ply. Anything else (not JSON, JSON nested deeper than `json_input.MAX_DEPTH`,
+a missing or mistyped key, a record the rules refuse, more than `MAX_GAMES` games) is a ValueError
+naming what is wrong: a report is data, read by its keys, and nothing in it names code to run.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -28,6 +27,7 @@ from hive_envs.games import game_entry
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.web.boards import position
+from hive_envs.web.json_input import parse_json
 
 MAX_TEXT = 16_000_000  #: characters of a pasted or uploaded record or report
 MAX_GAMES = 20_000  #: games listed from one report
@@ -89,11 +89,7 @@ def read_replay(text: str) -> dict:
                 {**_game_row(None, ["?", "?"], game.result, game.ply, "", game.record()), "options": {}}
             ],
         }
-    try:
-        report = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"the report is not valid JSON: {error}") from None
-    return read_report(report)
+    return read_report(parse_json(text, "the report"))
 
 
 def read_report(report) -> dict:

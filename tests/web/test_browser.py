@@ -1,7 +1,8 @@
-"""The page in a real browser (headless Chromium through selenium): a whole Hive game by clicks against
-alphabeta:1, and replays of an arena report and a ladder report, with the screenshots checked for the
-pieces' colours. Skipped, saying why, when selenium, chromium or chromedriver is not installed (CI
-installs them: .ci/run). ``HIVE_WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR."""
+"""The page in a real browser (headless Chromium through selenium), served as ``hive-web`` serves it: a
+whole Hive game by clicks against alphabeta:1, and replays of an arena report and a ladder report,
+with the screenshots checked for the pieces' colours; a hostile report and a hostile agent name shown
+as text, running nothing. Skipped, saying why, when selenium, chromium or chromedriver is not
+installed (CI installs them: .ci/run). ``HIVE_WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR."""
 
 from __future__ import annotations
 
@@ -23,11 +24,14 @@ webdriver = pytest.importorskip(
 
 from PIL import Image
 from selenium.webdriver.common.by import By
-from werkzeug.serving import make_server
+from selenium.webdriver.support.ui import Select
 
 from hive_envs.hive.render import BUG_COLOURS
-from hive_envs.web.server import create_app
+from hive_envs.pretrained import pretrained_path
+from hive_envs.web.server import MAX_BODY, create_app
+from hive_envs.web.serving import bound_addresses, make_server
 from hive_envs.web.tables import Tables
+from hive_envs.web.trust import Offer
 
 ROOT = Path(__file__).resolve().parents[2]
 LADDER = ROOT / "docs" / "results" / "ladder_hive_base.json"
@@ -40,14 +44,19 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+HOSTILE = "<img src=x onerror=window.pwned=1>"  # runs its onerror wherever it is inserted as HTML
+
+
 @pytest.fixture(scope="module")
-def server():
-    tables = Tables(move_timeout_s=30.0)
-    httpd = make_server("127.0.0.1", 0, create_app(tables), threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+def server(tmp_path_factory):
+    agents = tmp_path_factory.mktemp("agents")  # offers a checkpoint whose file name is HTML
+    (agents / f"{HOSTILE}.pt").write_bytes(pretrained_path("hoyito_2x6").read_bytes())
+    tables = Tables(move_timeout_s=30.0, offer=Offer(agents=agents))
+    httpd = make_server(create_app(tables), "127.0.0.1", 0, MAX_BODY)
+    thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.port}/"
-    httpd.shutdown()
+    yield f"http://127.0.0.1:{bound_addresses(httpd)[0][1]}/"
+    httpd.close()
     tables.close()
 
 
@@ -187,3 +196,71 @@ def test_an_arena_report_and_a_ladder_report_are_replayed(server, browser, tmp_p
         lambda: len(browser.find_elements(By.CSS_SELECTOR, "#pairs tr")) == count + 1, "the ladder's pairs"
     )
     assert "ladder report" in browser.find_element(By.ID, "replay-source").text
+
+
+def no_script_ran(driver) -> bool:
+    time.sleep(0.5)  # an image that fails to load runs its onerror a moment after it is inserted
+    return driver.execute_script(
+        "return window.pwned === undefined && document.querySelectorAll('img').length === 0"
+    )
+
+
+def test_a_hostile_report_is_shown_as_text_and_runs_nothing(server, browser):
+    record = "Base;InProgress;White[2];wS1;bS1 wS1-"
+    report = {
+        "game": "hive",
+        "game_options": {},
+        "matches": [
+            {
+                "player": HOSTILE,
+                "opponent": "<b>bold</b>",
+                "games": 1,
+                "wins": 0,
+                "draws": 0,
+                "losses": 0,
+                "mean_length": 2,
+                "games_played": [
+                    {
+                        "seat_of_a": 0,
+                        "result_for_a": None,
+                        "plies": 2,
+                        "reason": f'x" onmouseover="{HOSTILE}',
+                        "record": record,
+                    }
+                ],
+            }
+        ],
+    }
+    browser.get(server)
+    wait_for(lambda: browser.execute_script("return window.hiveApp.meta !== null"), "the page to load")
+    browser.find_element(By.ID, "tab-replay").click()
+    browser.execute_script("document.getElementById('replay-text').value = arguments[0]", json.dumps(report))
+    browser.find_element(By.ID, "replay-open").click()
+    rows = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#games tr.game"), "the games table")
+    assert no_script_ran(browser)
+    pair = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#pairs td")]
+    assert pair[:2] == [HOSTILE, "<b>bold</b>"]
+    game = [cell.text for cell in rows[0].find_elements(By.TAG_NAME, "td")]
+    assert game[1:3] == [HOSTILE, "<b>bold</b>"]
+    assert rows[0].get_attribute("title") == f'x" onmouseover="{HOSTILE}'
+    assert rows[0].get_attribute("onmouseover") is None
+    assert not error_text(browser), error_text(browser)
+
+
+def test_a_hostile_agent_name_in_the_thoughts_is_shown_as_text_and_runs_nothing(server, browser):
+    browser.get(server)
+    wait_for(lambda: browser.execute_script("return window.hiveApp.meta !== null"), "the page to load")
+    agent = f"agent:{HOSTILE}.pt"
+    assert agent in browser.execute_script("return window.hiveApp.meta.agents")
+    Select(browser.find_element(By.ID, "game-select")).select_by_value("hoyito")
+    for seat, spec in ((0, agent), (1, "human")):
+        box = browser.find_element(By.ID, f"player{seat}")
+        box.clear()
+        box.send_keys(spec)
+    browser.find_element(By.ID, "new-game").click()
+    shown = wait_for(
+        lambda: browser.find_elements(By.CSS_SELECTOR, "#thoughts b"), "the agent's thoughts", 120
+    )
+    assert no_script_ran(browser)
+    assert shown[0].text == agent
+    assert not error_text(browser), error_text(browser)

@@ -15,17 +15,21 @@ pytest.importorskip("flask")
 from hive_envs.games import new_game
 from hive_envs.hive import HiveGame
 from hive_envs.hive.engine.grid import DIRECTIONS
+from hive_envs.web.caps import Caps
+from hive_envs.web.guards import COOKIE
 from hive_envs.web.server import create_app, main
 from hive_envs.web.tables import Tables
+from hive_envs.web.trust import Offer
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE = f"{sys.executable} {ROOT / 'tests' / 'play' / 'fake_uhp_engine.py'}"
+FAKE_ENGINES = Offer({mode: f"{FAKE} {mode}" for mode in ("die", "hang", "garbage", "start-exit")})
 LADDER = ROOT / "docs" / "results" / "ladder_hive_base.json"
 
 
 @pytest.fixture
 def client():
-    tables = Tables(move_timeout_s=1.0, max_tables=50)
+    tables = Tables(move_timeout_s=1.0, caps=Caps(games=50), offer=FAKE_ENGINES)
     yield create_app(tables).test_client()
     tables.close()
 
@@ -143,8 +147,8 @@ def test_the_legal_moves_endpoint_names_the_same_moves_as_the_state(client):
     assert moves == [m["name"] for m in state["moves"]] == [str(h) for h in range(6)]
 
 
-def test_the_oldest_game_is_dropped_when_the_server_holds_its_maximum():
-    tables = Tables(max_tables=2)
+def test_the_oldest_game_is_dropped_when_the_client_holds_its_maximum():
+    tables = Tables(caps=Caps(games_per_client=2))
     client = create_app(tables).test_client()
     first, *_ = [start(client, "hoyito", ("human", "human")) for _ in range(3)]
     refused(client.get(f"/api/games/{first['id']}"), 404, first["id"])
@@ -299,7 +303,7 @@ def test_an_unknown_game_id_is_a_404_naming_it(client):
     ("body", "words"),
     [
         ({"game": "hive", "players": ["human", "alphabeta:x"]}, ["alphabeta"]),
-        ({"game": "hive", "players": ["human", "no/such/file.pt@8"]}, ["no/such/file.pt", "does not exist"]),
+        ({"game": "hive", "players": ["human", "no/such/file.pt@8"]}, ["no/such/file.pt", "not a player"]),
         ({"game": "hive", "players": ["human", "pretrained:nobody"]}, ["nobody"]),
         ({"game": "hive", "players": ["human", "pretrained:hoyito_2x6"]}, ["hoyito", "hive"]),
         (
@@ -327,6 +331,78 @@ def test_a_bad_spec_option_or_game_is_refused_and_no_game_is_kept(client, body, 
 def test_a_body_that_is_not_a_json_object_is_refused(client):
     refused(client.post("/api/games", data="players=human", content_type="text/plain"), 400, "JSON object")
     refused(client.post("/api/replay", json=[1, 2]), 400, "JSON object")
+
+
+WRONG = [None, True, 0, -1, 1.5, 10**30, "x", "", [], [1], [[1]], {}, {"a": 1}]
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def every_field_of_every_endpoint(game_id: str):
+    """(path, body) with each field of each endpoint set to each wrong value, the others right."""
+    new = {"game": "hive", "options": {}, "players": ["human", "human"]}
+    for name, options in client_meta()["games"].items():
+        for option in options:
+            for value in WRONG:
+                yield "/api/games", {"game": name, "options": {option: value}, "players": ["human", "human"]}
+    frames = {"record": "Base;InProgress;White[2];wS1;bS1 wS1-", "options": {}}
+    for value in WRONG:
+        yield from (("/api/games", {**new, key: value}) for key in new)
+        yield from (("/api/replay/frames", {**frames, key: value}) for key in frames)
+        for option in ("tournament_opening", "max_turns", "repetition_draw"):
+            yield "/api/replay/frames", {**frames, "options": {option: value}}
+        yield "/api/replay", {"text": value}
+        yield f"/api/games/{game_id}/play", {"move": value}
+        yield f"/api/games/{game_id}/computer", {"think": value}
+        yield f"/api/games/{value}/undo", {}
+
+
+def client_meta() -> dict:
+    tables = Tables()
+    meta = create_app(tables).test_client().get("/api/meta").json
+    tables.close()
+    return meta
+
+
+def test_a_wrong_type_in_any_field_of_any_endpoint_is_a_4xx_json_error(client):
+    state = start(client, players=("human", "human"))
+    for path, body in every_field_of_every_endpoint(state["id"]):
+        response = client.post(path, json=body)
+        assert response.status_code < 500 and response.is_json, (path, body, response.status_code)
+        if response.status_code >= 400:
+            assert response.json["error"], (path, body)
+    unchanged(client, state)
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/replay", "/api/replay/frames", "/api/games/x/play"])
+def test_json_nested_100000_deep_is_refused_as_bad_input(client, path):
+    refused(client.post(path, data=DEEP, content_type="application/json"), 400, "nests deeper than 64")
+
+
+def test_a_report_nested_100000_deep_or_65_deep_is_refused_as_bad_input(client):
+    refused(client.post("/api/replay", json={"text": DEEP}), 400, "the report nests deeper")
+    report = json.loads(LADDER.read_text())
+    nested: object = "x"
+    for _ in range(65):
+        nested = [nested]
+    report["pairs"][0]["player"] = nested
+    refused(client.post("/api/replay", json={"text": json.dumps(report)}), 400, "nests deeper than 64")
+
+
+def test_options_that_are_not_an_object_are_refused(client):
+    for options in ([1], True, 1.5, "max_turns=3"):
+        body = {"game": "hive", "options": options, "players": ["human", "human"]}
+        refused(client.post("/api/games", json=body), 400, "'options' must be a JSON object")
+
+
+def test_a_game_the_page_cannot_draw_is_refused_before_it_is_made(client, monkeypatch):
+    from hive_envs.core.definition import GameDefinition
+
+    made = []
+    monkeypatch.setattr(GameDefinition, "game", lambda definition, options=None: made.append(definition.name))
+    options = {"env": "pettingzoo.classic.go_v5", "env_options": {"board_size": 30_000}}
+    body = {"game": "aec", "options": options, "players": ["human", "human"]}
+    refused(client.post("/api/games", json=body), 400, "cannot draw")
+    assert made == []  # no env imported, no board allocated
 
 
 @pytest.mark.parametrize(
@@ -364,7 +440,7 @@ def test_a_bad_record_to_step_through_is_refused(client):
     ("mode", "words"), [("die", ["failed"]), ("hang", ["failed"]), ("garbage", ["illegal"])]
 )
 def test_an_engine_that_crashes_hangs_or_cheats_is_a_422_and_the_server_keeps_serving(client, mode, words):
-    state = start(client, players=("human", f"uhp:{FAKE} {mode}"))
+    state = start(client, players=("human", f"engine:{mode}"))
     client.post(f"/api/games/{state['id']}/play", json={"move": "wS1"})
     before = client.get(f"/api/games/{state['id']}").json
     began = time.perf_counter()
@@ -378,14 +454,14 @@ def test_an_engine_that_crashes_hangs_or_cheats_is_a_422_and_the_server_keeps_se
 def test_a_second_request_while_the_computer_thinks_is_refused_as_busy(client):
     state = start(client)
     tables = client.application.config["TABLES"]
-    with tables.use(state["id"]):  # as a request in progress holds it
+    with tables.use(state["id"], client.get_cookie(COOKIE).value):  # as a request in progress holds it
         refused(client.post(f"/api/games/{state['id']}/play", json={"move": "wS1"}), 409, "another request")
     unchanged(client, state)
 
 
 def test_an_engine_that_cannot_start_is_a_bad_spec(client):
     refused(
-        client.post("/api/games", json={"game": "hive", "players": ["human", f"uhp:{FAKE} start-exit"]}),
+        client.post("/api/games", json={"game": "hive", "players": ["human", "engine:start-exit"]}),
         400,
         "cannot be used",
     )
@@ -400,16 +476,20 @@ def test_the_command_refuses_a_bad_port_or_timeout_before_serving(capsys):
 
 
 class _StoppedServer:
-    """Stands in for Werkzeug's server: records where it was asked to listen, stops at once."""
+    """Stands in for waitress's server: records where it was asked to listen, stops at once."""
 
     calls: ClassVar[list] = []
-    port = 8123
+    effective_port = 8123
 
-    def __init__(self, host, port, app, threaded):
-        _StoppedServer.calls.append((host, port, threaded))
+    def __init__(self, app, host, port, **settings):
+        _StoppedServer.calls.append((host, port))
+        self.effective_host = host
 
-    def serve_forever(self):
-        raise KeyboardInterrupt
+    def run(self):
+        pass  # waitress's run returns on Ctrl-C
+
+    def close(self):
+        pass
 
 
 @pytest.mark.parametrize(
@@ -418,12 +498,12 @@ class _StoppedServer:
 def test_the_command_listens_on_this_machine_only_unless_told_and_then_warns(
     monkeypatch, capsys, argv, host, warned
 ):
-    import werkzeug.serving
+    from hive_envs.web import serving
 
     _StoppedServer.calls = []
-    monkeypatch.setattr(werkzeug.serving, "make_server", _StoppedServer)
+    monkeypatch.setattr(serving, "create_server", _StoppedServer)
     assert main([*argv, "--port", "0", "--no-browser"]) == 0
-    assert _StoppedServer.calls == [(host, 0, True)]
+    assert _StoppedServer.calls == [(host, 0)]
     out = capsys.readouterr()
     assert "http://127.0.0.1:8123/" in out.out
     assert ("warning: listening on 0.0.0.0" in out.err) == warned

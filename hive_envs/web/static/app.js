@@ -41,6 +41,21 @@ function el(name, attrs, parent, text) {
   return node;
 }
 
+// Text from a request or a report (names, reasons, moves, errors) goes in as text, never as HTML.
+function tag(name, text, attrs) {
+  const node = document.createElement(name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function textTable(id, headers, rows) {  // rows: [{ cells: [text, ...], attrs: {...} }, ...]
+  const table = tag("table", undefined, id ? { id } : {});
+  table.appendChild(tag("tr")).append(...headers.map((h) => tag("th", h)));
+  for (const row of rows) table.appendChild(tag("tr", undefined, row.attrs)).append(...row.cells.map((c) => tag("td", c)));
+  return table;
+}
+
 function hexPoints(cx, cy, radius) {
   const points = [];
   for (let k = 0; k < 6; k++) {
@@ -234,7 +249,7 @@ function setState(state) {
   $("pass").disabled = !(onlyPass && !state.computer_to_move);
   const list = $("move-list");
   const names = state.kind === "hive" ? state.record.split(";").slice(3) : (state.record.split("moves=")[1] || "").split(",").filter(Boolean);
-  list.innerHTML = names.map((m) => `<li>${m}</li>`).join("");
+  list.replaceChildren(...names.map((m) => tag("li", m)));
   list.scrollTop = list.scrollHeight;
   draw(state, !state.computer_to_move && !state.over);
   if (state.computer_to_move && !state.over) setTimeout(computerMove, 150);
@@ -281,12 +296,11 @@ function showThoughts(state) {
   const t = state.thoughts, box = $("thoughts");
   if (!t) { box.innerHTML = ""; state.thoughtsShown = null; return; }
   state.thoughtsShown = t.moves;
-  box.innerHTML = `<p><b>${t.player}</b> before playing <b>${state.computer_move}</b>: value ${signed(t.value)} for the side to move` +
-    (t.simulations ? `, ${t.simulations} simulations` : ", raw policy") + "</p>" +
-    "<table><tr><th>move</th><th>policy</th><th>visits</th><th>value</th></tr>" +
-    t.moves.map((m) => `<tr><td>${m.name}</td><td>${(100 * m.probability).toFixed(1)}%</td><td>${m.visits}</td>` +
-      `<td>${signed(m.value)}</td></tr>`).join("") +
-    "</table>";
+  const line = tag("p");
+  line.append(tag("b", t.player), " before playing ", tag("b", state.computer_move),
+    `: value ${signed(t.value)} for the side to move` + (t.simulations ? `, ${t.simulations} simulations` : ", raw policy"));
+  box.replaceChildren(line, textTable(undefined, ["move", "policy", "visits", "value"], t.moves.map((m) => ({
+    cells: [m.name, `${(100 * m.probability).toFixed(1)}%`, m.visits, signed(m.value)] }))));
 }
 
 function undo() {
@@ -305,18 +319,17 @@ function openReplay() {
     app.replay.list = list;
     $("replay-source").textContent = `${list.source}: ${list.game}, ${list.games.length} game(s) to replay` +
       (list.pairs.length ? `, ${list.pairs.length} match(es)` : "");
-    let html = "";
+    const tables = [];
     if (list.pairs.length) {
-      html += "<table id='pairs'><tr><th>player</th><th>opponent</th><th>W/D/L</th><th>mean length</th><th>games stored</th></tr>" +
-        list.pairs.map((p) => `<tr><td>${p.player}</td><td>${p.opponent}</td><td>${p.wins}/${p.draws}/${p.losses}</td>` +
-          `<td>${Number(p.mean_length).toFixed(1)}</td><td>${p.replayable || "none (tally only)"}</td></tr>`).join("") + "</table>";
+      tables.push(textTable("pairs", ["player", "opponent", "W/D/L", "mean length", "games stored"], list.pairs.map((p) => ({
+        cells: [p.player, p.opponent, `${p.wins}/${p.draws}/${p.losses}`, Number(p.mean_length).toFixed(1), p.replayable || "none (tally only)"] }))));
     }
     if (list.games.length) {
-      html += "<table id='games'><tr><th>#</th><th>seat 0</th><th>seat 1</th><th>result</th><th>plies</th></tr>" +
-        list.games.map((g, i) => `<tr class="game" data-index="${i}" title="${g.reason || ""}"><td>${i + 1}</td><td>${g.players[0]}</td>` +
-          `<td>${g.players[1]}</td><td>${resultText(g.result)}${g.reason ? " (forfeit)" : ""}</td><td>${g.length}</td></tr>`).join("") + "</table>";
+      tables.push(textTable("games", ["#", "seat 0", "seat 1", "result", "plies"], list.games.map((g, i) => ({
+        attrs: { class: "game", "data-index": i, title: g.reason || "" },
+        cells: [i + 1, g.players[0], g.players[1], resultText(g.result) + (g.reason ? " (forfeit)" : ""), g.length] }))));
     }
-    $("replay-games").innerHTML = html;
+    $("replay-games").replaceChildren(...tables);
     $("replay-games").querySelectorAll("tr.game").forEach((row) => row.addEventListener("click", () => loadGame(Number(row.dataset.index))));
     if (list.games.length) await loadGame(0, true);
   });
@@ -363,6 +376,7 @@ async function start() {
   } catch (e) { showError(e.message); return; }
   for (const name of Object.keys(app.meta.games)) $("game-select").add(new Option(name, name));
   $("spec-help").textContent = `players: human | ${app.meta.specs}`;
+  for (const name of [...app.meta.engines, ...app.meta.agents]) $("spec-examples").appendChild(new Option(name, name));
   renderOptions();
   $("game-select").addEventListener("change", renderOptions);
   $("new-game").addEventListener("click", newGame);
