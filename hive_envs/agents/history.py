@@ -3,7 +3,7 @@
 The env observations carry no history (they are Markov for the rules, which have no repetition
 draw by default), so a network cannot see that a move returns to a position the game has already
 been in. A deterministic policy that is ahead but has no plan within its horizon then shuffles a
-piece back and forth until the 300-ply draw (docs/training.md). The alpha-beta players score such
+piece back and forth until the 300-ply draw. The alpha-beta players score such
 positions as draws inside their search; `AgentPlayer` uses `fresh_moves` to play its best move
 that does not repeat a position (when one exists).
 

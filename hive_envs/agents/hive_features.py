@@ -21,12 +21,13 @@ search D plies deep, in the same units (/ `EVAL_SCALE`, clipped to +-`EVAL_CLIP`
 loss clips to +-`EVAL_CLIP`) and with the same margin (`TWO_PLY_MARGIN`: a move more than that below
 the best is only proven to be so, and reads -1 in feature 12). So the rule over these features
 (`networks.RULE_WEIGHTS`, the searched value first) plays as the D-ply alpha-beta does, and a
-network trained from it starts there. Why: the two-ply value's argmax scores 0.07 against the
-ladder's `alphabeta:2` (which has a quiescence search); the features are what a one-pass policy
-can build on, as the Hoyito features hold a 7-ply search. The positions are searched alone: the
-game's history is not known from an observation, so no repetition counts as a draw inside the
-search but the position itself. Cost: the search, one kernel call per position (depth 3: about 35 ms
-median, 120 ms at the 90th percentile on one core), against ~2 ms for the rest of the features. The
+network trained from it starts there. Why: the two-ply value alone sees less than the ladder's
+`alphabeta:2` (which has a quiescence search), and the features are what a one-pass policy can
+build on, as the Hoyito features hold a search (docs/experiments/hive_searched_features.md). The
+positions are searched alone: the game's history is not known from an observation, so no
+repetition counts as a draw inside the search but the position itself. Cost: the search, one
+kernel call per position (depth 3: about 35 ms median, 120 ms at the 90th percentile on one core),
+against ~2 ms for the rest of the features. The
 rows' searches run on ``threads`` threads at once (the kernel releases the GIL; one searcher, with its
 own tables, per thread), the same values as one thread gives: 96 positions of depth 3 in 1.67 s on
 two threads, 3.08 s on one (`benchmarks/feature_threads.py`).

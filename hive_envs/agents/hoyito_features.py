@@ -1,10 +1,9 @@
 """Two-ply rule features for the Hoyito network, computed from the observation alone.
 
 Hoyito's relay sowing makes the result of a move a chaotic function of the board: a network
-that sees only the counters has to learn to simulate sowing before it can see a capture (a
-plain MLP stalls near 70% vs random and 15% vs greedy after 5 minutes of training; see
-docs/training.md). So the Hoyito network gets, for each action, what the rules say it
-does, and learns how to weigh it. These are inputs, not a search: the policy still picks
+that sees only the counters has to learn to simulate sowing before it can see a capture (how a
+plain MLP fared: docs/experiments/history.md). So the Hoyito network gets, for each action, what
+the rules say it does, and learns how to weigh it. These are inputs, not a search: the policy still picks
 moves by one forward pass.
 
 The observation is Markov (it holds the mover's view of every hole, both captured totals and
@@ -28,7 +27,7 @@ learned board values added to the evaluation where it has them (`board_values`, 
   7  +1.0 when that search proves a win for the mover, -1.0 a loss, 0 otherwise
 Forced replies (a position with one legal move) are played before the search, as the search's
 own single-reply extension would. A policy over set 2 that only reads feature 6 plays like an
-alpha-beta of ``depth + 1`` plies; training learns what to add to it (docs/training.md).
+alpha-beta of ``depth + 1`` plies; training learns what to add to it.
 
 ``board_values`` (`HoyitoRuleFeatures.board_values`): the alpha-beta's optional table of learned
 board values (`hive_envs.hoyito.engine.alphabeta`, fitted to self-play outcomes by

@@ -137,7 +137,7 @@ class NetworkEvaluator:
     ``rule_value_share`` (0..1) takes that share of the value from the network's hand-written rule
     value (``network.rule_value``: the value `init_from_rule` starts from, the best move's searched
     value of the rule features) instead of its value head: a value head trained on few games is a
-    noisier judge of a position than the features' own search (docs/training.md).
+    noisier judge of a position than the features' own search (docs/experiments/hive_base_agent.md).
     """
 
     def __init__(

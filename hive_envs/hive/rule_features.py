@@ -4,10 +4,9 @@ Why: Hive is won by surrounding the opponent's Queen, and whether a move adds or
 Queen neighbour, wins at once, or lets the opponent win or close in on the mover's Queen is a
 non-local function of the board (the piece leaves one cell and lands on another, a slide or a
 climb many cells away). A convolutional trunk trained from scratch on two CPU cores has to
-discover all of that before it can aim at the Queen: the plain `hexconv` network reached 19%
-wins vs random after 40 minutes (docs/training.md). So a network gets, for every legal action,
-what the rules say it does, and learns how to weigh it. These are inputs, not a search: a policy
-still picks a move with one forward pass.
+discover all of that before it can aim at the Queen (docs/experiments/hive_rule_features.md). So a
+network gets, for every legal action, what the rules say it does, and learns how to weigh it. These
+are inputs, not a search: a policy still picks a move with one forward pass.
 
 `state_features` computes them on an engine state with the engine's own kernels
 (`generate_moves`, `apply_move`, `undo_move`; no second implementation of the rules), playing each
@@ -43,19 +42,18 @@ to a Queen = 48) says, in units of ``EVAL_SCALE`` clipped to +-``EVAL_CLIP``:
   13 the clipped two-ply value itself, scaled
 and per position: 5 the best move's two-ply value, 6 the evaluation of the position itself.
 Why: a learned weighting of the Queen features alone stays far below a 1-ply search over the
-alpha-beta evaluation, and a 1-ply search over it (the argmax of feature 11) scores ~0.4 against
-`alphabeta:1` (which extends threats on the Queen), while the argmax of the two-ply value scores
-~0.8 (docs/training.md). The clip is what makes the two-ply value affordable: once a reply
-refutes a move by more than the margin the other replies need not be evaluated (the result is
-the same whichever order the moves are tried in). Cost: ~1.5-2 ms per position on one core
-(feature set 1: ~0.2 ms), almost all of it in the evaluations (two move generations each): each
-move's replies are generated once for both sets' columns, and ``state_features`` can keep the
-evaluations in a cache (`new_evaluation_cache`, keyed by two 64-bit hashes of what `evaluate`
-reads) that the positions of one search share: a node's two-ply positions are its children's
-one-ply ones, and moves that commute meet again (in a 32-simulation search of hive_base about 16%
-of the evaluations are hits). `best_two_ply_value` gives position feature 5 alone by a plain two-ply
-alpha-beta (a quarter of the evaluations): the value a search needs of a leaf it has not yet gone
-through (`hive_envs.agents.search`, value first).
+alpha-beta evaluation, and `alphabeta:1` extends threats on the Queen, which a 1-ply search over the
+evaluation (the argmax of feature 11) does not see; the two-ply value does. The clip is what makes
+the two-ply value affordable: once a reply refutes a move by more than the margin the other replies
+need not be evaluated (the result is the same whichever order the moves are tried in). Cost: ~1.5-2
+ms per position on one core (feature set 1: ~0.2 ms), almost all of it in the evaluations (two move
+generations each): each move's replies are generated once for both sets' columns, and
+``state_features`` can keep the evaluations in a cache (`new_evaluation_cache`, keyed by two 64-bit
+hashes of what `evaluate` reads) that the positions of one search share: a node's two-ply positions
+are its children's one-ply ones, and moves that commute meet again (in a 32-simulation search of
+hive_base about 16% of the evaluations are hits). `best_two_ply_value` gives position feature 5
+alone by a plain two-ply alpha-beta (a quarter of the evaluations): the value a search needs of a
+leaf it has not yet gone through (`hive_envs.agents.search`, value first).
 """
 
 from __future__ import annotations

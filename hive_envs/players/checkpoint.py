@@ -62,9 +62,9 @@ from hive_envs.games import game_entry
 from hive_envs.players.base import MAX_SIMULATIONS, BasePlayer, SearchLimits
 
 TIME_SHARE, TIME_RESERVE_S = 0.95, 0.05
-"""A search by time starts no network call after 95% of the limit minus 50 ms (0.90 s of 1 s). At
-0.9 (0.85 s) the longest of 11,525 moves at 1 s against `alphabeta:3` took 0.899 s: a move ends
-within about 50 ms of the search's share, so 0.95 keeps it under the limit with more of it searched."""
+"""A search by time starts no network call after 95% of the limit minus 50 ms (0.90 s of 1 s): a move
+ends within about 50 ms of the search's share, so it stays under the limit (the moves' times:
+docs/experiments/hive_timed_search.md)."""
 TACTICS_SHARE = 0.12
 """Of a search by time, the share left to the tactical check (0.11 s of 1 s): its depth-3 searches take
 8 ms at the median in a Hive middle game and 0.11 s at the 99th percentile."""
@@ -93,10 +93,8 @@ def read_checkpoint(path: str | os.PathLike) -> dict:
 
 TIMED_LEAF_BATCH = 8
 """Leaves per network call in a search by time (`SearchConfig.leaf_batch`, virtual loss): about twice
-the simulations of one leaf per call in the same time (`hive_base` at 1 s a move, every leaf in full:
-830 against 429; 16 leaves gave 2.10x: `python -m benchmarks.timed_search`,
-docs/results/timed_search.json). With value-first leaves (`hive_envs.agents.search`) 16 leaves give
-6% more than 8 (docs/results/timed_search_value_first.json)."""
+the simulations of one leaf per call in the same time, and more leaves add little
+(`python -m benchmarks.timed_search`; docs/experiments/hive_timed_search.md)."""
 
 
 def timed(config: SearchConfig, move_time_s: float) -> SearchConfig:

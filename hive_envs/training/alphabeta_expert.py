@@ -24,7 +24,8 @@ scores exactly that (its search only proves it is no better), which in Hive make
 cheaper to find (most moves are refuted by one reply).
 
 Why every move and not ``alphabeta:depth``'s move alone: a third of random Hoyito positions, and more
-than half of self-play ones, have several best moves even 10-14 plies deep (docs/training.md); the
+than half of self-play ones, have several best moves even 10-14 plies deep
+(docs/experiments/hoyito_expert_iteration.md); the
 searcher picks among them by its move order and a seeded hash, and a one-hot target would teach the
 network that order. The softmax spreads the target over equal moves instead, and
 ``temperature`` (score units) says how close a move must be to the best to share it.

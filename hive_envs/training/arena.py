@@ -19,7 +19,7 @@ Our engine is the referee: every move a player chooses is checked by the game (`
 before the other side sees it. A game ends by the rules (a result: win, draw, loss) or by a forfeit:
 a player whose move is illegal, who errs, dies or exceeds ``--move-timeout``, or an engine whose own
 game is over while the referee's is not (an engine applying a rule ours does not). Forfeits are
-reported apart from the results (a column of their own, the reason of each in the JSON): they are
+reported apart from the results (a column of their own, the reason of each in the records): they are
 no one's win. A match whose every game was forfeited, or an engine that cannot start (or stays
 silent for ``--move-timeout`` at start-up), is an error (exit code 2) with the reason.
 
@@ -370,7 +370,9 @@ def run(
     out: str | None = None,
     progress: bool = False,
 ) -> dict:
-    """Every player against every opponent; prints the table, writes JSON (with every game) to ``out``.
+    """Every player against every opponent; prints the table, writes the report to ``out``: its summary
+    there, every game in its records file beside it (`training.results_files`), and returns the
+    report, games included.
 
     ValueError (after the report is written) when a match had no game with a result."""
     if out:
@@ -458,7 +460,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", help="JSON output path (every game with its final position)")
+    parser.add_argument(
+        "--out",
+        help="JSON output path (the summary; every game's record and move times go to "
+        "records/NAME.json.gz beside it)",
+    )
     parser.add_argument("--log-games", action="store_true", help="a line on stderr as each game ends")
     parser.add_argument("--progress", action="store_true", help="a progress bar on stderr")
     add_trust_env_module(parser)  # for checkpoints of such an env; with --workers 1 (workers start afresh)

@@ -1,17 +1,16 @@
 """Learned board values for Hoyito's alpha-beta, fitted to the outcomes of self-play games.
 
 The hand evaluation of `hive_envs.hoyito.engine.alphabeta` scores the captured margin and the best
-capture the mover has now. What the counters still on the board are worth is left out: relay
-sowing makes it a chaotic function of the board that no hand rule says well (eight hand-written
-terms, each screened as a player, all scored within the noise of the hand evaluation). So it is
-learned. `learn_board_values` plays ``games`` self-play games of the hand alpha-beta
-(`SELF_PLAY_DEPTH` plies, the first 2-6 plies and `RANDOM_MOVE_SHARE` of the others random, each
-game with its own tie-break seed), and for every position fits, by ridge regression, what the
-mover gained by the end beyond the margin then (final margin minus margin now, in counters) to a
-table: one value per hole counted from the mover's first hole round the board and per count of
-counters in it (`BOARD_BUCKETS` columns, the last one for that many or more). Outcomes are noisy
-(the table explains under a tenth of their variance), but a table fitted to 2,048 games already
-plays as well as one fitted to 8,192.
+capture the mover has now. What the counters still on the board are worth is left out: relay sowing
+makes it a chaotic function of the board that no hand rule says well (hand-written terms screened as
+players: docs/experiments/hoyito_expert_iteration.md). So it is learned. `learn_board_values` plays
+``games`` self-play games of the hand alpha-beta (`SELF_PLAY_DEPTH` plies, the first 2-6 plies and
+`RANDOM_MOVE_SHARE` of the others random, each game with its own tie-break seed), and for every
+position fits, by ridge regression, what the mover gained by the end beyond the margin then (final
+margin minus margin now, in counters) to a table: one value per hole counted from the mover's first
+hole round the board and per count of counters in it (`BOARD_BUCKETS` columns, the last one for that
+many or more). Outcomes are noisy (the table explains under a tenth of their variance), but a table
+fitted to 2,048 games already plays as well as one fitted to 8,192.
 
 The table enters the search at `VALUE_WEIGHT` of its fitted size (`to_score_units`): half a counter
 per counter expected, as the hand evaluation counts the best capture on the board (`THREAT`). A
@@ -43,11 +42,11 @@ from hive_envs.training.cli import write_report
 from hive_envs.training.match import paired, play_games, summarise
 
 SELF_PLAY_DEPTH = 4
-"""Plies of the self-play games' alpha-beta (a table fitted to depth-6 games played no better)."""
+"""Plies of the self-play games' alpha-beta."""
 RANDOM_MOVE_SHARE = 0.05
 """Share of moves played at random after the opening, so that the positions are not one line."""
 VALUE_WEIGHT = 0.5
-"""Counters of score per counter the table expects (1.0 played worse, 0.25 no better)."""
+"""Counters of score per counter the table expects."""
 RIDGE = 1.0
 """L2 penalty of the fit (in squared counters), which keeps counts seldom seen near zero."""
 

@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from hive_envs.training import results_files
+
 
 def config_parser(description: str | None, keys_help: str, config_help: str) -> argparse.ArgumentParser:
     """A parser with `--config`, its epilog listing the config keys (also accepted as --key value)."""
@@ -44,22 +46,35 @@ def exit_code(action: Callable[[], object]) -> int:
 
 
 def write_report(path: str | Path, report: dict) -> None:
-    """Write `report` as indented JSON (making the folder again if it vanished) and say where. If
-    `path` cannot be written any more (checked at the start, but the folder may have become a file
-    or read-only since), the report is saved to a new file in the temporary folder instead and a
-    ValueError names both, so that a long run's results are never lost."""
-    text = json.dumps(report, indent=2)
+    """Write `report` as indented JSON (making the folder again if it vanished) and say where; a report
+    that holds games is written as its summary at `path` and its records file beside it
+    (`results_files`: ``records/NAME.json.gz``). If a file cannot be written any more (`path` is
+    checked at the start, but the folder may have become a file or read-only since), it is saved to
+    a new file in the temporary folder instead and a ValueError names both, so that a long run's
+    results are never lost."""
+    summary, records = results_files.split(report, path)
+    files = [(Path(path), json.dumps(summary, indent=2).encode(), ".json")]
+    if records is not None:
+        files.append((results_files.records_path(path), records, ".json.gz"))
+    rescued = [message for message in (_write_or_rescue(*file) for file in files) if message]
+    if rescued:
+        raise ValueError("; ".join(rescued))
+    print(f"\nwrote {path}" + (f" and its games, {files[1][0]}" if records else ""))
+
+
+def _write_or_rescue(path: Path, data: bytes, suffix: str) -> str | None:
+    """Write ``data`` at ``path``; if that fails, to a new temporary file, and say so (else None)."""
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(text)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
     except OSError as error:
-        handle, saved = tempfile.mkstemp(prefix=f"{Path(path).stem}.", suffix=".json", text=True)
-        with os.fdopen(handle, "w") as rescue:
-            rescue.write(text)
-        raise ValueError(
+        handle, saved = tempfile.mkstemp(prefix=f"{path.name.split('.')[0]}.", suffix=suffix)
+        with os.fdopen(handle, "wb") as rescue:
+            rescue.write(data)
+        return (
             f"cannot write the report to {str(path)!r} ({error.strerror or error}); it was saved to {saved!r}"
-        ) from None
-    print(f"\nwrote {path}")
+        )
+    return None
 
 
 def check_writable(path: str | Path, flag: str) -> None:

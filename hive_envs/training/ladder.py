@@ -35,6 +35,9 @@ win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + d
 95% Wilson interval. The JSON report holds every pair's W / D / L (by seat), forfeits, turn-cap
 draws, mean length, score and interval, the Elo table, the command, the commit and date at the start,
 machine, load average before and after, and the wall time; the PNG draws each player's Elo with its interval.
+Each pair's games (records, per-move times) go to the report's records file, ``records/NAME.json.gz``
+beside it (`training.results_files`); ``--extend`` carries a kept pair's games over from the earlier
+report's records file when it is there, else keeps the pair as a tally.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from hive_envs.players import PlayerSpec, parse_spec
 from hive_envs.players.checkpoint import read_checkpoint
 from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import model_card
+from hive_envs.training import results_files
 from hive_envs.training.arena import Settings, check_counts, play_matches
 from hive_envs.training.cli import check_writable, write_report
 from hive_envs.training.elo import fit_elo
@@ -206,10 +210,8 @@ def reused_pairs(
     """The rows of the report at ``path`` between two of ``names`` (keyed by the pair), each with a
     ``"from"`` entry, whose checkpoint players (``identities``, see `checkpoint_identities`) are the ones
     that report played; ValueError if it was played under other settings (see the module doc)."""
-    import json
-
     try:
-        earlier = json.loads(Path(path).read_text())
+        earlier, no_games = results_files.read_report(path)
         settings_then = {
             key: earlier[key] for key in ("game", "game_options", "games_per_pair", "opening_plies", "seed")
         }
@@ -234,6 +236,10 @@ def reused_pairs(
     if differ:
         raise ValueError(f"--extend: {path!r} was played with other settings: {'; '.join(differ)}")
     check_report_rows(rows, players_then, games, path)
+    if no_games:
+        print(
+            f"--extend: the pairs kept from {path} are kept without their games: {no_games}", file=sys.stderr
+        )
     changed = [spec for spec in identities if identities_then.get(spec) != identities[spec]]
     if any(spec in players_then for spec in changed):
         print(
@@ -344,7 +350,7 @@ def _pair_row(result, records, settings: Settings) -> dict:
         "pair_score_ci95": None if pair_interval is None else list(pair_interval),
         "mean_length": result.mean_length,
         "move_seconds": result.move_seconds,
-        "games_played": [r.__dict__ for r in records],  # each game's record: hive-web replays them
+        "games_played": [r.__dict__ for r in records],  # to the records file (results_files)
     }
 
 

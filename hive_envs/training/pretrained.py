@@ -25,7 +25,9 @@ game, from its book of random openings, both seats, ``--opening-plies`` 4 as the
 policy) or ``search`` (PUCT with the card's ``default_search``), and adds one row per match
 (W/D/L by seat, score with its 95% interval, forfeits) with the code commit, date, wall time and load
 average before and after to ``docs/results/pretrained_NAME.json`` and to the model card's ``results``
-(a row of the same play, search and opponent is replaced); ``--simulations N`` or ``--move-time S``
+(a row of the same play, search and opponent is replaced), and the games of those matches to the
+results file's records file, ``docs/results/records/pretrained_NAME.json.gz``
+(`training.results_files`: not in the repository, replayed by the web page); ``--simulations N`` or ``--move-time S``
 measures the search at N simulations or S seconds a move instead of the card's default. ``measure NAME --from-ladder REPORT`` plays
 nothing: it takes the agent's matches from a ladder report (``evaluate.py --ladder ... pretrained:NAME
 pretrained:NAME@N``: the same arena, opening book and seats; only the players' tie-break seeds
@@ -47,6 +49,7 @@ from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_ch
 from hive_envs.players.checkpoint import AgentPlayer
 from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
+from hive_envs.training import results_files
 from hive_envs.training.arena import Settings, play_matches
 from hive_envs.training.cli import exit_code
 from hive_envs.training.ladder import PLAYED_UNDER
@@ -118,7 +121,8 @@ def export(
     same_agent = previous.get("file_sha256") == digest
     results = previous.get("results", []) if same_agent else []
     if not same_agent:  # another agent under this name: the old one's results do not describe it
-        (RESULTS_FOLDER / f"pretrained_{name}.json").unlink(missing_ok=True)
+        for path in (results_file(name), results_files.records_path(results_file(name))):
+            path.unlink(missing_ok=True)
     elif previous.get("search", DEFAULT_SEARCH) != search:  # its searched results are another search's
         results = drop_search_rows(name, results)
     card = {
@@ -150,13 +154,18 @@ def export(
     return weights, card_path
 
 
+def results_file(name: str) -> Path:
+    """The agent's results file: its rows (the card's) and, in its records file, their games."""
+    return RESULTS_FOLDER / f"pretrained_{name}.json"
+
+
 def drop_search_rows(name: str, results: list[dict]) -> list[dict]:
     """``results`` without the searched rows, which are also dropped from the agent's results file."""
-    path = RESULTS_FOLDER / f"pretrained_{name}.json"
+    path = results_file(name)
     if path.is_file():
-        report = json.loads(path.read_text())
+        report, _ = results_files.read_report(path)
         report["results"] = [row for row in report["results"] if row["play"] != "search"]
-        path.write_text(json.dumps(report, indent=2) + "\n")
+        results_files.write(path, report)
     return [row for row in results if row["play"] != "search"]
 
 
@@ -217,7 +226,7 @@ def measure(
         }
         for result, _ in played
     ]
-    record_rows(name, rows)
+    record_rows(name, rows, [[record.__dict__ for record in records] for _, records in played])
     return rows
 
 
@@ -226,16 +235,24 @@ def row_key(row: dict) -> tuple:
     return row["play"], row["simulations"], row.get("move_time_s"), row["opponent"]
 
 
-def record_rows(name: str, rows: list[dict]) -> None:
+def record_rows(name: str, rows: list[dict], games: list[list[dict]] | None = None) -> None:
     """Add ``rows`` to the agent's results file and model card, replacing rows of the same play,
-    search and opponent."""
+    search and opponent; ``games``, each row's games (the arena's), go to the results file's records
+    file (`results_files`), where the web page replays them."""
     replaced = {row_key(row) for row in rows}
-    for path in (RESULTS_FOLDER / f"pretrained_{name}.json", pretrained_folder() / f"{name}.json"):
-        report = json.loads(path.read_text()) if path.is_file() else {"name": name, "results": []}
-        kept = [row for row in report["results"] if row_key(row) not in replaced]
-        report["results"] = kept + rows
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(report, indent=2) + "\n")
+    card_path = pretrained_folder() / f"{name}.json"
+    card = json.loads(card_path.read_text()) if card_path.is_file() else {"name": name, "results": []}
+    card["results"] = [row for row in card["results"] if row_key(row) not in replaced] + rows
+    card_path.parent.mkdir(parents=True, exist_ok=True)
+    card_path.write_text(json.dumps(card, indent=2) + "\n")
+    path = results_file(name)
+    report = results_files.read_report(path)[0] if path.is_file() else {"name": name, "results": []}
+    kept = [row for row in report["results"] if row_key(row) not in replaced]
+    played = [{**row, results_files.GAMES: g} for row, g in zip(rows, games)] if games else rows
+    report["results"] = kept + played
+    if "game" in card:  # what a replay of the games needs (`hive_envs.web.records`)
+        report.update(game=card["game"], game_options=card["game_options"])
+    results_files.write(path, report)
 
 
 def agent_side(spec: str, name: str) -> tuple[int, float | None] | None:

@@ -7,9 +7,14 @@ Accepted texts (`read_replay`):
 - a JSON report of `training/arena.py --out`: ``{"game", "game_options", "matches": [{"player",
   "opponent", "wins", "draws", "losses", "mean_length", "repetition_draw", "games_played": [{"seat_of_a",
   "result_for_a", "plies", "reason", "record", "forfeit"}, ...]}, ...]}``;
-- a JSON report of `training/evaluate.py` (``"matches"`` without ``"games_played"``) or of its
-  ``--ladder`` (``"pairs"`` in place of ``"matches"``, with ``"max_turns"``): these hold each pair's
-  tally only, which is listed; a pair row that carries ``"games_played"`` lists its games as the arena's do.
+- a JSON report of `training/evaluate.py` (``"matches"`` without ``"games_played"``), of its
+  ``--ladder`` (``"pairs"`` in place of ``"matches"``, with ``"max_turns"``) or a shipped agent's
+  results file (``"results"``, from ``training/pretrained.py measure``): a row without
+  ``"games_played"`` is listed as its tally; a row that carries them lists its games as the arena's do.
+
+A summary the tools wrote (`hive_envs.training.results_files`) holds the tallies only and names its
+records file (``"records"``: ``records/NAME.json.gz`` beside it), the same report with every game,
+gzip-compressed: the page unpacks such a file when it is opened, and the listing names it.
 
 Each game is listed with its players by seat, result, length and record; `frames` turns a record into
 the positions after each ply. Anything else (not JSON, JSON nested deeper than `json_input.MAX_DEPTH`,
@@ -107,10 +112,17 @@ def read_report(report) -> dict:
         source, rows = "ladder report", _field(report, "pairs", list, "report")
         if report.get("max_turns") is not None:
             options.setdefault("max_turns", _field(report, "max_turns", int, "report"))
+    elif "results" in report:
+        source, rows = "shipped agent's results", _field(report, "results", list, "report")
+        if game_entry(game).has_option("max_turns"):
+            options.setdefault("max_turns", 300)  # measured in the arena, with its default cap
     else:
         raise ValueError(
             "not a report of training/arena.py or training/evaluate.py: it has neither 'matches' nor 'pairs'"
         )
+    records = report.get("records")
+    if isinstance(records, dict) and isinstance(records.get("file"), str):
+        source += f" (a summary: its games are in {records['file']} beside it)"
     pairs: list[dict] = []
     games: list[dict] = []
     for m, row in enumerate(rows):

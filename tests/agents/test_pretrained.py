@@ -28,6 +28,7 @@ from hive_envs.training import pretrained as pretrained_script
 from hive_envs.training.arena import Settings
 from hive_envs.training.pretrained import MAX_BYTES, results_table
 from hive_envs.training.provenance import utc_text
+from hive_envs.training.results_files import read_records
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -173,13 +174,19 @@ def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
     monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
     rows = pretrained_script.measure("hoyito_2x6", ["random"], 2, "sampled")
     assert rows[0]["play"] == "sampled" and rows[0]["games"] == 2 and len(rows[0]["load_average_before"]) == 3
-    saved = json.loads((tmp_path / "results" / "pretrained_hoyito_2x6.json").read_text())["results"]
+    results_file = tmp_path / "results" / "pretrained_hoyito_2x6.json"
+    saved = json.loads(results_file.read_text())["results"]
     assert saved == rows
+    recorded = read_records(results_file)  # the games, in the records file beside the results file
+    assert recorded["game"] == "hoyito" and len(recorded["results"][-1]["games_played"]) == 2
+    assert {k: v for k, v in recorded["results"][-1].items() if k != "games_played"} == rows[0]
     card_rows = json.loads((tmp_path / "hoyito_2x6.json").read_text())["results"]
     assert (
         card_rows[-1] == rows[0]
         and sum(r["play"] == "sampled" and r["opponent"] == "random" for r in card_rows) == 1
     )
+    pretrained_script.measure("hoyito_2x6", ["greedy"], 2, "sampled")  # a second run keeps the first's games
+    assert [len(row["games_played"]) for row in read_records(results_file)["results"]] == [2, 2]
     with pytest.raises(ValueError, match="--play must be one of"):
         pretrained_script.measure("hoyito_2x6", ["random"], 2, "best")
 

@@ -14,6 +14,7 @@ from hive_envs.hive import HiveGame
 from hive_envs.players import register_player_kind, split_checkpoint_spec
 from hive_envs.players import specs as player_specs
 from hive_envs.training import arena, evaluate
+from hive_envs.training.results_files import read_records
 from hive_envs.uhp_client import UHPClient, UHPEngineError, UHPTimeout
 from tests.play.helpers import tiny_hoyito_checkpoint
 from tests.play.oscillator import Oscillator
@@ -37,7 +38,7 @@ def test_evaluate_plays_two_of_our_engine_processes_with_correct_wdl(tmp_path, c
     )
     assert code == 0
     assert "W/D/L as seat 0" in capsys.readouterr().out
-    match = json.loads(out.read_text())["matches"][0]
+    match = read_records(out)["matches"][0]  # the report with its games (the summary has none)
     assert match["games"] == 2 and match["wins"] + match["draws"] + match["losses"] == 2
     for seat in (0, 1):
         assert match["wins_by_seat"][seat] + match["draws_by_seat"][seat] + match["losses_by_seat"][seat] == 1
@@ -132,7 +133,7 @@ def test_a_match_whose_games_end_by_repetition_is_reported_with_queen_margins(
     out = tmp_path / "report.json"
     settings = arena.Settings(game="hive", opening_plies=2, move_timeout_s=10.0, log_games=True)
     arena.run(["oscillator"], [f"uhp:{FAKE} repetition"], 2, settings, out=str(out))
-    match = json.loads(out.read_text())["matches"][0]
+    match = read_records(out)["matches"][0]
     assert match["repetition_draw"] and [g["result_for_a"] for g in match["games_played"]] == [0.0, 0.0]
     assert all(isinstance(g["queen_margin_for_a"], int) for g in match["games_played"])
     assert capsys.readouterr().err.count("queen_margin_for_a=") == 2  # the per-game log replays too

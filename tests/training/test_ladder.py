@@ -10,6 +10,7 @@ import pytest
 
 from hive_envs.hoyito.definition import HOYITO
 from hive_envs.training import evaluate, ladder
+from hive_envs.training.results_files import read_records, records_path
 from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -40,6 +41,9 @@ def test_the_hoyito_ladder_command_writes_json_and_png(tmp_path, capsys):
         assert key in report
     assert report["command"].startswith("python training/evaluate.py")
     assert plot.read_bytes()[:8] == PNG
+    assert not any("games_played" in pair for pair in report["pairs"])  # the summary: tallies only
+    assert report["records"]["file"] == "records/l.json.gz" and report["records"]["games"] == 20
+    assert [len(pair["games_played"]) for pair in read_records(out)["pairs"]] == [2] * 10
 
 
 def test_the_function_api_with_extra_players_and_a_checkpoint(tmp_path):
@@ -122,17 +126,33 @@ def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, pl
     played.clear()
     report = ladder.ladder(["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
     assert sorted(played) == sorted((name, "alphabeta:1") for name in HOYITO.ladder)
-    first_report = json.loads(first.read_text())
+    first_report = read_records(first)  # the earlier report with its games
     earlier = {(p["player"], p["opponent"]): p for p in first_report["pairs"]}
     kept = [p for p in report["pairs"] if "from" in p]
     assert len(kept) == 10 and len(report["pairs"]) == 15
     run_then = {"report": str(first), **{key: first_report[key] for key in ladder.PLAYED_UNDER}}
-    for row in kept:
+    for row in kept:  # its tally and its games, carried over from the earlier records file
         assert {k: v for k, v in row.items() if k != "from"} == earlier[row["player"], row["opponent"]]
+        assert len(row["games_played"]) == 2
         assert row["from"] == run_then  # the run that played it, not this one
     assert report["reused"][0]["report"] == str(first)
     assert "10 pairs are kept from" in ladder.markdown(report)
     assert {row["player"] for row in report["elo"]} == set(report["players"])
+
+
+def test_extend_without_the_earlier_records_file_keeps_its_pairs_as_tallies_and_says_why(
+    tmp_path, played, capsys
+):
+    first = tmp_path / "first.json"
+    ladder.ladder(game="hoyito", games=2, seed=4, progress=False, out=str(first))
+    records_path(first).unlink()  # the records stay on the machine that played them
+    played.clear()
+    report = ladder.ladder(["alphabeta:1"], game="hoyito", games=2, seed=4, progress=False, extend=str(first))
+    assert sorted(played) == sorted((name, "alphabeta:1") for name in HOYITO.ladder)
+    kept = [p for p in report["pairs"] if "from" in p]
+    assert len(kept) == 10 and not any("games_played" in p for p in kept)
+    assert all(len(p["games_played"]) == 2 for p in report["pairs"] if "from" not in p)
+    assert f"the pairs kept from {first} are kept without their games" in capsys.readouterr().err
 
 
 def test_a_second_extension_keeps_where_each_pair_was_played(tmp_path):

@@ -1,7 +1,7 @@
 """The page in a real browser (headless Chromium through selenium), served as ``hive-web`` serves it: a
-whole Hive game by clicks against alphabeta:1, and replays of an arena report and a ladder report,
-with the screenshots checked for the pieces' colours; a hostile report and a hostile agent name shown
-as text, running nothing. Skipped, saying why, when selenium, chromium or chromedriver is not
+whole Hive game by clicks against alphabeta:1, and replays of an arena report (its gzip records file)
+and a ladder report, with the screenshots checked for the pieces' colours; a hostile report and a
+hostile agent name shown as text, running nothing. Skipped, saying why, when selenium, chromium or chromedriver is not
 installed (CI installs them: .ci/run). ``HIVE_WEB_SCREENSHOTS=DIR`` keeps the screenshots in DIR."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from selenium.webdriver.support.ui import Select
 
 from hive_envs.hive.render import BUG_COLOURS
 from hive_envs.pretrained import pretrained_path
+from hive_envs.training.results_files import read_records, records_path
 from hive_envs.web.server import MAX_BODY, create_app
 from hive_envs.web.serving import bound_addresses, make_server
 from hive_envs.web.tables import Tables
@@ -156,11 +157,12 @@ def test_an_arena_report_and_a_ladder_report_are_replayed(server, browser, tmp_p
 
     out = tmp_path / "arena.json"
     arena.run(["greedy"], ["alphabeta:1"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))
-    games = json.loads(out.read_text())["matches"][0]["games_played"]
+    games = read_records(out)["matches"][0]["games_played"]
     browser.get(server)
     wait_for(lambda: browser.execute_script("return window.hiveApp.meta !== null"), "the page to load")
     browser.find_element(By.ID, "tab-replay").click()
-    browser.find_element(By.ID, "replay-file").send_keys(str(out))  # opened as soon as it is chosen
+    # its records file (gzip), unpacked by the page and opened as soon as it is chosen
+    browser.find_element(By.ID, "replay-file").send_keys(str(records_path(out)))
     rows = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#games tr.game"), "the games table")
     assert len(rows) == 2
     wait_for(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 import time
@@ -15,6 +16,7 @@ pytest.importorskip("flask")
 from hive_envs.games import new_game
 from hive_envs.hive import HiveGame
 from hive_envs.hive.engine.grid import DIRECTIONS
+from hive_envs.training.results_files import records_path
 from hive_envs.web.caps import Caps
 from hive_envs.web.guards import COOKIE
 from hive_envs.web.server import create_app, main
@@ -188,9 +190,12 @@ def test_an_arena_report_lists_every_game_and_each_replays_to_its_record(client,
 
     out = tmp_path / "arena.json"
     arena.run(["random"], ["greedy"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))
-    report = json.loads(out.read_text())
-    listed = client.post("/api/replay", json={"text": out.read_text()}).json
-    played = report["matches"][0]["games_played"]
+    summary = client.post("/api/replay", json={"text": out.read_text()}).json
+    assert summary["games"] == [] and summary["pairs"][0]["wins"] + summary["pairs"][0]["losses"] <= 2
+    assert "its games are in records/arena.json.gz" in summary["source"]
+    text = gzip.decompress(records_path(out).read_bytes()).decode()  # as the page unpacks it
+    listed = client.post("/api/replay", json={"text": text}).json
+    played = json.loads(text)["matches"][0]["games_played"]
     assert [g["length"] for g in listed["games"]] == [g["plies"] for g in played]
     for game, row in zip(listed["games"], played):
         assert game["players"] == (["random", "greedy"] if row["seat_of_a"] == 0 else ["greedy", "random"])
@@ -205,18 +210,35 @@ def test_an_arena_report_lists_every_game_and_each_replays_to_its_record(client,
         assert [f["last_move"] for f in frames[1:]] == names
 
 
-def test_a_ladder_report_lists_its_pairs_and_the_games_each_stores(client):
-    """The committed report mixes pairs kept from older reports (a tally, no games) with replayed
-    pairs that store each game."""
+def test_the_committed_ladder_summary_lists_its_pairs_as_tallies_and_names_its_records_file(client):
     listed = client.post("/api/replay", json={"text": LADDER.read_text()}).json
     report = json.loads(LADDER.read_text())
-    assert listed["source"] == "ladder report" and listed["game"] == "hive"
+    assert listed["source"].startswith("ladder report") and listed["game"] == "hive"
+    assert "records/ladder_hive_base.json.gz" in listed["source"]
     assert [(p["player"], p["opponent"], p["wins"]) for p in listed["pairs"]] == [
         (p["player"], p["opponent"], p["wins"]) for p in report["pairs"]
     ]
-    stored = [len(p.get("games_played", [])) for p in report["pairs"]]
-    assert 0 in stored and max(stored) > 0
-    assert [p["replayable"] for p in listed["pairs"]] == stored and len(listed["games"]) == sum(stored)
+    assert listed["games"] == [] and all(p["replayable"] == 0 for p in listed["pairs"])
+
+
+def test_a_shipped_agents_results_file_lists_the_games_its_rows_carry(client):
+    game = new_game("hoyito")
+    game.play_id(int(game.legal_move_ids()[0]))
+    row = {"player": "pretrained:hoyito_2x6", "opponent": "random", "games": 2, "wins": 1, "draws": 0,
+           "losses": 0, "mean_length": 1.0, "play": "argmax"}  # fmt: skip
+    played = {"seat_of_a": 1, "result_for_a": None, "plies": 1, "reason": "stopped", "record": game.record()}
+    report = {
+        "name": "hoyito_2x6",
+        "game": "hoyito",
+        "game_options": {},
+        "results": [row, {**row, "games_played": [played]}],
+    }
+    listed = client.post("/api/replay", json={"text": json.dumps(report)}).json
+    assert listed["source"] == "shipped agent's results" and [p["replayable"] for p in listed["pairs"]] == [
+        0,
+        1,
+    ]
+    assert listed["games"][0]["players"] == ["random", "pretrained:hoyito_2x6"]
 
 
 def test_a_ladder_pair_without_its_games_is_listed_as_a_tally(client):

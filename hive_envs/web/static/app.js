@@ -313,6 +313,12 @@ function resultText(result) {
   return result > 0 ? "1-0" : result < 0 ? "0-1" : "½-½";
 }
 
+async function fileText(file) {  // a records file (.json.gz, beside a results summary) is unpacked here
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return file.text();
+  return new Response(file.stream().pipeThrough(new DecompressionStream("gzip"))).text();
+}
+
 function openReplay() {
   return guarded(async () => {
     const list = await api("POST", "/api/replay", { text: $("replay-text").value });
@@ -387,7 +393,7 @@ async function start() {
   $("replay-open").addEventListener("click", openReplay);
   $("replay-file").addEventListener("change", async () => {
     const file = $("replay-file").files[0];
-    if (file) { $("replay-text").value = await file.text(); openReplay(); }
+    if (file) { $("replay-text").value = await fileText(file); openReplay(); }
   });
   $("first").addEventListener("click", () => step(0));
   $("prev").addEventListener("click", () => step(app.replay.index - 1));
