@@ -27,6 +27,7 @@ LAYERS = [
         "protocol",
         [
             "hive_envs.version",
+            "hive_envs.configs",
             "hive_envs.core",
             "hive_envs.core.game",
             "hive_envs.core.definition",

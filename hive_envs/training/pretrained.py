@@ -1,7 +1,7 @@
 """Ship a trained checkpoint as a pretrained agent of the package, with its model card; measure it.
 
     python training/pretrained.py export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
-        --note "trained with configs/hive_base.yaml, then --resume ..."
+        --note "trained with --config hive_base, then --resume ..."
     python training/pretrained.py measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
     python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
 
@@ -403,7 +403,7 @@ def card_markdown(card: dict) -> str:
     summary = (
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
         f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
-        f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
+        f"with the `{config.get('name', card['name'])}` config: {runs}. The card's default search: "
         f"`pretrained:{card['name']}{card['default_search']}`{search_note(card)}."
     )
     lines = [f"## `{card['name']}`", "", summary]
