@@ -1,8 +1,8 @@
 """Play Hive or Hoyito II in the terminal against a trained agent, a built-in player, or a friend.
 
-    python -m hive_envs.play hive --agent runs/hive/checkpoints/latest.pt --simulations 64
-    python -m hive_envs.play hoyito --opponent greedy --options holes_per_row=12
-    python -m hive_envs.play hive --opponent human --options expansions=MLP
+    hive-play hive --agent runs/hive/checkpoints/latest.pt --simulations 64
+    hive-play hoyito --opponent greedy --options holes_per_row=12
+    hive-play hive --opponent human --options expansions=MLP
 
 The board is drawn before every move. Type a move — a UHP move string in Hive (``wS1``,
 ``bG1 -wS1``, ``wQ wS1/``), a hole number in Hoyito (the numbers printed around the board) — or:
@@ -24,6 +24,7 @@ import sys
 from typing import TextIO
 
 from hive_envs.core.game import Game
+from hive_envs.extras import command
 from hive_envs.games import GAMES, game_entry
 from hive_envs.players import Player, PlayerContext, make_player
 from hive_envs.players.base import play_on_one_thread
@@ -182,7 +183,7 @@ def _interactive(stream) -> bool:
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m hive_envs.play",
+        prog="hive-play",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -236,4 +237,4 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())
