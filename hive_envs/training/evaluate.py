@@ -17,7 +17,8 @@
 Players and opponents are player specs (`hive_envs.players`: random, greedy, alphabeta:D,
 alphabeta:T=S, PATH, PATH@N, uhp:COMMAND and every kind registered there). Prints a table (W/D/L per
 seat, win rate with a 95% Wilson interval, score, mean game length) and writes everything as JSON
-(`--out`, default evaluation.json next to the first checkpoint). Checkpoints play argmax moves by
+(`--out`; by default evaluation.json next to the first checkpoint, or, for one inside the package (a
+pretrained agent), runs/pretrained/NAME/evaluation.json: never into the package). Checkpoints play argmax moves by
 default; `--sample` samples from the policy instead. Outputs and arguments are checked before the
 first game. ``--ladder GAME`` runs `training.ladder` (game by game in the arena, with its opening
 book, workers and progress bar) instead of the batched matches.
@@ -98,6 +99,17 @@ class Setup:
         return data
 
 
+def default_report_path(checkpoint: str) -> Path:
+    """Where `evaluate` writes without ``--out``: ``evaluation.json`` next to ``checkpoint`` (in its run
+    folder), but for a checkpoint inside the installed package (a pretrained agent's file, in the
+    source tree or site-packages) ``runs/pretrained/NAME/evaluation.json`` in the working directory."""
+    path = Path(checkpoint)
+    package = Path(__file__).resolve().parents[1]  # the hive_envs folder this module is part of
+    if package in path.resolve().parents:
+        return Path("runs") / "pretrained" / path.stem / "evaluation.json"
+    return path.parent / "evaluation.json"
+
+
 def match_player(spec: PlayerSpec | str, greedy_play: bool, seed: int, game: str | None = None):
     """The player of a spec, named as the tables show it."""
     player = make_player(spec, PlayerContext(game=game, seed=seed, sample=not greedy_play))
@@ -132,11 +144,7 @@ def evaluate(
     if opening_plies < 0:
         raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
     specs = {text: parse_spec(text) for text in checkpoints + opponents}  # parsed once, here
-    out_path = (
-        Path(out)
-        if out
-        else Path(specs[checkpoints[0]].checkpoint or checkpoints[0]).parent / "evaluation.json"
-    )
+    out_path = Path(out) if out else default_report_path(specs[checkpoints[0]].checkpoint or checkpoints[0])
     check_writable(out_path, "--out")
     if plot:
         if len(checkpoints) < 2:
