@@ -43,10 +43,12 @@ def expected_final_step(step: int, elapsed_s: float, total_steps: int, limit_s: 
     return max(step, min(total_steps, round(at_limit)))
 
 
-def resume_note(step: int, elapsed_s: float, total_steps: int, limit_s: float) -> str:
-    """What a resumed run (at ``step``, ``elapsed_s`` of training time behind it) has left, as a line
-    to print; ValueError, saying which key to raise, when it has nothing left: ``time_limit_minutes``
-    counts every segment of a run, so a run that used its budget trains no more on --resume alone."""
+def resume_note(step: int, updates: int, elapsed_s: float, total_steps: int, limit_s: float) -> str:
+    """What a resumed run (at ``step`` after ``updates`` updates, ``elapsed_s`` of training time behind
+    it) has left, as a line to print; ValueError, saying which key to raise, when it has nothing left:
+    ``time_limit_minutes`` counts every segment of a run, so a run that used its budget trains no more
+    on --resume alone. Less time left than its mean update took counts as none (the budget stopped
+    that run because its next update would not fit)."""
     if step >= total_steps:
         raise ValueError(
             f"nothing left to train: the run is at step {step:,} of total_steps {total_steps:,}; "
@@ -55,7 +57,7 @@ def resume_note(step: int, elapsed_s: float, total_steps: int, limit_s: float) -
     if not limit_s:
         return f"resuming at step {step:,}: {total_steps - step:,} of total_steps {total_steps:,} left"
     used, limit = elapsed_s / 60, limit_s / 60
-    if elapsed_s >= limit_s:
+    if limit_s - elapsed_s < (elapsed_s / updates if updates else 0.0):
         raise ValueError(
             f"nothing left to train: the run has used {used:.1f} min of its time_limit_minutes {limit:g}, "
             f"which counts every segment of the run (--resume too); raise it to train on, e.g. "

@@ -195,12 +195,8 @@ class TrainingRun:
         pool: list = []
         if self.resume:
             pool = self._resume(self.checkpoint_dir / "latest.pt")
-            config = self.config
-            print(
-                resume_note(
-                    self.global_step, self.elapsed, config.total_steps, config.time_limit_minutes * 60
-                )
-            )
+            limit_s = self.config.time_limit_minutes * 60
+            print(resume_note(self.global_step, self.update, self.elapsed, self.config.total_steps, limit_s))
         self.segments.append(start_segment(self.global_step, self.elapsed))
         return pool
 
