@@ -29,8 +29,8 @@ import tempfile
 import time
 
 GAMES = {
-    "Hoyito 2x6": ("configs/hoyito_2x6.yaml", "hoyito", "pettingzoo:hive_envs/hoyito-v0"),
-    "Hive Base": ("configs/hive_base.yaml", "hive", "pettingzoo:hive_envs/hive-v0"),
+    "Hoyito 2x6": ("hoyito_2x6", "hoyito", "pettingzoo:hive_envs/hoyito-v0"),
+    "Hive Base": ("hive_base", "hive", "pettingzoo:hive_envs/hive-v0"),
 }
 
 

@@ -16,7 +16,7 @@ RESULTS = {
     "docs/results/sb3_hoyito_2x6_shaping.json": ("SB3 MaskablePPO, `MlpPolicy`", "Hoyito 2×6"),
     "docs/results/rllib_hive_base_shaping.json": ("RLlib PPO, default MLP module", "Hive Base"),
     "docs/results/hive_base_board_only.json": (
-        "our PPO (`configs/hive_base_board_only.yaml`), hexconv on the board only",
+        "our PPO (the `experiments/hive_base_board_only` config), hexconv on the board only",
         "Hive Base",
     ),
 }

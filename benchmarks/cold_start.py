@@ -12,7 +12,7 @@ best of ``--repeats``, cold and warm taken in turns.
 
 Cases:
 - ``gym``: ``import hive_envs``, ``gym.make("hive_envs/Hive-v0")``, ``reset(seed=0)``, one ``step``;
-- ``train``: ``training/ppo_selfplay.py``'s ``train`` with ``configs/hive_base.yaml`` (the
+- ``train``: ``training/ppo_selfplay.py``'s ``train`` with the ``hive_base`` config (the
   ``hive_lookahead`` network) for one update (``total_steps`` = one rollout), without evaluations,
   into a temporary runs folder; torch's import is included.
 
@@ -34,10 +34,10 @@ from datetime import datetime, timezone
 from benchmarks import results as results_file
 
 RESULTS = "docs/results/cold_start.json"
-TRAIN_CONFIG = "configs/hive_base.yaml"
+TRAIN_CONFIG = "hive_base"
 CASES = {
     "gym": '`gym.make("hive_envs/Hive-v0")`, `reset(seed=0)`, one `step` (imports included)',
-    "train": f"first update of `train` with `{TRAIN_CONFIG}` (hive_lookahead network; torch import included)",
+    "train": f"first update of `train` with the `{TRAIN_CONFIG}` config (hive_lookahead network; torch import included)",
 }
 TARGETS_CPU_S = {"gym": 8.0, "train": 30.0}
 
@@ -57,10 +57,10 @@ def run_train() -> None:
     from hive_envs.training.config import load_config
     from hive_envs.training.ppo_selfplay import train
 
-    base = load_config(results_file.ROOT / TRAIN_CONFIG)
+    base = load_config(TRAIN_CONFIG)
     with tempfile.TemporaryDirectory() as runs:
         config = load_config(
-            results_file.ROOT / TRAIN_CONFIG,
+            TRAIN_CONFIG,
             {
                 "runs_dir": runs,
                 "total_steps": base.num_games * base.rollout_steps,

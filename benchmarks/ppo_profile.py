@@ -2,7 +2,7 @@
 rule features, the players (teacher and pool), the env, the rest of the rollout (network forward,
 sampling, Python) and the update (forward and backward over the minibatches).
 
-    python -m benchmarks.ppo_profile [--config configs/hive_base.yaml] [--updates 3] [--json PATH --label NAME]
+    python -m benchmarks.ppo_profile [--config hive_base] [--updates 3] [--json PATH --label NAME]
 
 The run is the PPO benchmark's (`benchmarks.suite.ppo_steps_per_second`: one warm-up update, then
 ``--updates`` timed updates through `training.ppo_selfplay.train`, no evaluation or checkpoints), with

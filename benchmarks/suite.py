@@ -453,7 +453,7 @@ def game_name(key: str) -> str:
 
 
 # --------------------------------------------------------------------------- PPO self-play
-PPO_CONFIG = "configs/hive_base.yaml"
+PPO_CONFIG = "hive_base"  # the package's config of that name (hive_envs/configs)
 PPO_PATHS = {
     "HiveBatch (after)": "hive",
     "64 AEC envs in a Python loop (before)": "hive_aec_loop",  # benchmarks.aec_batch.AEC_LOOP_HIVE
@@ -539,7 +539,7 @@ def ppo_section(updates: int, command: str) -> tuple[str, dict]:
     before and after HiveBatch: the printed section and its figures, with the section's own
     provenance (a section-only run, ``--rows ppo --json PATH``, updates an existing results file)."""
     title = (
-        f"Self-play PPO on {PPO_CONFIG} (CPU), env steps/s: rollout + update over {updates} updates "
+        f"Self-play PPO on the {PPO_CONFIG} config (CPU), env steps/s: rollout + update over {updates} updates "
         f"after one warm-up (per wall- and per CPU-second); rollout alone over {updates} rollouts "
         "(the plain self-play collector: no teacher or pool players), and its time inside batch.step"
     )

@@ -77,6 +77,7 @@ Observation planes (uint8, shape (P, C, C), from the observing agent's side: "ow
     2N+2K+9    plies_left       0..255  plies until the `max_turns` draw, saturated at 255
                                         (255 when there is no cap)
     ==========================  ======  =====================================================
+
     Constant planes hold the same value on every cell. The tile planes alone fix the position
     (tiles, stacks and their order, reserves); with the last-moved tile, the last-ply pass, the
     ply counter and the side to move, the observation determines the legal moves and the game's

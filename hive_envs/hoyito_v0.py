@@ -22,6 +22,7 @@ Actions
     `seat*n + k`: South's holes 0..n-1, North's n..2n-1, sowing counter-clockwise).
 
 Observation (from the observing agent's side, own row first; float32)
+    ============  ==============================================================================
     ``[0, n)``    own holes, from own left, counters / 4. Division by 4 puts a casa at exactly 1.0.
     ``[n, 2n)``   opponent's holes from their left, counters / 4. Own row then opponent's row
                   is the sowing order, so a move of c counters from entry k reaches entry k + c.
@@ -33,6 +34,8 @@ Observation (from the observing agent's side, own row first; float32)
                   best move depends on it (without it the observation would not be Markov).
     ``2n + 3``    1.0 when the observing agent is the one to move, else 0.0 (the waiting agent
                   can observe too). After the game ends: 1.0 for the player who moved last.
+    ============  ==============================================================================
+
     Hole entries are exact (integers over 4); the others are float32 roundings of fractions.
 
 Action mask

@@ -1,8 +1,8 @@
 """Play Hive or Hoyito II in the terminal against a trained agent, a built-in player, or a friend.
 
-    python -m hive_envs.play hive --agent runs/hive/checkpoints/latest.pt --simulations 64
-    python -m hive_envs.play hoyito --opponent greedy --options holes_per_row=12
-    python -m hive_envs.play hive --opponent human --options expansions=MLP
+    hive-play hive --agent runs/hive/checkpoints/latest.pt --simulations 64
+    hive-play hoyito --opponent greedy --options holes_per_row=12
+    hive-play hive --opponent human --options expansions=MLP
 
 The board is drawn before every move. Type a move — a UHP move string in Hive (``wS1``,
 ``bG1 -wS1``, ``wQ wS1/``), a hole number in Hoyito (the numbers printed around the board) — or:
@@ -10,7 +10,7 @@ The board is drawn before every move. Type a move — a UHP move string in Hive 
     hint [PREFIX]   the legal moves (those starting with PREFIX) and the computer's pick
     undo            take back your last move (and the reply to it)
     board           draw the board again
-    help            this list
+    help            this list, and how to type a move
     quit            leave (end of input does the same)
 
 A move that is malformed or illegal is refused with the reason, and you are asked again.
@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shlex
 import sys
+import textwrap
 from typing import TextIO
 
 from hive_envs.core.game import Game
+from hive_envs.extras import command
 from hive_envs.games import GAMES, game_entry
 from hive_envs.players import Player, PlayerContext, make_player
 from hive_envs.players.base import play_on_one_thread
@@ -31,6 +34,27 @@ from hive_envs.players.specs import describe_specs
 from hive_envs.terminal import run_quietly
 
 HELP = __doc__.split("or:\n\n", 1)[1].split("\n\nA move")[0]
+
+
+def playable_games() -> list[str]:
+    """The games the terminal can show: those whose definition draws the board as text (not ``aec``,
+    which stands for any PettingZoo env and has no board of its own)."""
+    return sorted(name for name, definition in GAMES.items() if definition.ref("draw_text") is not None)
+
+
+def play_command(game: str, options: dict, agent: str) -> str | None:
+    """The ``hive-play`` command line that plays the checkpoint ``agent`` in ``game`` under ``options``
+    (those that differ from the game's defaults), or None for a game the terminal cannot show."""
+    if game not in playable_games():
+        return None
+    defaults = {f.name: f.default for f in dataclasses.fields(game_entry(game).options)}
+    changed = [
+        f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+        for key, value in options.items()
+        if key in defaults and value != defaults[key]
+    ]
+    words = ["hive-play", game, "--agent", agent, *(["--options", *changed] if changed else [])]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 class Table:
@@ -148,6 +172,17 @@ class Session:
             return False
         if word == "help":
             self.say(HELP)
+            notation = rules.definition.move_notation
+            if notation:
+                self.say(
+                    textwrap.fill(
+                        f"Moves: {notation}.",
+                        100,
+                        initial_indent="    ",
+                        subsequent_indent="    ",
+                        break_on_hyphens=False,
+                    )
+                )
         elif word == "board":
             self.say(rules.draw())
         elif word == "hint":
@@ -182,11 +217,11 @@ def _interactive(stream) -> bool:
 
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m hive_envs.play",
+        prog="hive-play",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("game", choices=playable_games())
     parser.add_argument(
         "--agent",
         metavar="PATH",
@@ -236,4 +271,4 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

@@ -5,7 +5,8 @@ See `hive_envs.hive.uhp` for the commands. Options: ``--player SPEC`` (any playe
 ``--agent PATH`` (a Hive checkpoint) with ``--simulations N`` (play-time search, 0 = raw policy).
 """
 
+from hive_envs.extras import command
 from hive_envs.hive.uhp import main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(command(main)())

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
+import io
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,3 +42,17 @@ def test_installed_perft_command_counts_the_base_start():
         pytest.skip("hive-perft is not on PATH (the package is not installed in this environment)")
     out = subprocess.run([command, "2"], capture_output=True, text=True, timeout=300, check=True).stdout
     assert out.split() == ["96"]  # Base, tournament opening: 4 first placements x 24 replies
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_each_command_shows_its_usage_under_its_own_name(name):
+    module_name, _, function = SCRIPTS[name].partition(":")
+    if name == "hive-train-rllib":
+        pytest.importorskip("ray")
+    main = getattr(importlib.import_module(module_name), function)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    assert out.getvalue().startswith(f"usage: {name} ")
+    assert "python training/" not in out.getvalue()  # the checkout's script forms are not a wheel's

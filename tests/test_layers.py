@@ -27,6 +27,8 @@ LAYERS = [
         "protocol",
         [
             "hive_envs.version",
+            "hive_envs.extras",
+            "hive_envs.configs",
             "hive_envs.core",
             "hive_envs.core.game",
             "hive_envs.core.definition",
@@ -117,6 +119,7 @@ LAYERS = [
         ["hive_envs.training", "hive_envs.training.*", "training.*"],
         ("torch", "ray", "gymnasium", "pettingzoo"),
     ),
+    ("commands", ["hive_envs.commands"], ()),
 ]
 # Within agents and players, only these modules may import torch (the rest stays importable without it).
 TORCH_FREE = [

@@ -35,6 +35,7 @@ never read from a file.
   None: the game has no alpha-beta player.
 - ``draw_text`` *part*: ``(game) -> str``, the board as the terminal front end prints it;
   ``score_text`` *part*: ``(game) -> str``: what follows "X wins" at the end (a final score), "" if nothing;
+  ``move_notation``: how a person types a move, as the terminal front end's ``help`` explains it;
   ``draw_picture`` *part*: ``(game) -> (H, W, 3) uint8`` array, the board as a picture, or None;
   ``web_board`` *part*: ``(game) -> dict``, what the browser page (`hive_envs.web`) draws of the
   position, or None (the page then cannot show the game).
@@ -156,6 +157,7 @@ class GameDefinition:
     draw_picture: Part[Any] = Part(None)
     web_board: Part[Any] = Part(None)
     score_text: Part[Callable[[Any], str]] = Part(lambda game: "")  # takes the game's own class
+    move_notation: str = ""
     ladder: tuple[str, ...] = ("random", "greedy")
     eval_opponents: tuple[str, ...] = ("random",)
     metrics: tuple[MatchMetric, ...] = ()

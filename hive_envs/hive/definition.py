@@ -73,6 +73,14 @@ HIVE = GameDefinition(
     vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
     searcher="hive_envs.hive.engine.alphabeta:HiveAlphaBeta",
     draw_text="hive_envs.hive.render:render_ansi",
+    move_notation=(
+        "UHP move strings. A piece is its colour (w, b), bug (Q Queen, A Ant, B Beetle, "
+        "G Grasshopper, S Spider, M Mosquito, L Ladybug, P Pillbug) and number if it has one: wQ, bS1, "
+        "wA3. The game's first move is the piece alone (wS1); every other names the piece and its "
+        "destination beside a piece X on the board: -X west of X, X- east, \\X north-west, X/ "
+        "north-east, /X south-west, X\\ south-east (bG1 -wS1, wQ wS1/); the piece then X alone climbs "
+        "on top of X (wB1 bQ); pass when nothing else is legal"
+    ),
     draw_picture="hive_envs.hive.render:render_rgb",
     web_board="hive_envs.web.boards:hive_position",
     ladder=("random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"),

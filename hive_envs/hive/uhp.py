@@ -399,7 +399,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     closes the engine's output), 130 on Ctrl-C; no traceback either way."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m hive_envs.uhp", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="hive-uhp", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--player",
         default=DEFAULT_PLAYER,

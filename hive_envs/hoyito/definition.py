@@ -46,6 +46,7 @@ HOYITO = GameDefinition(
     draw_picture="hive_envs.hoyito.render:render_rgb",
     web_board="hive_envs.web.boards:hoyito_position",
     score_text=lambda game: " ({}-{})".format(*game.captured),
+    move_notation="the number of the hole to sow from, as printed around the board",
     ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
     eval_opponents=("random", "greedy"),
     potential="captured_margin",  # hive_envs.hoyito.engine.game.POTENTIAL_NAME (tested equal)

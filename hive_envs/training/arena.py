@@ -1,12 +1,12 @@
 """Game-by-game matches between any players, UHP engine processes included; W/D/L with Wilson CIs.
 
     # a checkpoint (raw policy) vs an external UHP engine, 1 s per move, 20 games
-    python training/arena.py runs/hive/checkpoints/latest.pt "uhp:nokamute uhp" --games 20 --move-time 1
+    hive-arena runs/hive/checkpoints/latest.pt "uhp:nokamute uhp" --games 20 --move-time 1
     # play-time search (64 simulations) vs the raw policy of the same checkpoint, 4 workers
-    python training/arena.py A.pt@64 A.pt --games 200 --workers 4
+    hive-arena A.pt@64 A.pt --games 200 --workers 4
     # the alpha-beta searchers against each other (Hive unless a checkpoint says otherwise)
-    python training/arena.py alphabeta:3 alphabeta:2 greedy --games 200 --workers 2
-    # also reachable from evaluate.py:  python training/evaluate.py A.pt --opponent uhp:"COMMAND"
+    hive-arena alphabeta:3 alphabeta:2 greedy --games 200 --workers 2
+    # also reachable from hive-evaluate:  hive-evaluate A.pt --opponent uhp:"COMMAND"
 
 Player specs are those of `hive_envs.players`: ``random``, ``greedy``, ``alphabeta:D`` /
 ``alphabeta:T=S`` (alpha-beta search), ``PATH`` (a checkpoint, raw policy) or ``PATH@N`` (PUCT search, N
@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from hive_envs.core.game import Game
+from hive_envs.extras import command
 from hive_envs.games import game_entry
 from hive_envs.players import (
     PlayerContext,
@@ -431,7 +432,7 @@ def settings_for(specs: list[PlayerSpec | str], **kwargs) -> Settings:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="hive-arena", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "player",
@@ -490,4 +491,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

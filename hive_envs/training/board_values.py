@@ -34,6 +34,7 @@ from multiprocessing import Pool
 
 import numpy as np
 
+from hive_envs.extras import command
 from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS, COUNTER, HoyitoAlphaBeta, check_board_values
 from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.players import BasePlayer, SearchLimits
@@ -231,4 +232,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

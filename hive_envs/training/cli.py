@@ -12,10 +12,20 @@ from pathlib import Path
 
 from hive_envs.training import results_files
 
+#: the ``--config`` help of the trainers (`hive_envs.configs.config_path` resolves the value)
+CONFIG_HELP = (
+    "a YAML file of config keys, or the name of one of the package's configs: quickstart, hoyito_2x6, "
+    "hive_base, ..., experiments/NAME (the table: hive_envs/configs/README.md)"
+)
 
-def config_parser(description: str | None, keys_help: str, config_help: str) -> argparse.ArgumentParser:
-    """A parser with `--config`, its epilog listing the config keys (also accepted as --key value)."""
+
+def config_parser(
+    prog: str, description: str | None, keys_help: str, config_help: str
+) -> argparse.ArgumentParser:
+    """A parser for the command `prog` with `--config`, its epilog listing the config keys (also
+    accepted as --key value)."""
     parser = argparse.ArgumentParser(
+        prog=prog,
         description=description,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="config keys (also accepted as --key value):\n" + keys_help,

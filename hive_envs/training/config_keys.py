@@ -32,6 +32,7 @@ from typing import Any, Generic, TypeVar
 
 import yaml
 
+from hive_envs.configs import config_path
 from hive_envs.core.short_repr import short_repr
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -238,12 +239,11 @@ class ConfigKeys(Generic[C]):
         return self.cls(**values)
 
     def load(self, path: str | Path | None, overrides: dict[str, Any] | None = None) -> C:
-        """The YAML file at `path` (if any) with `overrides` on top, as a checked config."""
+        """The YAML file at `path` (if any; a file or the name of a config of the package,
+        `hive_envs.configs.config_path`) with `overrides` on top, as a checked config."""
         values: dict[str, Any] = {}
         if path is not None:
-            path = Path(path)
-            if not path.is_file():
-                raise ValueError(f"config file {str(path)!r} does not exist")
+            path = config_path(path)
             size = path.stat().st_size
             if size > MAX_CONFIG_BYTES:
                 raise ValueError(

@@ -1,23 +1,24 @@
 """Evaluate checkpoints: matches against random, greedy or other checkpoints; Elo for a list.
 
     # one checkpoint vs random and greedy (default opponents), 400 games each, both seats
-    python training/evaluate.py runs/hoyito_2x6/checkpoints/latest.pt --games 400
+    hive-evaluate runs/hoyito_2x6/checkpoints/latest.pt --games 400
     # vs another checkpoint, or the same one with 32 PUCT simulations per move
-    python training/evaluate.py A.pt --opponents B.pt A.pt@32
-    # vs any UHP engine process (Hive; games one by one, see training/arena.py for time limits etc.)
-    python training/evaluate.py A.pt --opponent uhp:"nokamute uhp" --games 20
+    hive-evaluate A.pt --opponents B.pt A.pt@32
+    # vs any UHP engine process (Hive; games one by one, see hive-arena --help for time limits etc.)
+    hive-evaluate A.pt --opponent uhp:"nokamute uhp" --games 20
     # a list: every pair plays (plus random and greedy), Elo fit with random at 0, Elo-vs-step plot
-    python training/evaluate.py runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
+    hive-evaluate runs/hoyito_2x6/checkpoints/step_*.pt --games 200 --plot elo.png
     # vs the alpha-beta searchers (any depth D, or T=seconds per move)
-    python training/evaluate.py A.pt --opponents alphabeta:1 alphabeta:2 --games 200
+    hive-evaluate A.pt --opponents alphabeta:1 alphabeta:2 --games 200
     # the Elo ladder: random, greedy, alphabeta:1..3 (Hoyito: :2, :4, :6) and the players given
-    python training/evaluate.py --ladder hive --games 200 --workers 2 --out ladder.json --plot ladder.png
-    python training/evaluate.py --ladder hoyito A.pt --games 20
+    hive-evaluate --ladder hive --games 200 --workers 2 --out ladder.json --plot ladder.png
+    hive-evaluate --ladder hoyito A.pt --games 20
 
 Players and opponents are player specs (`hive_envs.players`: random, greedy, alphabeta:D,
 alphabeta:T=S, PATH, PATH@N, uhp:COMMAND and every kind registered there). Prints a table (W/D/L per
 seat, win rate with a 95% Wilson interval, score, mean game length) and writes everything as JSON
-(`--out`, default evaluation.json next to the first checkpoint). Checkpoints play argmax moves by
+(`--out`; by default evaluation.json next to the first checkpoint, or, for one inside the package (a
+pretrained agent), runs/pretrained/NAME/evaluation.json: never into the package). Checkpoints play argmax moves by
 default; `--sample` samples from the policy instead. Outputs and arguments are checked before the
 first game. ``--ladder GAME`` runs `training.ladder` (game by game in the arena, with its opening
 book, workers and progress bar) instead of the batched matches.
@@ -31,30 +32,33 @@ import itertools
 import sys
 from pathlib import Path
 
-import torch
+from hive_envs.extras import command, script_imports
 
-from hive_envs.agents.checkpoint import load_checkpoint
-from hive_envs.games import GAMES, new_game
-from hive_envs.players import PlayerContext, PlayerSpec, make_player, parse_spec
-from hive_envs.players.uhp_engine import add_move_timeout_argument
-from hive_envs.training.arena import distinct_openings
-from hive_envs.training.cli import (
-    add_trust_env_module,
-    check_writable,
-    exit_code,
-    trust_env_modules,
-    write_report,
-)
-from hive_envs.training.elo import fit_elo
-from hive_envs.training.game_lookup import make_batch
-from hive_envs.training.ladder import ladder
-from hive_envs.training.match import (
-    MatchResult,
-    format_table,
-    halves,
-    play_games_batched,
-    summarise,
-)
+with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    import torch
+
+    from hive_envs.agents.checkpoint import load_checkpoint
+    from hive_envs.games import GAMES, new_game
+    from hive_envs.players import PlayerContext, PlayerSpec, make_player, parse_spec
+    from hive_envs.players.uhp_engine import add_move_timeout_argument
+    from hive_envs.training.arena import distinct_openings
+    from hive_envs.training.cli import (
+        add_trust_env_module,
+        check_writable,
+        exit_code,
+        trust_env_modules,
+        write_report,
+    )
+    from hive_envs.training.elo import fit_elo
+    from hive_envs.training.game_lookup import make_batch
+    from hive_envs.training.ladder import ladder
+    from hive_envs.training.match import (
+        MatchResult,
+        format_table,
+        halves,
+        play_games_batched,
+        summarise,
+    )
 
 BUILTIN = ("random", "greedy")
 
@@ -95,6 +99,17 @@ class Setup:
         return data
 
 
+def default_report_path(checkpoint: str) -> Path:
+    """Where `evaluate` writes without ``--out``: ``evaluation.json`` next to ``checkpoint`` (in its run
+    folder), but for a checkpoint inside the installed package (a pretrained agent's file, in the
+    source tree or site-packages) ``runs/pretrained/NAME/evaluation.json`` in the working directory."""
+    path = Path(checkpoint)
+    package = Path(__file__).resolve().parents[1]  # the hive_envs folder this module is part of
+    if package in path.resolve().parents:
+        return Path("runs") / "pretrained" / path.stem / "evaluation.json"
+    return path.parent / "evaluation.json"
+
+
 def match_player(spec: PlayerSpec | str, greedy_play: bool, seed: int, game: str | None = None):
     """The player of a spec, named as the tables show it."""
     player = make_player(spec, PlayerContext(game=game, seed=seed, sample=not greedy_play))
@@ -129,11 +144,7 @@ def evaluate(
     if opening_plies < 0:
         raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
     specs = {text: parse_spec(text) for text in checkpoints + opponents}  # parsed once, here
-    out_path = (
-        Path(out)
-        if out
-        else Path(specs[checkpoints[0]].checkpoint or checkpoints[0]).parent / "evaluation.json"
-    )
+    out_path = Path(out) if out else default_report_path(specs[checkpoints[0]].checkpoint or checkpoints[0])
     check_writable(out_path, "--out")
     if plot:
         if len(checkpoints) < 2:
@@ -229,7 +240,7 @@ def plot_elo(rows: list[dict], path: str) -> None:
 def arguments() -> argparse.ArgumentParser:
     """The command line of evaluate.py."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="hive-evaluate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "checkpoints", nargs="*", help="checkpoint file(s); with --ladder: players added to the ladder"
@@ -240,7 +251,7 @@ def arguments() -> argparse.ArgumentParser:
         nargs="+",
         default=list(BUILTIN),
         help="player specs: 'random', 'greedy', alphabeta:D / alphabeta:T=S, checkpoint paths PATH[@N | @T=S] "
-        "and/or uhp:COMMAND (a UHP engine; see training/arena.py)",
+        "and/or uhp:COMMAND (a UHP engine; see hive-arena --help)",
     )
     parser.add_argument(
         "--games", type=int, default=None, help="games per match, half in each seat (400; ladder 200)"
@@ -356,4 +367,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

@@ -1,6 +1,6 @@
 """Expert iteration (AlphaZero-style) for the games of hive_envs: the policy learns what the search finds.
 
-    python training/expert_iteration.py --config configs/hoyito_2x6_exit.yaml [--key value ...] [--resume | --overwrite]
+    python -m hive_envs.training.expert_iteration --config experiments/hoyito_2x6_exit [--key value ...] [--resume | --overwrite]
 
 Read top to bottom:
   1. options: the PPO trainer's config (hive_envs/training/config.py: the same keys, plus the ``exit_*`` ones);
@@ -42,23 +42,27 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import torch
-from torch import nn
 
-from hive_envs.agents.batch_evaluators import LeafBatch, make_batch_evaluator
-from hive_envs.agents.batched_search import RootNoise, SearchResult, batched_search
-from hive_envs.agents.distributions import mask_logits
-from hive_envs.agents.search import SearchConfig, choose
-from hive_envs.agents.views import view_for
-from hive_envs.games import GAMES
-from hive_envs.training.alphabeta_expert import AlphaBetaExpert
-from hive_envs.training.cli import add_run_flags, config_parser, exit_code
-from hive_envs.training.config import TrainConfig, describe_keys, load_config
-from hive_envs.training.config_keys import parse_overrides
-from hive_envs.training.eval_matches import game_options
-from hive_envs.training.game_lookup import make_batch
-from hive_envs.training.resources import EXPERT_ITERATION
-from hive_envs.training.run import TrainingRun
+from hive_envs.extras import command, script_imports
+
+with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    import torch
+    from torch import nn
+
+    from hive_envs.agents.batch_evaluators import LeafBatch, make_batch_evaluator
+    from hive_envs.agents.batched_search import RootNoise, SearchResult, batched_search
+    from hive_envs.agents.distributions import mask_logits
+    from hive_envs.agents.search import SearchConfig, choose
+    from hive_envs.agents.views import view_for
+    from hive_envs.games import GAMES
+    from hive_envs.training.alphabeta_expert import AlphaBetaExpert
+    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser, exit_code
+    from hive_envs.training.config import TrainConfig, describe_keys, load_config
+    from hive_envs.training.config_keys import parse_overrides
+    from hive_envs.training.eval_matches import game_options
+    from hive_envs.training.game_lookup import make_batch
+    from hive_envs.training.resources import EXPERT_ITERATION
+    from hive_envs.training.run import TrainingRun
 
 
 @dataclass
@@ -308,7 +312,9 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
+    parser = config_parser(
+        "python -m hive_envs.training.expert_iteration", __doc__, describe_keys(), CONFIG_HELP
+    )
     add_run_flags(parser)
     args, rest = parser.parse_known_args(argv)
     return exit_code(
@@ -319,4 +325,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

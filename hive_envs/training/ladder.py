@@ -1,10 +1,10 @@
 """The Elo ladder: a round robin of fixed players (and any checkpoints or specs given), Elo with random = 0.
 
-    python training/evaluate.py --ladder hive --games 200 --workers 2          # Hive Base
-    python training/evaluate.py --ladder hive --options expansions=MLP         # Base+MLP
-    python training/evaluate.py --ladder hoyito runs/h/checkpoints/latest.pt   # plus a checkpoint
+    hive-evaluate --ladder hive --games 200 --workers 2          # Hive Base
+    hive-evaluate --ladder hive --options expansions=MLP         # Base+MLP
+    hive-evaluate --ladder hoyito runs/h/checkpoints/latest.pt   # plus a checkpoint
     # add players to an earlier ladder: its pairs are kept, only the new pairs are played
-    python training/evaluate.py --ladder hive pretrained:hive_base --extend docs/results/ladder_hive_base.json
+    hive-evaluate --ladder hive pretrained:hive_base --extend docs/results/ladder_hive_base.json
 
     from hive_envs.training.ladder import ladder
     report = ladder(["runs/x/latest.pt"], game="hive", games=20, workers=2)

@@ -1,7 +1,7 @@
 """Self-play PPO for the games of hive_envs.
 
-    python training/ppo_selfplay.py --config configs/hoyito_2x6.yaml [--key value ...] [--resume | --overwrite]
-    python training/ppo_selfplay.py --config configs/connect_four.yaml   # a PettingZoo AEC env (key env)
+    hive-train --config hoyito_2x6 [--key value ...] [--resume | --overwrite]
+    hive-train --config experiments/connect_four   # a PettingZoo AEC env (key env)
 
 Read top to bottom:
   1. options: a YAML config (hive_envs/training/config.py lists every key), `--key value` overrides;
@@ -27,22 +27,26 @@ import time
 
 import numpy as np
 
-from hive_envs.training.cli import (
-    add_run_flags,
-    add_trust_env_module,
-    config_parser,
-    exit_code,
-    trust_env_modules,
-)
-from hive_envs.training.config import TrainConfig, describe_keys, load_config
-from hive_envs.training.config_keys import parse_overrides
-from hive_envs.training.eval_matches import make_players
-from hive_envs.training.game_lookup import make_batch
-from hive_envs.training.ppo import ppo_update
-from hive_envs.training.resources import PPO
-from hive_envs.training.run import TrainingRun
-from hive_envs.training.selfplay import SelfPlayCollector, compute_gae
-from hive_envs.training.trust import TRUST_FLAG, check_commands
+from hive_envs.extras import command, script_imports
+
+with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    from hive_envs.training.cli import (
+        CONFIG_HELP,
+        add_run_flags,
+        add_trust_env_module,
+        config_parser,
+        exit_code,
+        trust_env_modules,
+    )
+    from hive_envs.training.config import TrainConfig, describe_keys, load_config
+    from hive_envs.training.config_keys import parse_overrides
+    from hive_envs.training.eval_matches import make_players
+    from hive_envs.training.game_lookup import make_batch
+    from hive_envs.training.ppo import ppo_update
+    from hive_envs.training.resources import PPO
+    from hive_envs.training.run import TrainingRun
+    from hive_envs.training.selfplay import SelfPlayCollector, compute_gae
+    from hive_envs.training.trust import TRUST_FLAG, check_commands
 
 
 def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) -> dict:
@@ -125,7 +129,7 @@ def draw_rival(config: TrainConfig, pool_players: list, pool: list, opponent, rn
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = config_parser(__doc__, describe_keys(), "YAML file of config keys")
+    parser = config_parser("hive-train", __doc__, describe_keys(), CONFIG_HELP)
     add_run_flags(parser)
     parser.add_argument(
         TRUST_FLAG,
@@ -147,4 +151,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

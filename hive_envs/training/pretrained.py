@@ -1,9 +1,9 @@
 """Ship a trained checkpoint as a pretrained agent of the package, with its model card; measure it.
 
-    python training/pretrained.py export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
-        --note "trained with configs/hive_base.yaml, then --resume ..."
-    python training/pretrained.py measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
-    python training/pretrained.py measure hive_base --play search --opponents alphabeta:2 --games 20
+    python -m hive_envs.training.pretrained export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
+        --note "trained with --config hive_base, then --resume ..."
+    python -m hive_envs.training.pretrained measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
+    python -m hive_envs.training.pretrained measure hive_base --play search --opponents alphabeta:2 --games 20
 
 Writes ``hive_envs/agents/pretrained/NAME.pt``: the checkpoint without its ``train_state`` (optimizer
 and opponent pool: only --resume needs them, and they are most of the file) and ``search``, re-saved
@@ -45,16 +45,19 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
-from hive_envs.players.checkpoint import AgentPlayer
-from hive_envs.players.specs import split_agent_spec
-from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
-from hive_envs.training import results_files
-from hive_envs.training.arena import Settings, play_matches
-from hive_envs.training.cli import exit_code
-from hive_envs.training.ladder import PLAYED_UNDER
-from hive_envs.training.match import MatchResult, format_table
-from hive_envs.training.provenance import git_commit, utc_text
+from hive_envs.extras import command, script_imports
+
+with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
+    from hive_envs.players.checkpoint import AgentPlayer
+    from hive_envs.players.specs import split_agent_spec
+    from hive_envs.pretrained import PRETRAINED, model_card, pretrained_folder
+    from hive_envs.training import results_files
+    from hive_envs.training.arena import Settings, play_matches
+    from hive_envs.training.cli import exit_code
+    from hive_envs.training.ladder import PLAYED_UNDER
+    from hive_envs.training.match import MatchResult, format_table
+    from hive_envs.training.provenance import git_commit, utc_text
 
 MAX_BYTES = 5 * 1024 * 1024
 PLAYS = ("argmax", "sampled", "search")
@@ -420,7 +423,7 @@ def card_markdown(card: dict) -> str:
     summary = (
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes. Trained "
         f"{card['plies_trained']:,} plies ({card['updates']} PPO updates) in {card['training_minutes']} min "
-        f"with `configs/{config.get('name', card['name'])}.yaml`: {runs}. The card's default search: "
+        f"with the `{config.get('name', card['name'])}` config: {runs}. The card's default search: "
         f"`pretrained:{card['name']}{card['default_search']}`{search_note(card)}."
     )
     lines = [f"## `{card['name']}`", "", summary]
@@ -568,4 +571,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

@@ -1,9 +1,9 @@
 """Self-play PPO on Ray RLlib (new API stack) for Hoyito and Hive, exported to our checkpoints.
 
     # one machine: Ray starts locally, 2 env runners sample in parallel
-    python training/rllib_selfplay.py --config configs/rllib_hoyito_2x6.yaml
+    hive-train-rllib --config rllib_hoyito_2x6
     # a Ray cluster (`ray start --head` on the head node, `ray start --address=HEAD:6379` on others)
-    python training/rllib_selfplay.py --config configs/rllib_hoyito_2x6.yaml --address HEAD:6379 \\
+    hive-train-rllib --config rllib_hoyito_2x6 --address HEAD:6379 \\
         --num_env_runners 32 --num_learners 2 --num_gpus_per_learner 1
 
 Read top to bottom:
@@ -29,12 +29,15 @@ import sys
 import time
 from pathlib import Path
 
-from hive_envs.games import game_entry
-from hive_envs.training.cli import config_parser, exit_code
-from hive_envs.training.config_keys import parse_overrides
-from hive_envs.training.rllib import RAY_HINT, require_ray
-from hive_envs.training.rllib.config import RLlibConfig, describe_keys, load_config
-from hive_envs.training.run_dir import check_run_dir, prepare_run_dir, run_lock
+from hive_envs.extras import command, script_imports
+
+with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    from hive_envs.games import game_entry
+    from hive_envs.training.cli import CONFIG_HELP, config_parser, exit_code
+    from hive_envs.training.config_keys import parse_overrides
+    from hive_envs.training.rllib import RAY_HINT, require_ray
+    from hive_envs.training.rllib.config import RLlibConfig, describe_keys, load_config
+    from hive_envs.training.run_dir import check_run_dir, prepare_run_dir, run_lock
 
 SAMPLED = "num_env_steps_sampled_lifetime"
 SAMPLING_TIMER = "env_runner_sampling_timer"
@@ -215,7 +218,7 @@ def _throughputs(result: dict, steps: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = config_parser(__doc__, describe_keys(), "YAML file of config keys (configs/rllib_*.yaml)")
+    parser = config_parser("hive-train-rllib", __doc__, describe_keys(), CONFIG_HELP)
     parser.add_argument(
         "--address",
         help="Ray cluster to join (host:port, ray://host:port or 'auto'); default: start Ray locally",
@@ -237,4 +240,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

@@ -32,6 +32,7 @@ import copy
 import json
 import os
 import random
+import shlex
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -45,7 +46,8 @@ from tqdm import tqdm
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.core.short_repr import short_repr
-from hive_envs.training.budget import TimeBudget, expected_final_step
+from hive_envs.play import play_command
+from hive_envs.training.budget import TimeBudget, expected_final_step, resume_note
 from hive_envs.training.config import TrainConfig
 from hive_envs.training.eval_matches import evaluate_now, evaluation_opponents, make_players
 from hive_envs.training.game_lookup import encoding_version, network_spec
@@ -209,6 +211,8 @@ class TrainingRun:
         pool: list = []
         if self.resume:
             pool = self._resume(self.checkpoint_dir / "latest.pt")
+            limit_s = self.config.time_limit_minutes * 60
+            print(resume_note(self.global_step, self.update, self.elapsed, self.config.total_steps, limit_s))
         self.segments.append(start_segment(self.global_step, self.elapsed))
         return pool
 
@@ -359,6 +363,7 @@ class TrainingRun:
 
     def finish(self, pool: list) -> dict:
         """The last checkpoint; returns the run's summary (folder, steps, updates, seconds)."""
+        self.bar.total = self.bar.n  # the run ends here, whichever of its limits ended it: 100%
         self.bar.close()
         self.save(pool)
         self.writer.close()
@@ -376,6 +381,7 @@ class TrainingRun:
         `sampled`), printed as tables and added to `summary`, saved as ``final_eval.json``."""
         config = self.config
         if not config.final_eval_games:
+            print("\n".join(next_commands(self.dir, config.game, config.game_options, evaluated=False)))
             return summary
         print(
             f"\nTrained {self.global_step} steps ({self.update} {updates_are}) in {self.elapsed / 60:.1f} min."
@@ -393,4 +399,23 @@ class TrainingRun:
             )
             print(format_table(results))
         (self.dir / "final_eval.json").write_text(json.dumps(summary, indent=2))
+        print("\n".join(next_commands(self.dir, config.game, config.game_options, evaluated=True)))
         return summary
+
+
+def next_commands(run_dir: Path, game: str, game_options: dict, evaluated: bool) -> list[str]:
+    """A run's last lines: its folder, and the commands that evaluate its last checkpoint, play it in
+    the terminal (for a game the terminal shows) and show its curves, each naming the folder."""
+    latest = str(run_dir / "checkpoints" / "latest.pt")
+    outputs = (
+        "checkpoints/, final_eval.json, TensorBoard logs" if evaluated else "checkpoints/, TensorBoard logs"
+    )
+    lines = [
+        f"\nRun folder: {run_dir}/ ({outputs}); next:",
+        f"  evaluate:    hive-evaluate {shlex.quote(latest)} --games 400",
+    ]
+    play = play_command(game, game_options, latest)
+    if play is not None:
+        lines.append(f"  play:        {play}")
+    lines.append(f"  TensorBoard: tensorboard --logdir {shlex.quote(str(run_dir))}")
+    return lines

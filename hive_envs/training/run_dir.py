@@ -54,7 +54,8 @@ def check_run_dir(run_dir: Path, *, resume: bool, overwrite: bool) -> None:
             ", ..." if len(outputs) > 3 else ""
         )
         raise ValueError(
-            f"run directory {str(run_dir)!r} already holds a run ({shown}); continue it with --resume, "
+            f"run directory {str(run_dir)!r} already holds a run ({shown}); continue it with --resume (its "
+            f"time_limit_minutes counts the time it has trained already: raise it to train longer), "
             f"replace it with --overwrite (deletes its checkpoints and logs), or choose another --name"
         )
 

@@ -41,8 +41,11 @@ import threading
 import webbrowser
 from importlib import resources
 
-from flask import Flask, g, jsonify, request
-from werkzeug.exceptions import HTTPException
+from hive_envs.extras import command, script_imports
+
+with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    from flask import Flask, g, jsonify, request
+    from werkzeug.exceptions import HTTPException
 
 from hive_envs.games import GAMES
 from hive_envs.players.base import PlayerFailure
@@ -249,4 +252,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command(main)())

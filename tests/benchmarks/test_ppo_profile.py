@@ -15,7 +15,7 @@ from hive_envs.training.config import load_config
 
 
 def test_a_tiny_profile_counts_every_part_and_restores_what_it_wrapped(tmp_path):
-    values = load_config("configs/hive_base.yaml").to_dict()
+    values = load_config("hive_base").to_dict()
     values.update(num_games=4, rollout_steps=4, teacher_share=1.0, pool_share=0.5, device="cpu")
     path = tmp_path / "tiny.yaml"
     path.write_text(yaml.safe_dump(values))
@@ -33,7 +33,7 @@ def test_a_tiny_profile_counts_every_part_and_restores_what_it_wrapped(tmp_path)
 
 
 def test_the_results_file_keeps_the_other_labels_runs(tmp_path):
-    values = load_config("configs/hive_base.yaml").to_dict()
+    values = load_config("hive_base").to_dict()
     values.update(num_games=2, rollout_steps=2, teacher_share=0.0, pool_share=0.0, device="cpu")
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(values))

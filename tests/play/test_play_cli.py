@@ -7,6 +7,8 @@ import itertools
 import subprocess
 import sys
 
+import pytest
+
 from hive_envs import play
 from tests.play.helpers import tiny_hoyito_checkpoint
 
@@ -96,3 +98,31 @@ def test_an_agent_for_other_options_is_refused_at_start(tmp_path, capsys):
     )
     assert code == 2 and out == ""
     assert "the agent plays Base" in capsys.readouterr().err
+
+
+def test_help_explains_how_to_type_a_move_in_each_game():
+    _, hive = run_cli(["hive", "--opponent", "random"], "help\nquit\n")
+    assert (
+        "Moves: UHP move strings." in hive and "-X west of X" in hive and "(wB1 bQ)" in " ".join(hive.split())
+    )
+    _, hoyito = run_cli(["hoyito", "--opponent", "random"], "help\nquit\n")
+    assert "Moves: the number of the hole to sow from, as printed around the board." in hoyito
+
+
+def test_only_games_the_terminal_can_show_are_offered(capsys):
+    assert play.playable_games() == ["hive", "hoyito"]  # not aec: any PettingZoo env, no board of its own
+    with pytest.raises(SystemExit):
+        play.main(["aec"])
+    assert "invalid choice: 'aec' (choose from 'hive', 'hoyito')" in capsys.readouterr().err
+
+
+def test_the_command_that_plays_a_checkpoint_names_the_options_that_differ():
+    assert play.play_command("hoyito", {"holes_per_row": 12}, "runs/a b/latest.pt") == (
+        "hive-play hoyito --agent 'runs/a b/latest.pt' --options holes_per_row=12"
+    )
+    hive_base = {"expansions": "", "tournament_opening": True, "max_turns": 300}
+    assert play.play_command("hive", hive_base, "x.pt") == "hive-play hive --agent x.pt"
+    assert play.play_command("hive", {**hive_base, "tournament_opening": False}, "x.pt").endswith(
+        "--options tournament_opening=false"
+    )
+    assert play.play_command("aec", {"env": "pettingzoo.classic.connect_four_v3"}, "x.pt") is None

@@ -73,13 +73,6 @@ def test_bad_config_values_name_the_key(overrides, message):
         load_config(None, overrides)
 
 
-def test_shipped_configs_load():
-    from pathlib import Path
-
-    for path in sorted(Path(__file__).resolve().parents[2].joinpath("configs").glob("rllib_*.yaml")):
-        load_config(path)
-
-
 def test_shaping_coef_turns_on_the_envs_reward_shaping_and_stays_out_of_the_game_options():
     from hive_envs import hive_v0, hoyito_v0
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from hive_envs.training.budget import TimeBudget, expected_final_step
+import pytest
+
+from hive_envs.training.budget import TimeBudget, expected_final_step, resume_note
 
 
 def test_no_limit_always_fits():
@@ -40,3 +42,27 @@ def test_the_progress_total_is_the_step_the_time_limit_ends_the_run_on():
     assert expected_final_step(60_000, 60.0, 20_000_000, 0.0) == 20_000_000  # no time limit
     assert expected_final_step(0, 0.0, 20_000_000, 180.0) is None  # no rate yet: no total, no ETA
     assert expected_final_step(200_000, 200.0, 20_000_000, 180.0) == 200_000  # past the limit: now
+
+
+def test_a_resumed_run_is_told_the_budget_it_has_left():
+    assert resume_note(100, 10, 60.0, 1000, 180.0).startswith(
+        "resuming at step 100: 2.0 of time_limit_minutes 3 left"
+    )
+    assert resume_note(100, 10, 60.0, 1000, 0.0) == "resuming at step 100: 900 of total_steps 1,000 left"
+
+
+def test_a_resumed_run_with_nothing_left_is_refused_naming_the_key_to_raise():
+    with pytest.raises(
+        ValueError, match=r"used 3.1 min of its time_limit_minutes 3.*--time_limit_minutes 6.1 "
+    ):
+        resume_note(100, 10, 185.0, 1000, 180.0)
+    with pytest.raises(ValueError, match=r"step 1,000 of total_steps 1,000.*--total_steps 2000"):
+        resume_note(1000, 10, 60.0, 1000, 180.0)
+
+
+def test_less_time_left_than_a_mean_update_counts_as_none():
+    """The quick start stops 0.05 s short of its 3 minutes (its next update would not fit): a
+    --resume would otherwise run one more update and the whole final evaluation again."""
+    with pytest.raises(ValueError, match="nothing left to train"):
+        resume_note(827_392, 101, 179.95, 20_000_000, 180.0)  # 1.8 s an update, 0.05 s left
+    assert resume_note(827_392, 101, 170.0, 20_000_000, 180.0).startswith("resuming at step 827,392: 0.2 ")

@@ -194,3 +194,18 @@ def test_a_report_whose_folder_became_unwritable_is_saved_elsewhere_and_said_so(
     saved = str(error.value).rsplit("saved to ", 1)[1].strip("'")
     assert json.loads(Path(saved).read_text()) == {"a": 3}
     Path(saved).unlink()
+
+
+def test_a_pretrained_agents_report_goes_to_runs_never_into_the_package(tmp_path, monkeypatch, capsys):
+    from hive_envs.players import parse_spec
+
+    monkeypatch.chdir(tmp_path)
+    shipped = Path(parse_spec("pretrained:hoyito_2x6").checkpoint)
+    evaluate.evaluate(["pretrained:hoyito_2x6"], ["random"], games=2)
+    assert "wrote runs/pretrained/hoyito_2x6/evaluation.json" in capsys.readouterr().out
+    assert json.loads((tmp_path / "runs/pretrained/hoyito_2x6/evaluation.json").read_text())["matches"]
+    assert not (shipped.parent / "evaluation.json").exists()
+    # a run's own checkpoint keeps its report beside it
+    assert evaluate.default_report_path("runs/a/checkpoints/latest.pt") == Path(
+        "runs/a/checkpoints/evaluation.json"
+    )

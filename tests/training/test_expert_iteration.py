@@ -31,7 +31,7 @@ def tiny(tmp_path, config_file: str, **overrides):
 
 
 def test_a_tiny_hoyito_run_trains_saves_resumes_and_plays(tmp_path):
-    config = tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", rollout_steps=20, total_steps=4 * 20 * 2)
+    config = tiny(tmp_path, "experiments/hoyito_2x6_exit", rollout_steps=20, total_steps=4 * 20 * 2)
     summary = expert_iteration.train(config)
     assert summary["global_step"] == 160 and summary["update"] == 2
     latest = tmp_path / "hoyito_2x6_exit" / "checkpoints" / "latest.pt"
@@ -40,14 +40,14 @@ def test_a_tiny_hoyito_run_trains_saves_resumes_and_plays(tmp_path):
     player = make_player(f"{latest}@4", PlayerContext("hoyito", 0))
     game = player.view.new_game()
     assert player.choose(game) in game.legal_move_ids()
-    longer = tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", rollout_steps=20, total_steps=4 * 20 * 3)
+    longer = tiny(tmp_path, "experiments/hoyito_2x6_exit", rollout_steps=20, total_steps=4 * 20 * 3)
     assert expert_iteration.train(longer, resume=True)["global_step"] == 240
     with pytest.raises(ValueError, match="already holds a run"):
         expert_iteration.train(config)
 
 
 def test_a_tiny_hive_run_trains_from_the_rule(tmp_path):
-    config = tiny(tmp_path, "configs/hive_base_exit.yaml", num_games=2, rollout_steps=3, total_steps=6)
+    config = tiny(tmp_path, "experiments/hive_base_exit", num_games=2, rollout_steps=3, total_steps=6)
     summary = expert_iteration.train(config)
     assert summary["global_step"] == 6
     assert load_checkpoint(tmp_path / "hive_base_exit" / "checkpoints" / "latest.pt")["search"] == {
@@ -57,10 +57,10 @@ def test_a_tiny_hive_run_trains_from_the_rule(tmp_path):
 
 
 def test_a_tiny_hive_run_with_the_alphabeta_expert_trains(tmp_path):
-    """configs/hive_base_exit_alphabeta.yaml (here at depth 2, to stay quick) trains from the rule, its
+    """the experiments/hive_base_exit_alphabeta config (here at depth 2, to stay quick) trains from the rule, its
     expert in two worker processes (stopped when the run ends)."""
     config = tiny(
-        tmp_path, "configs/hive_base_exit_alphabeta.yaml", exit_expert_depth=2, num_games=2, rollout_steps=3,
+        tmp_path, "experiments/hive_base_exit_alphabeta", exit_expert_depth=2, num_games=2, rollout_steps=3,
         total_steps=6, exit_expert_workers=2,
     )  # fmt: skip
     assert expert_iteration.train(config)["global_step"] == 6
@@ -69,7 +69,7 @@ def test_a_tiny_hive_run_with_the_alphabeta_expert_trains(tmp_path):
 
 
 def test_the_targets_are_the_visit_distributions():
-    config = load_config("configs/hoyito_2x6_exit.yaml", {"num_games": 3})
+    config = load_config("experiments/hoyito_2x6_exit", {"num_games": 3})
     spaces = make_batch(config.game, 1, config.game_options)
     network = build_network(network_spec(config, spaces), spaces.observation_shape, spaces.num_actions)
     play = expert_iteration.SelfPlay(config, network, np.random.default_rng(0))
@@ -90,7 +90,7 @@ def test_the_targets_are_the_visit_distributions():
 def test_a_network_without_a_legal_action_form_is_refused(tmp_path):
     config = tiny(
         tmp_path,
-        "configs/hoyito_2x6_exit.yaml",
+        "experiments/hoyito_2x6_exit",
         network="mlp",
         init_from_rule=False,
         search_rule_value_share=0.0,
@@ -101,7 +101,7 @@ def test_a_network_without_a_legal_action_form_is_refused(tmp_path):
 
 
 def test_examples_learn_the_policy_at_once_and_the_outcome_when_the_game_ends():
-    config = load_config("configs/hoyito_2x6_exit.yaml", {"num_games": 2, "exit_simulations": 2})
+    config = load_config("experiments/hoyito_2x6_exit", {"num_games": 2, "exit_simulations": 2})
     spaces = make_batch(config.game, 1, config.game_options)
     network = build_network(network_spec(config, spaces), spaces.observation_shape, spaces.num_actions)
     play = expert_iteration.SelfPlay(config, network, np.random.default_rng(1))
@@ -211,10 +211,10 @@ def test_a_bad_alphabeta_expert_is_refused(game, depth, temperature, message):
 
 def test_the_expert_keys_are_checked_before_the_run_folder_is_made(tmp_path):
     with pytest.raises(ValueError, match="exit_expert"):
-        tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", exit_expert="minimax")
+        tiny(tmp_path, "experiments/hoyito_2x6_exit", exit_expert="minimax")
     with pytest.raises(ValueError, match="exit_expert_depth"):
-        tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", exit_expert="alphabeta", exit_expert_depth=1)
-    config = tiny(tmp_path, "configs/hoyito_2x6_exit.yaml", exit_expert="alphabeta", exit_expert_depth=22)
+        tiny(tmp_path, "experiments/hoyito_2x6_exit", exit_expert="alphabeta", exit_expert_depth=1)
+    config = tiny(tmp_path, "experiments/hoyito_2x6_exit", exit_expert="alphabeta", exit_expert_depth=22)
     with pytest.raises(ValueError, match="exit_expert_depth"):
         expert_iteration.train(config)
     assert not (tmp_path / "hoyito_2x6_exit").exists()
@@ -224,7 +224,7 @@ def test_with_the_alphabeta_expert_the_targets_are_its_softmax_and_it_plays_a_be
     from hive_envs.training.alphabeta_expert import AlphaBetaExpert
 
     config = load_config(
-        "configs/hoyito_2x6_exit.yaml",
+        "experiments/hoyito_2x6_exit",
         {"num_games": 6, "exit_expert": "alphabeta", "exit_expert_depth": 4, "exit_sample_plies": 0},
     )
     spaces = make_batch(config.game, 1, config.game_options)
@@ -255,7 +255,7 @@ def test_with_the_alphabeta_expert_the_targets_are_its_softmax_and_it_plays_a_be
 
 def test_a_tiny_hoyito_run_with_the_alphabeta_expert_trains_and_saves(tmp_path):
     config = tiny(
-        tmp_path, "configs/hoyito_2x6_exit_alphabeta.yaml", exit_expert_depth=3, rollout_steps=10,
+        tmp_path, "experiments/hoyito_2x6_exit_alphabeta", exit_expert_depth=3, rollout_steps=10,
         total_steps=4 * 10 * 2,
     )  # fmt: skip
     summary = expert_iteration.train(config)

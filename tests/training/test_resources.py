@@ -141,16 +141,16 @@ def test_the_refusal_names_the_largest_need_and_the_total():
         ("hoyito_2x12", "PPO"),
         ("hive_base", "PPO"),
         ("hive_mlp", "PPO"),
-        ("connect_four", "PPO"),
-        ("hoyito_2x6_exit", "EXPERT_ITERATION"),
-        ("hive_base_exit_alphabeta", "EXPERT_ITERATION"),
+        ("experiments/connect_four", "PPO"),
+        ("experiments/hoyito_2x6_exit", "EXPERT_ITERATION"),
+        ("experiments/hive_base_exit_alphabeta", "EXPERT_ITERATION"),
     ],
 )
 def test_the_shipped_configs_fit_in_four_gib(name, trainer):
+    from hive_envs.configs import config_path
     from hive_envs.training import resources
-    from tests.training.test_config import REPO
 
-    config = load_config(REPO / "configs" / f"{name}.yaml")
+    config = load_config(config_path(name))
     spaces = make_batch(config.game, 1, config.game_options)
     resources.check_run(config, spaces, getattr(resources, trainer), available=4 << 30)
 

@@ -159,3 +159,57 @@ def test_the_time_budget_stops_before_an_update_that_would_cross_it(tmp_path, mo
     monkeypatch.setattr(TimeBudget, "record", lambda self, kind, seconds: record(self, kind, 3600.0))
     summary = ppo_selfplay.train(tiny_config(tmp_path, time_limit_minutes=60.0, final_eval_games=0))
     assert summary["update"] == 1 and summary["train_seconds"] < 3600.0
+
+
+def test_a_run_ends_with_its_folder_and_the_next_commands_and_a_full_bar(tmp_path, capsys):
+    ppo_selfplay.train(tiny_config(tmp_path))
+    captured = capsys.readouterr()
+    run = tmp_path / "tiny"
+    last = captured.out.rstrip("\n").splitlines()[-4:]
+    assert last[0] == f"Run folder: {run}/ (checkpoints/, final_eval.json, TensorBoard logs); next:"
+    assert last[1] == f"  evaluate:    hive-evaluate {run}/checkpoints/latest.pt --games 400"
+    assert last[2] == f"  play:        hive-play {TOY} --agent {run}/checkpoints/latest.pt"
+    assert last[3] == f"  TensorBoard: tensorboard --logdir {run}"
+    assert "100%" in captured.err.replace("\r", "\n").splitlines()[-1]  # the bar's last state
+
+
+def test_a_time_limited_run_ends_its_bar_at_100_percent(tmp_path, capsys, monkeypatch):
+    from hive_envs.training.budget import TimeBudget
+
+    record = TimeBudget.record
+    monkeypatch.setattr(TimeBudget, "record", lambda self, kind, seconds: record(self, kind, 3600.0))
+    ppo_selfplay.train(tiny_config(tmp_path, time_limit_minutes=60.0, final_eval_games=0))
+    bar = capsys.readouterr().err.replace("\r", "\n").splitlines()[-1]
+    assert "100%" in bar and "128/128" in bar  # one update of 128 steps, of total_steps 384
+
+
+def test_resume_says_what_is_left_and_refuses_when_nothing_is(tmp_path, capsys):
+    ppo_selfplay.train(tiny_config(tmp_path, time_limit_minutes=600.0))
+    ppo_selfplay.train(tiny_config(tmp_path, time_limit_minutes=600.0, total_steps=16 * 8 * 4), resume=True)
+    assert "resuming at step 384: " in capsys.readouterr().out
+    latest = tmp_path / "tiny" / "checkpoints" / "latest.pt"
+    before = latest.read_bytes()
+    code = ppo_selfplay.main(
+        [
+            "--runs_dir",
+            str(tmp_path),
+            "--name",
+            "tiny",
+            "--game",
+            TOY,
+            "--resume",
+            "--num_games",
+            "16",
+            "--rollout_steps",
+            "8",
+            "--total_steps",
+            "512",
+            "--hidden_sizes",
+            "[16]",
+            "--device",
+            "cpu",
+        ]
+    )
+    assert code == 2
+    assert "nothing left to train: the run is at step 512 of total_steps 512" in capsys.readouterr().err
+    assert latest.read_bytes() == before

@@ -26,9 +26,7 @@ def divide(game: HiveGame, depth: int) -> list[tuple[str, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m hive_envs.hive.perft", description=__doc__.splitlines()[0]
-    )
+    parser = argparse.ArgumentParser(prog="hive-perft", description=__doc__.splitlines()[0])
     parser.add_argument("depth", type=int, help="plies to count (>= 0)")
     parser.add_argument(
         "--game-type", default="Base", help="UHP GameTypeString, e.g. Base+MLP (default Base)"
