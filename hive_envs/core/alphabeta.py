@@ -513,12 +513,5 @@ class AlphaBetaSearcher:
         ):
             raise ValueError(f"{name}.move_scores margin must be a positive int or None, got {margin!r}")
 
-    def forced_win(self, game, attacks: int, time_s: float | None = None) -> int | None:
-        """The first move of a forced win for the side to move in ``game`` (left unchanged) that a
-        narrower, deeper search than `search` finds within ``attacks`` of its own moves, or None: none
-        found (within ``time_s`` seconds if given). Here: None, the game has no such search
-        (`HiveAlphaBeta` has: its threat search)."""
-        return None
-
     def _run_kernel(self, game, depth: int, time_s: float, table, pv: np.ndarray, stats: np.ndarray) -> int:
         raise NotImplementedError

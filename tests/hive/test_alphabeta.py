@@ -36,6 +36,7 @@ from hive_envs.hive.engine.alphabeta import (
     HiveAlphaBeta,
     _marked_order,
     alphabeta_kernel,
+    mark_queen_rings,
     opponent_locked,
     static_order,
 )
@@ -61,7 +62,6 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
-from hive_envs.hive.engine.threats import mark_queen_rings
 
 # Black's Queen (2,0) has five neighbours; wB1 at (0,1) fills the sixth (1,1) with 'wB1 /bQ', the
 # only winning move of 108.

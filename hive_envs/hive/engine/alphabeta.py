@@ -118,7 +118,6 @@ from hive_envs.core.alphabeta import (
     AlphaBetaSearcher,
     aborted_result,
     begin_iteration,
-    check_limits,
     child_depth,
     child_searched,
     clear_table,
@@ -159,6 +158,7 @@ from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key, repeats, table_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
+    HEIGHT,
     I_LAST_MOVED,
     I_MAX_TURNS,
     I_PLY,
@@ -167,13 +167,6 @@ from hive_envs.hive.engine.state import (
     PCELL,
     STATUS_BLACK_WINS,
     STATUS_WHITE_WINS,
-)
-from hive_envs.hive.engine.threats import (
-    APPROACH_LIBERTIES,
-    MAX_ATTACKS,
-    attacking_moves,
-    forced_surround_kernel,
-    mark_queen_rings,
 )
 from hive_envs.hive.engine.workspace import new_workspace
 
@@ -295,6 +288,42 @@ def static_order(s, move):
         own_in and _touches(dest, own_queen),
         own_in and origin >= 0 and _touches(origin, own_queen),
     )
+
+
+@kernel
+def mark_queen_rings(s, near, stamp):
+    """``near[0, c] = stamp`` for the cells c touching the opponent's Queen, ``near[1, c]`` for the
+    mover's (the stamp is new at every node, so nothing is cleared)."""
+    me = s[I_TO_MOVE]
+    for side in range(2):
+        queen = s[PCELL + (1 - me if side == 0 else me) * NUM_PIECE_SLOTS]
+        if queen >= 0:
+            for d in range(6):
+                near[side, NEIGHBOURS[queen * 6 + d]] = stamp
+
+
+@kernel
+def attacking_moves(s, moves, n, near, stamp):
+    """Keep at the front of ``moves`` (``n`` of them) the moves that bring a piece next to the opponent's
+    Queen on an empty cell (from a cell not touching it, or from the hand) or onto the Queen itself; returns
+    how many: the quiescence search's moves. ``near`` is stamped for this node (`mark_queen_rings`)."""
+    me = s[I_TO_MOVE]
+    enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
+    if enemy_queen < 0:
+        return 0
+    kept = 0
+    for i in range(n):
+        m = moves[i]
+        if m == PASS_MOVE:
+            continue
+        dest = move_cell(m)
+        origin = s[PCELL + move_piece(m)]
+        if dest == enemy_queen or (
+            near[0, dest] == stamp and s[HEIGHT + dest] == 0 and (origin < 0 or near[0, origin] != stamp)
+        ):
+            moves[kept] = m
+            kept += 1
+    return kept
 
 
 @kernel
@@ -685,47 +714,6 @@ class HiveAlphaBeta(AlphaBetaSearcher):
                 f"HiveAlphaBeta.move_scores: not legal moves here: {np.asarray(moves)[found == _UNSCORED]}"
             )
         return clip_below(found.astype(np.float64), margin), int(stats[2])
-
-    def forced_win(
-        self,
-        game: HiveGame,
-        attacks: int,
-        time_s: float | None = None,
-        approach_liberties: int = APPROACH_LIBERTIES,
-    ) -> int | None:
-        """`AlphaBetaSearcher.forced_win` by the threat search (`threats.forced_surround_kernel`): the
-        first move of the shortest forced surround of the opponent's Queen within ``attacks`` (1 ..
-        `threats.MAX_ATTACKS`) own moves, each of them onto a neighbour of it (or a Beetle onto it), from
-        ``approach_liberties`` (0 .. 5) empty neighbours down also a piece brought next to one, the
-        opponent's replies all searched; None if there is none, or none was found within ``time_s``."""
-        name = type(self).__name__
-        if not isinstance(game, HiveGame):
-            raise ValueError(f"{name}.forced_win needs a HiveGame, got {type(game).__name__}")
-        if isinstance(attacks, bool) or not isinstance(attacks, int) or not 1 <= attacks <= MAX_ATTACKS:
-            raise ValueError(f"{name}.forced_win attacks must be an int in 1..{MAX_ATTACKS}, got {attacks!r}")
-        if (
-            isinstance(approach_liberties, bool)
-            or not isinstance(approach_liberties, int)
-            or not 0 <= approach_liberties <= 5
-        ):
-            raise ValueError(
-                f"{name}.forced_win approach_liberties must be an int in 0..5, got {approach_liberties!r}"
-            )
-        _, time_s = check_limits(1, time_s, self.max_depth, self.default_depth, name)
-        if game.is_terminal:
-            return None
-        seen = np.sort(game_position_keys(game.start_state, np.asarray(game.move_ids, dtype=np.int32)))
-        stats = np.zeros(3, dtype=np.int64)
-        move = forced_surround_kernel(
-            game.state.copy(),
-            self._w,
-            attacks,
-            approach_liberties,
-            0.0 if time_s is None else time_s,
-            seen,
-            stats,
-        )
-        return None if move < 0 else int(move)
 
     def _prepare(self, game: HiveGame, clear: bool) -> np.ndarray:
         """Clear the table and cache where ``game``'s options differ from the last search's, and the
