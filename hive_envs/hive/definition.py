@@ -71,7 +71,7 @@ HIVE = GameDefinition(
     },
     gym_entry_point="hive_envs.hive.gym_env:HiveEnv",
     vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
-    searcher="hive_envs.hive.engine.alphabeta:HiveAlphaBeta",
+    searcher="hive_envs.hive.search.alphabeta:HiveAlphaBeta",
     draw_text="hive_envs.hive.render:render_ansi",
     draw_picture="hive_envs.hive.render:render_rgb",
     web_board="hive_envs.web.boards:hive_position",

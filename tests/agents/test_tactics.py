@@ -12,7 +12,7 @@ import pytest
 from hive_envs.agents.tactics import MAX_TACTICAL_DEPTH, TacticalCheck
 from hive_envs.games import game_entry
 from hive_envs.hive import HiveGame
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
+from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 from hive_envs.players import PlayerContext, make_player
 
 # Black to move, ply 31 of a game `hive_base@T=1` lost to `alphabeta:3`

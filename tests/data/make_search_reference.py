@@ -18,9 +18,9 @@ import random
 from pathlib import Path
 
 from hive_envs.hive import GAME_TYPES, HiveAlphaBeta, HiveGame
-from hive_envs.hive.engine.alphabeta import ALL_FEATURES, GUESSED_MOBILITY, PVS, QUIESCENCE
+from hive_envs.hive.search.alphabeta import ALL_FEATURES, GUESSED_MOBILITY, PVS, QUIESCENCE
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
-from tests.hive.test_alphabeta import LOCKED, WIN_IN_2
+from tests.hive.search.test_alphabeta import LOCKED, WIN_IN_2
 
 PATH = Path(__file__).resolve().parent / "search_reference.txt"
 COMMAND = "python -m tests.data.make_search_reference"

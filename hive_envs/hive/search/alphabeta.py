@@ -136,30 +136,16 @@ from hive_envs.core.alphabeta import (
     terminal_score,
     tie_break,
 )
-from hive_envs.hive.engine.evaluation import (
-    EVAL_BUFFER_SIZE,
-    NUM_TERMS,
-    SEARCH_WEIGHTS,
-    evaluate,
-    quick_evaluate,
-)
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.jit import inline_kernel, kernel
-from hive_envs.hive.engine.locked_plan import (
-    DEFAULT_PLAN_MOVES,
-    DEFAULT_PLAN_NODES,
-    lock_keeping_keys,
-    locked_plan_kernel,
-)
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
-from hive_envs.hive.engine.repetition import position_key, repeats, table_key
+from hive_envs.hive.engine.repetition import game_position_keys, position_key, repeats, table_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
 from hive_envs.hive.engine.state import (
     HEIGHT,
-    I_LAST_MOVED,
     I_MAX_TURNS,
     I_PLY,
     I_STATUS,
@@ -169,6 +155,20 @@ from hive_envs.hive.engine.state import (
     STATUS_WHITE_WINS,
 )
 from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.search.evaluation import (
+    EVAL_BUFFER_SIZE,
+    NUM_TERMS,
+    SEARCH_WEIGHTS,
+    evaluate,
+    quick_evaluate,
+)
+from hive_envs.hive.search.locked_plan import (
+    DEFAULT_PLAN_MOVES,
+    DEFAULT_PLAN_NODES,
+    lock_keeping_keys,
+    locked_plan_kernel,
+    opponent_locked,
+)
 
 MAX_DEPTH = 12
 DEFAULT_DEPTH = 3
@@ -196,38 +196,10 @@ EXTENSION_NODES = 2_000_000
 asked for answers instead; unbounded, alphabeta:3 once took 36.6 million nodes (73 s) on one move."""
 
 
-@njit(cache=True)
-def game_position_keys(start, moves):
-    """`position_key` of every position of a game: ``start`` and after each of ``moves``."""
-    s = start.copy()
-    rec = np.empty(UNDO_SIZE, dtype=np.int32)
-    keys = np.empty(moves.shape[0] + 1, dtype=np.uint64)
-    keys[0] = position_key(s)
-    for i in range(moves.shape[0]):
-        apply_move(s, moves[i], rec)
-        keys[i + 1] = position_key(s)
-    return keys
-
-
 @kernel
 def _queen_in_danger(s):
     """A Queen has five occupied neighbours: one move may end the game (a leaf gets one more ply)."""
     return queen_neighbours(s, 0) == 5 or queen_neighbours(s, 1) == 5
-
-
-@kernel
-def opponent_locked(s, w, out):
-    """Can the player not to move in ``s`` only pass (every piece pinned, covered or boxed in, no
-    placement)? ``s`` is restored; ``w`` and ``out`` (int32[MAX_MOVES]) are scratch."""
-    me = s[I_TO_MOVE]
-    last_moved = s[I_LAST_MOVED]
-    s[I_TO_MOVE] = 1 - me
-    s[I_LAST_MOVED] = -1
-    n = generate_moves(s, w, out)
-    locked = n == 1 and out[0] == PASS_MOVE
-    s[I_TO_MOVE] = me
-    s[I_LAST_MOVED] = last_moved
-    return locked
 
 
 @kernel
@@ -376,7 +348,7 @@ def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, weigh
     return value
 
 
-# Why this loop and Hoyito's (`hive_envs.hoyito.engine.alphabeta.alphabeta_kernel`) are two bodies:
+# Why this loop and Hoyito's (`hive_envs.hoyito.search.alphabeta.alphabeta_kernel`) are two bodies:
 # what they can share without a cost is shared already (`hive_envs.core.alphabeta`: the frames, the
 # table, the ordering key, the child bookkeeping, the iteration results). The rest is the per-game
 # node step: Hive applies and undoes in place and adds repetitions, the threat extension, PVS and

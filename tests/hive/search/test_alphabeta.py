@@ -18,35 +18,10 @@ from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine import (
     MAX_MOVES,
     UNDO_SIZE,
-    alphabeta,
     apply_move,
     generate_moves,
     new_workspace,
     undo_move,
-)
-from hive_envs.hive.engine.alphabeta import (
-    ALL_FEATURES,
-    DEFAULT_DEPTH,
-    EVAL_CACHE,
-    GUESSED_MOBILITY,
-    MAX_DEPTH,
-    MAX_QUIESCENCE_PLIES,
-    PVS,
-    QUIESCENCE,
-    HiveAlphaBeta,
-    _marked_order,
-    alphabeta_kernel,
-    mark_queen_rings,
-    opponent_locked,
-    static_order,
-)
-from hive_envs.hive.engine.evaluation import (
-    EVAL_BUFFER_SIZE,
-    NUM_TERMS,
-    RULE_WEIGHTS,
-    SEARCH_WEIGHTS,
-    evaluate,
-    quick_evaluate,
 )
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, move_cell, move_piece
@@ -62,6 +37,31 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
+from hive_envs.hive.search import alphabeta
+from hive_envs.hive.search.alphabeta import (
+    ALL_FEATURES,
+    DEFAULT_DEPTH,
+    EVAL_CACHE,
+    GUESSED_MOBILITY,
+    MAX_DEPTH,
+    MAX_QUIESCENCE_PLIES,
+    PVS,
+    QUIESCENCE,
+    HiveAlphaBeta,
+    _marked_order,
+    alphabeta_kernel,
+    mark_queen_rings,
+    static_order,
+)
+from hive_envs.hive.search.evaluation import (
+    EVAL_BUFFER_SIZE,
+    NUM_TERMS,
+    RULE_WEIGHTS,
+    SEARCH_WEIGHTS,
+    evaluate,
+    quick_evaluate,
+)
+from hive_envs.hive.search.locked_plan import opponent_locked
 
 # Black's Queen (2,0) has five neighbours; wB1 at (0,1) fills the sixth (1,1) with 'wB1 /bQ', the
 # only winning move of 108.
@@ -230,7 +230,7 @@ def test_positions_seen_before_in_the_game_score_as_draws():
 
 
 def test_a_locked_opponent_gets_one_more_own_move(monkeypatch):
-    """When the plan search (tests/hive/test_locked_plan.py) runs out of nodes; here it has none.
+    """When the plan search (tests/hive/search/test_locked_plan.py) runs out of nodes; here it has none.
     With its nodes it proves that LOCKED has no plan and breaks the lock at the depth asked for."""
     game = HiveGame.from_gamestring(LOCKED)
     fortress = HiveAlphaBeta(depth=2).search(game)
@@ -633,12 +633,12 @@ def test_the_first_searcher_of_a_process_loads_the_search_kernels():
     """Made in a fresh process, the first `HiveAlphaBeta` has the search kernel loaded (numba loads a
     kernel on its first call; inside a timed search that load came on top of the limit)."""
     code = (
-        "from hive_envs.hive.engine import alphabeta as a\n"
+        "from hive_envs.hive.search import alphabeta as a\n"
         "assert not a.alphabeta_kernel.signatures\n"
         "a.HiveAlphaBeta(time_s=1.0)\n"
         "assert a.alphabeta_kernel.signatures\n"
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     env = dict(os.environ, PYTHONPATH=str(root))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=root, timeout=600)
 
