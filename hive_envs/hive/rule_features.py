@@ -84,8 +84,8 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
-from hive_envs.hive.search.alphabeta import static_order
 from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
+from hive_envs.hive.search.ordering import static_order
 
 ACTION_FEATURES = 11
 POSITION_FEATURES = 5

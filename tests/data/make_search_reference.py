@@ -18,7 +18,7 @@ import random
 from pathlib import Path
 
 from hive_envs.hive import GAME_TYPES, HiveAlphaBeta, HiveGame
-from hive_envs.hive.search.alphabeta import ALL_FEATURES, GUESSED_MOBILITY, PVS, QUIESCENCE
+from hive_envs.hive.search.negamax import ALL_FEATURES, GUESSED_MOBILITY, PVS, QUIESCENCE
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
 from tests.hive.search.test_alphabeta import LOCKED, WIN_IN_2
 

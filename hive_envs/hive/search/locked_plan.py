@@ -26,9 +26,7 @@ deepening over their length (1 .. ``max_moves``), and prunes hard:
 
 The search stops at ``node_budget`` own moves tried (nodes, not time: the answer stays
 deterministic) and then reports no plan and that the budget ran out. The state ``s`` is restored
-on return. On the locked stretches of the drawn games of ``alphabeta:2`` against random play, a
-plan of five or six own moves took 80-830 thousand nodes (0.03-0.4 s), proving that none exists
-in 6 own moves from 0.02 s to beyond the budget (load average about 5).
+on return. docs/alphabeta.md ("The locked-opponent plan") has what plans and proofs cost.
 
 Where every length was searched without a plan, the lock is a fortress for the searcher: keeping
 it (`lock_keeping_keys`: the positions after such moves) only leads to the turn-cap draw, and
