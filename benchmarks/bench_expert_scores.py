@@ -22,8 +22,8 @@ import time
 
 from benchmarks.bench_search import random_positions
 from hive_envs.core.alphabeta import AlphaBetaSearcher
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
 from hive_envs.hive.engine.game import HiveGame
+from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 from hive_envs.training.alphabeta_expert import score_margin
 
 OPENING_PLIES = (4, 50)

@@ -34,6 +34,7 @@ LAYERS = [
             "hive_envs.core.definition",
             "hive_envs.core.lazy",
             "hive_envs.core.choice",
+            "hive_envs.core.hashing",
             "hive_envs.core.shaping",
             "hive_envs.core.short_repr",
         ],
@@ -42,11 +43,22 @@ LAYERS = [
     (
         "engines",
         [
-            "hive_envs.core.alphabeta",
             "hive_envs.hive.engine",
             "hive_envs.hive.engine.*",
             "hive_envs.hoyito.engine",
             "hive_envs.hoyito.engine.*",
+        ],
+        (),
+    ),
+    # The searches sit on the rules: an engine never imports a search.
+    (
+        "search",
+        [
+            "hive_envs.core.alphabeta",
+            "hive_envs.hive.search",
+            "hive_envs.hive.search.*",
+            "hive_envs.hoyito.search",
+            "hive_envs.hoyito.search.*",
         ],
         (),
     ),
@@ -234,6 +246,21 @@ def test_the_contract_catches_an_upward_import(monkeypatch, tmp_path):
     with pytest.raises(AssertionError, match="higher layer players") as raised:
         test_imports_only_go_downward_and_heavy_libraries_stay_in_their_layers()
     assert "imports torch, which layer engines may not use" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "imported",
+    ["hive_envs.hive.search.alphabeta", "hive_envs.hoyito.search.alphabeta", "hive_envs.core.alphabeta"],
+)
+def test_the_rules_never_import_the_search(monkeypatch, tmp_path, imported):
+    """The rules (`hive/engine`, `hoyito/engine`) sit below the searches: a rules module importing a
+    search module is an upward import."""
+    assert layer_of("hive_envs.hive.engine.rules") < layer_of(imported) < layer_of("hive_envs.hive.encoding")
+    bad = tmp_path / "rules_with_search.py"
+    bad.write_text(f"import {imported}\n")
+    monkeypatch.setitem(MODULES, "hive_envs.hoyito.engine.rules_with_search", bad)
+    with pytest.raises(AssertionError, match=f"imports {imported} from the higher layer search"):
+        test_imports_only_go_downward_and_heavy_libraries_stay_in_their_layers()
 
 
 def test_engines_encoders_batches_and_players_run_without_gymnasium_pettingzoo_and_torch():

@@ -35,14 +35,14 @@ from pathlib import Path
 import numpy as np
 
 from hive_envs.hive import HiveAlphaBeta, HiveGame
-from hive_envs.hive.engine.evaluation import (
+from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.search.evaluation import (
     EVAL_BUFFER_SIZE,
     NUM_TERMS,
     SEARCH_WEIGHTS,
     TERM_NAMES,
     guessed_evaluation_terms,
 )
-from hive_envs.hive.engine.workspace import new_workspace
 
 OPENING_PLIES = (4, 10)
 MAX_TURNS = 300

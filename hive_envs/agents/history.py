@@ -18,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from hive_envs.hive.engine.alphabeta import game_position_keys
-from hive_envs.hive.engine.repetition import position_key
+from hive_envs.hive.engine.repetition import game_position_keys, position_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, undo_move
 
 

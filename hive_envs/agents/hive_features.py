@@ -44,7 +44,6 @@ from numba import njit, prange
 
 from hive_envs.agents.threads import thread_count
 from hive_envs.hive import encoding as E
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.options import HiveOptions
@@ -62,6 +61,7 @@ from hive_envs.hive.rule_features import (
     scaled_best_two_ply_value,
     state_features,
 )
+from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 
 __all__ = [
     "ACTION_FEATURES",

@@ -19,7 +19,7 @@ Features per action k (shape (n, FEATURES)):
   5  the opponent's best immediate capture after the move / 8 (0 if the mover moves again)
 
 Feature set 2 (`FEATURE_SETS`) adds what a search of the position after the move says, by the
-package's own alpha-beta (`hive_envs.hoyito.engine.alphabeta`, its evaluation and its kernel;
+package's own alpha-beta (`hive_envs.hoyito.search.alphabeta`, its evaluation and its kernel;
 no transposition table, so a feature is a function of the observation alone), with the network's
 learned board values added to the evaluation where it has them (`board_values`, below):
   6  the alpha-beta value of the position after the move, searched ``depth`` plies deep, for the
@@ -30,7 +30,7 @@ own single-reply extension would. A policy over set 2 that only reads feature 6 
 alpha-beta of ``depth + 1`` plies; training learns what to add to it.
 
 ``board_values`` (`HoyitoRuleFeatures.board_values`): the alpha-beta's optional table of learned
-board values (`hive_envs.hoyito.engine.alphabeta`, fitted to self-play outcomes by
+board values (`hive_envs.hoyito.search.alphabeta`, fitted to self-play outcomes by
 `hive_envs.training.board_values`); `NO_BOARD_VALUES` (the default): the hand evaluation alone.
 """
 
@@ -44,7 +44,6 @@ from numba import njit
 from hive_envs.agents.threads import thread_count
 from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies, terminal_score
 from hive_envs.hoyito.encoding import decode_observation
-from hive_envs.hoyito.engine.alphabeta import COUNTER, MAX_DEPTH, NO_BOARD_VALUES, alphabeta_kernel
 from hive_envs.hoyito.engine.kernels import (
     OVER,
     TAIL,
@@ -55,6 +54,7 @@ from hive_envs.hoyito.engine.kernels import (
     play,
     winner,
 )
+from hive_envs.hoyito.search.alphabeta import COUNTER, MAX_DEPTH, NO_BOARD_VALUES, alphabeta_kernel
 
 FEATURES = 6
 FEATURE_SETS = {1: 6, 2: 8}  #: feature set -> features per action

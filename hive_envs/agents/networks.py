@@ -122,7 +122,7 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
         weights) that its features' search adds to the evaluation (`set_board_values`)."""
         super().__init__()
         from hive_envs.agents.hoyito_features import DEFAULT_SEARCH_DEPTH, HoyitoRuleFeatures
-        from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS
+        from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS
 
         self.holes = num_actions
         if observation_shape != (2 * num_actions + 4,):
@@ -192,11 +192,11 @@ class HoyitoLookaheadPolicy(LegalActionNetwork):
 
     def set_board_values(self, table: np.ndarray) -> None:
         """Set the learned board values (score units, shape (2n, `BOARD_BUCKETS`); the module doc of
-        `hive_envs.hoyito.engine.alphabeta`); refused for a network built without them."""
+        `hive_envs.hoyito.search.alphabeta`); refused for a network built without them."""
         buffer = self._buffers.get("board_values")
         if buffer is None:
             raise ValueError("this network has no board values (build it with board_values=True)")
-        from hive_envs.hoyito.engine.alphabeta import check_board_values
+        from hive_envs.hoyito.search.alphabeta import check_board_values
 
         table = check_board_values(table)
         if table.shape != tuple(buffer.shape):

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from hive_envs.core.game import Game
+from hive_envs.core.hashing import mix64
 
 WIN_SCORE = 1_000_000
 MATE_BOUND = WIN_SCORE - 10_000
@@ -62,15 +63,6 @@ def now():
     with numba.objmode(t="float64"):
         t = time.perf_counter()
     return t
-
-
-@njit(cache=True)
-def mix64(x):
-    """splitmix64 of a uint64: hashes positions and draws the seeded tie-break of move ordering."""
-    x = (x + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
 
 
 @njit(cache=True)
@@ -512,13 +504,6 @@ class AlphaBetaSearcher:
             isinstance(margin, (int, np.integer)) and not isinstance(margin, bool) and margin > 0
         ):
             raise ValueError(f"{name}.move_scores margin must be a positive int or None, got {margin!r}")
-
-    def forced_win(self, game, attacks: int, time_s: float | None = None) -> int | None:
-        """The first move of a forced win for the side to move in ``game`` (left unchanged) that a
-        narrower, deeper search than `search` finds within ``attacks`` of its own moves, or None: none
-        found (within ``time_s`` seconds if given). Here: None, the game has no such search
-        (`HiveAlphaBeta` has: its threat search)."""
-        return None
 
     def _run_kernel(self, game, depth: int, time_s: float, table, pv: np.ndarray, stats: np.ndarray) -> int:
         raise NotImplementedError

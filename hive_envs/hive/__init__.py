@@ -18,7 +18,6 @@ from hive_envs.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from hive_envs.hive.batch import HiveBatch as HiveBatch
-    from hive_envs.hive.engine.alphabeta import HiveAlphaBeta as HiveAlphaBeta
     from hive_envs.hive.engine.game import HiveGame as HiveGame
     from hive_envs.hive.engine.grid import DIRECTION_NAMES as DIRECTION_NAMES
     from hive_envs.hive.engine.grid import DIRECTIONS as DIRECTIONS
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
     from hive_envs.hive.engine.pieces import PIECE_NAMES as PIECE_NAMES
     from hive_envs.hive.engine.pieces import SLOT_NAMES as SLOT_NAMES
     from hive_envs.hive.engine.pieces import WHITE as WHITE
+    from hive_envs.hive.search.alphabeta import HiveAlphaBeta as HiveAlphaBeta
 
 
 __getattr__, __dir__, __all__ = lazy_names(__name__, __file__)

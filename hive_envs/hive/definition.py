@@ -71,7 +71,7 @@ HIVE = GameDefinition(
     },
     gym_entry_point="hive_envs.hive.gym_env:HiveEnv",
     vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
-    searcher="hive_envs.hive.engine.alphabeta:HiveAlphaBeta",
+    searcher="hive_envs.hive.search.alphabeta:HiveAlphaBeta",
     draw_text="hive_envs.hive.render:render_ansi",
     move_notation=(
         "UHP move strings. A piece is its colour (w, b), bug (Q Queen, A Ant, B Beetle, "

@@ -31,7 +31,7 @@ Per position (``POSITION_FEATURES``): the mover's and the opponent's occupied Qu
 / 6, the mover's number of legal moves / 64, and whether each Queen is in play.
 
 Feature set 2 (``feature_set=2``, ``EVAL_ACTION_FEATURES`` / ``EVAL_POSITION_FEATURES``) appends
-what the alpha-beta player's static evaluation (`hive_envs.hive.engine.evaluation`: Queen
+what the alpha-beta player's static evaluation (`hive_envs.hive.search.evaluation`: Queen
 pressure, reachable liberties, mobility, pieces in hand, Beetles; units: an opponent's piece next
 to a Queen = 48) says, in units of ``EVAL_SCALE`` clipped to +-``EVAL_CLIP``:
   11 the evaluation after the move, from the mover's side (a finished game: +-EVAL_CLIP or 0)
@@ -62,8 +62,6 @@ import numpy as np
 from numba import njit
 
 from hive_envs.hive import encoding as E
-from hive_envs.hive.engine.alphabeta import static_order
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.heuristics import queen_margin
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
@@ -84,6 +82,8 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
+from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
+from hive_envs.hive.search.ordering import static_order
 
 ACTION_FEATURES = 11
 POSITION_FEATURES = 5

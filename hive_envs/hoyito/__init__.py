@@ -17,9 +17,9 @@ from hive_envs.core.lazy import lazy_names
 
 if TYPE_CHECKING:
     from hive_envs.hoyito.batch import HoyitoBatch as HoyitoBatch
-    from hive_envs.hoyito.engine.alphabeta import HoyitoAlphaBeta as HoyitoAlphaBeta
     from hive_envs.hoyito.engine.game import HoyitoGame as HoyitoGame
     from hive_envs.hoyito.engine.options import HoyitoOptions as HoyitoOptions
+    from hive_envs.hoyito.search.alphabeta import HoyitoAlphaBeta as HoyitoAlphaBeta
 
 
 __getattr__, __dir__, __all__ = lazy_names(__name__, __file__)

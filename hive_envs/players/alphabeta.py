@@ -29,7 +29,7 @@ import re
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
+from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 from hive_envs.players.base import BasePlayer, SearchLimits
 
 SYNTAX = "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS"

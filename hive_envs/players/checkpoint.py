@@ -27,12 +27,11 @@ A network whose features run a search of their own (Hive's ``search_depth`` 3 or
 search by time (`check_timed`): one call of it can pass any limit. A search by time ends with a tactical check (``tactical_depth``, `TACTICAL_DEPTH` plies by default; 0:
 off): the PUCT search gets 88% of the time (`TACTICS_SHARE`), and in the rest the game's alpha-beta
 plays a forced win it finds, or passes over a move after which the opponent wins by force
-(`hive_envs.agents.tactics`); with ``threat_moves`` > 0 (`THREAT_MOVES`, 0 by default: off) Hive's threat
-search then asks the same of forced surrounds of up to that many attacking moves. A search by
-simulations has no check, so ``PATH@N`` is the PUCT search alone.
+(`hive_envs.agents.tactics`). A search by simulations has no check, so ``PATH@N`` is the PUCT search
+alone.
 
 The UHP ``options`` command lists and sets ``Simulations``, ``SampleMoves``, ``AvoidRepetition``,
-``ReuseTree``, ``TacticalDepth`` and ``ThreatMoves`` (`uhp_options`).
+``ReuseTree`` and ``TacticalDepth`` (`uhp_options`).
 """
 
 from __future__ import annotations
@@ -48,13 +47,7 @@ from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
 from hive_envs.agents.kept_tree import KeptTree
 from hive_envs.agents.policy import policy_actions
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, ranked, search, search_root
-from hive_envs.agents.tactics import (
-    MAX_TACTICAL_DEPTH,
-    MAX_THREAT_MOVES,
-    TACTICAL_DEPTH,
-    THREAT_MOVES,
-    TacticalCheck,
-)
+from hive_envs.agents.tactics import MAX_TACTICAL_DEPTH, TACTICAL_DEPTH, TacticalCheck
 from hive_envs.agents.views import GameView, view_for_checkpoint
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
@@ -268,16 +261,7 @@ class AgentPlayer(BasePlayer):
 
     @tactical_depth.setter
     def tactical_depth(self, depth: int) -> None:
-        self.tactics = TacticalCheck(depth, self.tactics.threat_moves)
-
-    @property
-    def threat_moves(self) -> int:
-        """Own moves of the attacker that the tactical check's threat search looks for (0: off)."""
-        return self.tactics.threat_moves
-
-    @threat_moves.setter
-    def threat_moves(self, moves: int) -> None:
-        self.tactics = TacticalCheck(self.tactics.depth, moves)
+        self.tactics = TacticalCheck(depth)
 
     def act(self, batch, rows: np.ndarray) -> np.ndarray:
         if self.config.simulations > 0:
@@ -313,7 +297,6 @@ class AgentPlayer(BasePlayer):
             ("AvoidRepetition", "bool", self.avoid_repetition, True, 0, 0),
             ("ReuseTree", "bool", self.reuse_tree, True, 0, 0),
             ("TacticalDepth", "int", self.tactical_depth, TACTICAL_DEPTH, 0, MAX_TACTICAL_DEPTH),
-            ("ThreatMoves", "int", self.threat_moves, THREAT_MOVES, 0, MAX_THREAT_MOVES),
         ]
 
     def set_uhp_option(self, name: str, value: bool | int) -> None:
@@ -328,7 +311,5 @@ class AgentPlayer(BasePlayer):
             self.kept.clear()
         elif name == "TacticalDepth":
             self.tactical_depth = int(value)
-        elif name == "ThreatMoves":
-            self.threat_moves = int(value)
         else:
             raise ValueError(f"unknown agent option {name!r}")

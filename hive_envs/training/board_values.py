@@ -1,6 +1,6 @@
 """Learned board values for Hoyito's alpha-beta, fitted to the outcomes of self-play games.
 
-The hand evaluation of `hive_envs.hoyito.engine.alphabeta` scores the captured margin and the best
+The hand evaluation of `hive_envs.hoyito.search.alphabeta` scores the captured margin and the best
 capture the mover has now. What the counters still on the board are worth is left out: relay sowing
 makes it a chaotic function of the board that no hand rule says well (hand-written terms screened as
 players: docs/experiments/hoyito_expert_iteration.md). So it is learned. `learn_board_values` plays
@@ -35,8 +35,8 @@ from multiprocessing import Pool
 import numpy as np
 
 from hive_envs.extras import command
-from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS, COUNTER, HoyitoAlphaBeta, check_board_values
 from hive_envs.hoyito.engine.game import HoyitoGame
+from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS, COUNTER, HoyitoAlphaBeta, check_board_values
 from hive_envs.players import BasePlayer, SearchLimits
 from hive_envs.training.arena import distinct_openings
 from hive_envs.training.cli import write_report

@@ -1,9 +1,7 @@
 """The tactical check after a search by time (`agents.tactics`): on a position from a lost match game it
 passes over the move that lost (the opponent mates within three plies of it) for one that does not,
 plays a forced win it finds, keeps the search's choice when out of time or when every candidate loses,
-and a timed player uses it while a search by simulations does not. Its threat search passes over a
-move that loses to a nine-ply surround, and where it proves every candidate lost the longer defence
-(not lost within three plies) is played."""
+and a timed player uses it while a search by simulations does not."""
 
 from __future__ import annotations
 
@@ -11,14 +9,11 @@ import time
 
 import pytest
 
-from hive_envs.agents.tactics import MAX_TACTICAL_DEPTH, MAX_THREAT_MOVES, THREAT_MOVES, TacticalCheck
-
-MOVES = 5  # the threat search's depth in these tests: nine plies
+from hive_envs.agents.tactics import MAX_TACTICAL_DEPTH, TacticalCheck
 from hive_envs.games import game_entry
 from hive_envs.hive import HiveGame
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
+from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 from hive_envs.players import PlayerContext, make_player
-from tests.hive.lost_games import DEEP_LOSS, deep_loss
 
 # Black to move, ply 31 of a game `hive_base@T=1` lost to `alphabeta:3`
 # (docs/results/hive_base_T1_value_first_vs_alphabeta3.json): it played `bG3 \bS1`, after which white
@@ -87,37 +82,6 @@ def test_a_wrong_depth_is_refused(depth):
         TacticalCheck(depth)
 
 
-def test_the_threat_search_passes_over_a_move_that_loses_deeper():
-    game, after = deep_loss()
-    losing = game.move_id(DEEP_LOSS)
-    assert not loses_by_force(game, losing)  # the 3-ply search alone keeps it
-    others = [int(m) for m in game.legal_move_ids() if m != losing]
-    assert TacticalCheck().choose(game, [losing, *others], None) == losing  # off by default
-    assert THREAT_MOVES == 0
-    chosen = TacticalCheck(threat_moves=MOVES).choose(game, [losing, *others], None)
-    assert chosen != losing
-    child = game.copy()
-    child.play_id(chosen)
-    assert HiveAlphaBeta(depth=1).forced_win(child, MOVES) is None
-    assert HiveAlphaBeta(depth=1).forced_win(after, MOVES) is not None
-
-
-def test_where_every_move_loses_deeper_the_longer_defence_is_played():
-    game, losing, safe = blunder_position()  # every move loses to a surround of at most five moves
-    searcher = HiveAlphaBeta(depth=1)
-    for move in game.legal_move_ids():
-        child = game.copy()
-        child.play_id(int(move))
-        assert searcher.forced_win(child, MOVES) is not None
-    assert TacticalCheck(threat_moves=MOVES).choose(game, [losing, safe], None) == safe  # not lost in 3 plies
-
-
-@pytest.mark.parametrize("moves", [-1, MAX_THREAT_MOVES + 1, 2.0, True, None])
-def test_wrong_threat_moves_are_refused(moves):
-    with pytest.raises(ValueError, match="threat_moves"):
-        TacticalCheck(threat_moves=moves)
-
-
 def test_the_check_plays_hoyito_too():
     entry = game_entry("hoyito")
     game = entry.new_game(entry.parse_options({}))
@@ -140,13 +104,12 @@ def test_a_timed_player_checks_its_move_and_one_by_simulations_does_not():
     by_simulations.tactics.choose = lambda *args: pytest.fail("a search by simulations has no check")
     by_simulations.choose(game)
 
-    assert timed.threat_moves == THREAT_MOVES
-    timed.set_uhp_option("ThreatMoves", MOVES)
-    assert timed.threat_moves == MOVES and timed.tactical_depth == 3
-    # every move here loses to a threat of at most five moves: the 3-ply answer still comes first
-    assert not loses_by_force(game, timed.choose(game))
     timed.set_uhp_option("TacticalDepth", 0)
-    assert timed.tactical_depth == 0 and timed.threat_moves == MOVES
+    assert timed.tactical_depth == 0
+    # the threat search, measured no better (docs/alphabeta.md), is gone with its option
+    assert "ThreatMoves" not in {row[0] for row in timed.uhp_options()}
+    with pytest.raises(ValueError, match="unknown agent option"):
+        timed.set_uhp_option("ThreatMoves", 5)
     timed.tactics.choose = lambda *args: pytest.fail("the check is off")
     timed.choose(game)
     with pytest.raises(ValueError, match="tactical check's depth"):

@@ -1,4 +1,4 @@
-"""Frozen values of the alpha-beta's static evaluation, for `tests/hive/test_evaluation.py`.
+"""Frozen values of the alpha-beta's static evaluation, for `tests/hive/search/test_evaluation.py`.
 
     python -m tests.data.make_evaluation_reference   # rewrite tests/data/evaluation_reference.npz
 
@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from hive_envs.hive import GAME_TYPES, HiveGame
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 
 PATH = Path(__file__).resolve().parent / "evaluation_reference.npz"
 SEARCH_POSITIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "search_positions.txt"

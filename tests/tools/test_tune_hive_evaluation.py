@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from hive_envs.hive.engine.evaluation import NUM_TERMS, RULE_WEIGHTS, TERM_NAMES
+from hive_envs.hive.search.evaluation import NUM_TERMS, RULE_WEIGHTS, TERM_NAMES
 from tools import tune_hive_evaluation as tune
 
 

@@ -9,7 +9,7 @@ import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint
 from hive_envs.agents.networks import build_network
-from hive_envs.hoyito.engine.alphabeta import BOARD_BUCKETS, COUNTER
+from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS, COUNTER
 from hive_envs.training import board_values, ppo_selfplay
 from hive_envs.training.board_values import (
     VALUE_WEIGHT,

@@ -136,7 +136,7 @@ def random_positions(count: int, seed: int, plies: int = 60) -> list:
 
 
 def test_the_alphabeta_experts_best_move_is_the_root_searchs():
-    from hive_envs.hoyito.engine.alphabeta import HoyitoAlphaBeta
+    from hive_envs.hoyito.search.alphabeta import HoyitoAlphaBeta
     from hive_envs.training.alphabeta_expert import AlphaBetaExpert
 
     # depth 3: proven results found inside the searches, not only moves that end the game; the root

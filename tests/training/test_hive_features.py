@@ -19,8 +19,6 @@ import torch
 
 from hive_envs.agents import networks
 from hive_envs.agents.hive_features import HiveRuleFeatures, _decode_states
-from hive_envs.hive.engine.alphabeta import HiveAlphaBeta
-from hive_envs.hive.engine.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import PASS_MOVE
@@ -39,6 +37,8 @@ from hive_envs.hive.rule_features import (
     TWO_PLY_MARGIN,
     new_evaluation_cache,
 )
+from hive_envs.hive.search.alphabeta import HiveAlphaBeta
+from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, RULE_WEIGHTS, evaluate
 from tests.hive.env.positions import random_positions
 
 MAX_TURNS = 200

@@ -2,8 +2,9 @@
 
 Layering (bottom up): `jit` (decorators), `grid` (torus, directions, neighbour/gate tables) ->
 `pieces` (ids, kinds) -> `state` (array layout, put/lift) -> `rules` (apply/undo, end of game) ->
-`workspace` (scratch) -> `pins` (articulation points) -> `movegen` (legal moves) -> `search`
-(perft), `playout` (random games), `repetition` (position keys).
+`workspace` (scratch) -> `pins` (articulation points) -> `movegen` (legal moves) -> `perft_kernel`,
+`playout` (random games), `repetition` (position keys). The searches over these rules live beside
+them in `hive_envs.hive.search`, which imports this package, never the other way round.
 
 Kernel API (all numba ``@njit(cache=True)``, the non-allocating ones without reference counting,
 see `hive_envs.hive.engine.jit`; also runnable with ``NUMBA_DISABLE_JIT=1``)::

@@ -1,4 +1,4 @@
-"""Position keys for the optional repetition draw.
+"""Position keys: the optional repetition draw, and the searches' repetitions and table keys.
 
 A key is a 64-bit hash of (piece, stack level, cell relative to the lowest-numbered piece in
 play) over all pieces in play, plus the player to move: the XOR of a splitmix64 mix of each
@@ -13,10 +13,11 @@ the call in ``np.errstate(over="ignore")``.
 import numpy as np
 from numba import njit
 
-from hive_envs.core.alphabeta import mix64
+from hive_envs.core.hashing import mix64
 from hive_envs.hive.engine.grid import GRID_SIZE
 from hive_envs.hive.engine.jit import kernel
 from hive_envs.hive.engine.pieces import NUM_PIECES
+from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move
 from hive_envs.hive.engine.state import I_LAST_MOVED, I_PASSES, I_PLY, I_TO_MOVE, PCELL, PUNDER
 
 
@@ -78,3 +79,16 @@ def repeats(key, seen, path_keys, ply):
         if path_keys[p] == key:
             return True
     return False
+
+
+@njit(cache=True)
+def game_position_keys(start, moves):
+    """`position_key` of every position of a game: ``start`` and after each of ``moves``."""
+    s = start.copy()
+    rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    keys = np.empty(moves.shape[0] + 1, dtype=np.uint64)
+    keys[0] = position_key(s)
+    for i in range(moves.shape[0]):
+        apply_move(s, moves[i], rec)
+        keys[i + 1] = position_key(s)
+    return keys

@@ -10,7 +10,7 @@ import pytest
 
 from hive_envs.core.alphabeta import WIN_SCORE, new_table, search_plies
 from hive_envs.hoyito import HoyitoGame
-from hive_envs.hoyito.engine.alphabeta import (
+from hive_envs.hoyito.search.alphabeta import (
     BOARD_BUCKETS,
     DEFAULT_DEPTH,
     MAX_DEPTH,

@@ -1,4 +1,4 @@
-"""The plan against a locked opponent (`hive_envs.hive.engine.locked_plan`): the surround it finds
+"""The plan against a locked opponent (`hive_envs.hive.search.locked_plan`): the surround it finds
 where depth 2 shuffled, the lock it breaks where no plan exists, and the searcher built on both."""
 
 import numpy as np
@@ -6,10 +6,10 @@ import pytest
 
 from hive_envs.core.alphabeta import WIN_SCORE
 from hive_envs.hive import PASS_MOVE, HiveAlphaBeta, HiveGame
-from hive_envs.hive.engine import MAX_MOVES, alphabeta, new_workspace
-from hive_envs.hive.engine.alphabeta import game_position_keys, opponent_locked
-from hive_envs.hive.engine.locked_plan import lock_keeping_keys, locked_plan_kernel
-from hive_envs.hive.engine.repetition import position_key
+from hive_envs.hive.engine import MAX_MOVES, new_workspace
+from hive_envs.hive.engine.repetition import game_position_keys, position_key
+from hive_envs.hive.search import alphabeta
+from hive_envs.hive.search.locked_plan import lock_keeping_keys, locked_plan_kernel, opponent_locked
 from hive_envs.players.builtin import RandomPlayer
 
 # Games of `alphabeta:2` (White) against random play that ended in the turn-cap draw (games 160 and

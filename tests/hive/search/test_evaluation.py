@@ -1,26 +1,10 @@
-"""The alpha-beta's static evaluation (`hive_envs.hive.engine.evaluation`) against its frozen values."""
+"""The alpha-beta's static evaluation (`hive_envs.hive.search.evaluation`) against its frozen values."""
 
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hive_envs.hive.engine.evaluation import (
-    EVAL_BUFFER_SIZE,
-    KIND_NAMES,
-    MOVES_COUNTED,
-    NUM_TERMS,
-    RULE_WEIGHTS,
-    SEARCH_WEIGHTS,
-    TERM_NAMES,
-    _guessed_side_reach,
-    _side_reach,
-    evaluate,
-    evaluation_terms,
-    guessed_evaluation_terms,
-    quick_evaluate,
-    weight_vector,
-)
 from hive_envs.hive.engine.grid import NUM_CELLS
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.pieces import (
@@ -36,8 +20,24 @@ from hive_envs.hive.engine.pieces import (
 from hive_envs.hive.engine.pins import mark_articulation_cells
 from hive_envs.hive.engine.state import I_KINDS, I_LAST_MOVED, I_TO_MOVE, PCELL, PUNDER, TOP
 from hive_envs.hive.engine.workspace import ART, new_workspace, reserve_stamp
+from hive_envs.hive.search.evaluation import (
+    EVAL_BUFFER_SIZE,
+    KIND_NAMES,
+    MOVES_COUNTED,
+    NUM_TERMS,
+    RULE_WEIGHTS,
+    SEARCH_WEIGHTS,
+    TERM_NAMES,
+    _guessed_side_reach,
+    _side_reach,
+    evaluate,
+    evaluation_terms,
+    guessed_evaluation_terms,
+    quick_evaluate,
+    weight_vector,
+)
 
-REFERENCE = Path(__file__).resolve().parents[1] / "data" / "evaluation_reference.npz"
+REFERENCE = Path(__file__).resolve().parents[2] / "data" / "evaluation_reference.npz"
 
 
 def test_the_evaluation_gives_the_reference_values_and_restores_the_state():

@@ -18,34 +18,10 @@ from hive_envs.hive import GAME_TYPES, PASS_MOVE, HiveGame
 from hive_envs.hive.engine import (
     MAX_MOVES,
     UNDO_SIZE,
-    alphabeta,
     apply_move,
     generate_moves,
     new_workspace,
     undo_move,
-)
-from hive_envs.hive.engine.alphabeta import (
-    ALL_FEATURES,
-    DEFAULT_DEPTH,
-    EVAL_CACHE,
-    GUESSED_MOBILITY,
-    MAX_DEPTH,
-    MAX_QUIESCENCE_PLIES,
-    PVS,
-    QUIESCENCE,
-    HiveAlphaBeta,
-    _marked_order,
-    alphabeta_kernel,
-    opponent_locked,
-    static_order,
-)
-from hive_envs.hive.engine.evaluation import (
-    EVAL_BUFFER_SIZE,
-    NUM_TERMS,
-    RULE_WEIGHTS,
-    SEARCH_WEIGHTS,
-    evaluate,
-    quick_evaluate,
 )
 from hive_envs.hive.engine.grid import NEIGHBOURS, NUM_CELLS
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS, move_cell, move_piece
@@ -61,7 +37,32 @@ from hive_envs.hive.engine.state import (
     STATUS_IN_PROGRESS,
     STATUS_WHITE_WINS,
 )
-from hive_envs.hive.engine.threats import mark_queen_rings
+from hive_envs.hive.search import alphabeta
+from hive_envs.hive.search.alphabeta import DEFAULT_DEPTH, MAX_DEPTH, HiveAlphaBeta
+from hive_envs.hive.search.evaluation import (
+    EVAL_BUFFER_SIZE,
+    NUM_TERMS,
+    RULE_WEIGHTS,
+    SEARCH_WEIGHTS,
+    evaluate,
+    quick_evaluate,
+)
+from hive_envs.hive.search.locked_plan import opponent_locked
+from hive_envs.hive.search.negamax import (
+    ALL_FEATURES,
+    EVAL_CACHE,
+    GUESSED_MOBILITY,
+    MAX_QUIESCENCE_PLIES,
+    NO_ROOT_SCORES,
+    PVS,
+    QUIESCENCE,
+    SearchLimits,
+    SearchOutput,
+    SearchSettings,
+    SearchTables,
+    alphabeta_kernel,
+)
+from hive_envs.hive.search.ordering import mark_queen_rings, marked_order, static_order
 
 # Black's Queen (2,0) has five neighbours; wB1 at (0,1) fills the sixth (1,1) with 'wB1 /bQ', the
 # only winning move of 108.
@@ -211,26 +212,18 @@ def test_positions_seen_before_in_the_game_score_as_draws():
         alphabeta_kernel(
             game.state.copy(),
             new_workspace(),
-            1,
-            0.0,
-            0,
-            0,
-            new_table(12),
-            True,
-            np.sort(np.array(seen, dtype=np.uint64)),
-            pv,
-            stats,
-            new_evals(),
-            ALL_FEATURES,
+            SearchLimits(1, 0.0, 0),
+            SearchSettings(0, ALL_FEATURES, True, 0),
+            SearchTables(new_table(12), new_evals()),
             SEARCH_WEIGHTS,
-            np.empty(0, dtype=np.int64),
-            0,
+            np.sort(np.array(seen, dtype=np.uint64)),
+            SearchOutput(pv, stats, NO_ROOT_SCORES),
         )
         assert stats[0] == (WIN_SCORE - 1 if winning_moves(game) else 0)
 
 
 def test_a_locked_opponent_gets_one_more_own_move(monkeypatch):
-    """When the plan search (tests/hive/test_locked_plan.py) runs out of nodes; here it has none.
+    """When the plan search (tests/hive/search/test_locked_plan.py) runs out of nodes; here it has none.
     With its nodes it proves that LOCKED has no plan and breaks the lock at the depth asked for."""
     game = HiveGame.from_gamestring(LOCKED)
     fortress = HiveAlphaBeta(depth=2).search(game)
@@ -482,20 +475,12 @@ def kernel_search(
     move = alphabeta_kernel(
         game.state.copy() if state is None else state,
         new_workspace(),
-        depth,
-        0.0,
-        node_limit,
-        0,
-        new_table(16),
-        use_table,
-        history_keys(game),
-        pv,
-        stats,
-        new_evals(),
-        features,
+        SearchLimits(depth, 0.0, node_limit),
+        SearchSettings(0, features, use_table, 0),
+        SearchTables(new_table(16), new_evals()),
         SEARCH_WEIGHTS,
-        np.empty(0, dtype=np.int64),
-        0,
+        history_keys(game),
+        SearchOutput(pv, stats, NO_ROOT_SCORES),
     )
     return move, stats
 
@@ -624,7 +609,7 @@ def test_the_marked_static_order_equals_static_order():
         s = game.state.copy()
         mark_queen_rings(s, near, stamp)
         for move in game.legal_move_ids():
-            assert _marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
+            assert marked_order(s, int(move), near, stamp) == static_order(s, int(move)), game.gamestring
             checked += 1
     assert checked > 1000
 
@@ -633,12 +618,12 @@ def test_the_first_searcher_of_a_process_loads_the_search_kernels():
     """Made in a fresh process, the first `HiveAlphaBeta` has the search kernel loaded (numba loads a
     kernel on its first call; inside a timed search that load came on top of the limit)."""
     code = (
-        "from hive_envs.hive.engine import alphabeta as a\n"
-        "assert not a.alphabeta_kernel.signatures\n"
+        "from hive_envs.hive.search import alphabeta as a, negamax as n\n"
+        "assert not n.alphabeta_kernel.signatures\n"
         "a.HiveAlphaBeta(time_s=1.0)\n"
-        "assert a.alphabeta_kernel.signatures\n"
+        "assert n.alphabeta_kernel.signatures\n"
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     env = dict(os.environ, PYTHONPATH=str(root))
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=root, timeout=600)
 
@@ -662,20 +647,12 @@ def kernel_root_scores(game: HiveGame, depth: int, features: int, margin: int) -
     alphabeta_kernel(
         game.state.copy(),
         new_workspace(),
-        depth,
-        0.0,
-        0,
-        0,
-        new_table(12),
-        False,
-        history_keys(game),
-        np.zeros(search_plies(depth), dtype=np.int32),
-        np.zeros(4, dtype=np.int64),
-        new_evals(),
-        features,
+        SearchLimits(depth, 0.0, 0),
+        SearchSettings(0, features, False, margin),
+        SearchTables(new_table(12), new_evals()),
         SEARCH_WEIGHTS,
-        scores,
-        margin,
+        history_keys(game),
+        SearchOutput(np.zeros(search_plies(depth), dtype=np.int32), np.zeros(4, dtype=np.int64), scores),
     )
     return scores
 

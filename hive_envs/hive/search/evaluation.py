@@ -1,4 +1,4 @@
-"""Static evaluation of a Hive position for the alpha-beta search (`engine.alphabeta`).
+"""Static evaluation of a Hive position for the alpha-beta search (`search.alphabeta`).
 
 ``evaluate(s, w, buffer, weights) -> int``: the score of an unfinished position for the side to
 move, the dot product of ``weights`` with the position's terms (`evaluation_terms`), each term the
@@ -40,13 +40,13 @@ exact. Placements are listed only where one could fill a liberty of the opponent
 7. ``to_move``: 1 (the side to move's advantage, a constant of every position).
 
 **Listed or guessed moves.** `evaluate` lists every piece's moves (above); `quick_evaluate`, the
-search's evaluation (`engine.alphabeta`, feature ``guessed_mobility``), guesses them from the pins pass
+search's evaluation (`search.negamax`, feature ``guessed_mobility``), guesses them from the pins pass
 alone (`_guessed_side_reach`: open slides, lines of pieces, a Beetle's climb) for half the cost, with
 the same terms and weights: the Queen and Grasshopper counts are exact, an Ant counts `MOVES_COUNTED`
 when it has a move, Spiders, Ladybugs and Mosquitoes a fixed number, and the reachable liberties are
-those of the pieces whose reach is local plus every one an Ant could enter. At depth 3 the search
-plays as well with either (0.505 over 200 games) and searches 1.6 times the nodes per second with
-the guess (docs/alphabeta.md). The rule features (`hive_envs.hive.rule_features`) and the tuning tool
+those of the pieces whose reach is local plus every one an Ant could enter. At equal depth the search
+plays as well with either and searches more nodes per second with the guess (docs/alphabeta.md,
+"Guessed mobility"). The rule features (`hive_envs.hive.rule_features`) and the tuning tool
 keep `evaluate`: the shipped networks were trained on its values.
 
 `RULE_WEIGHTS` were set by hand, by matches against the 1-ply greedy player and between depths

@@ -26,9 +26,7 @@ deepening over their length (1 .. ``max_moves``), and prunes hard:
 
 The search stops at ``node_budget`` own moves tried (nodes, not time: the answer stays
 deterministic) and then reports no plan and that the budget ran out. The state ``s`` is restored
-on return. On the locked stretches of the drawn games of ``alphabeta:2`` against random play, a
-plan of five or six own moves took 80-830 thousand nodes (0.03-0.4 s), proving that none exists
-in 6 own moves from 0.02 s to beyond the budget (load average about 5).
+on return. docs/alphabeta.md ("The locked-opponent plan") has what plans and proofs cost.
 
 Where every length was searched without a plan, the lock is a fortress for the searcher: keeping
 it (`lock_keeping_keys`: the positions after such moves) only leads to the turn-cap draw, and
@@ -46,13 +44,35 @@ from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS
 from hive_envs.hive.engine.repetition import position_key
 from hive_envs.hive.engine.rules import UNDO_SIZE, apply_move, queen_neighbours, undo_move
-from hive_envs.hive.engine.state import I_STATUS, I_TO_MOVE, PCELL, STATUS_BLACK_WINS, STATUS_WHITE_WINS
+from hive_envs.hive.engine.state import (
+    I_LAST_MOVED,
+    I_STATUS,
+    I_TO_MOVE,
+    PCELL,
+    STATUS_BLACK_WINS,
+    STATUS_WHITE_WINS,
+)
 
 DEFAULT_PLAN_MOVES = 6
 """Longest plan searched (own moves)."""
 DEFAULT_PLAN_NODES = 500_000
 """Own moves tried at most per plan search: bounds the time spent on a position without a plan."""
 _SET_BITS = 18  # the transposition set: 2**18 entries (position, own moves left without a win)
+
+
+@kernel
+def opponent_locked(s, w, out):
+    """Can the player not to move in ``s`` only pass (every piece pinned, covered or boxed in, no
+    placement)? ``s`` is restored; ``w`` and ``out`` (int32[MAX_MOVES]) are scratch."""
+    me = s[I_TO_MOVE]
+    last_moved = s[I_LAST_MOVED]
+    s[I_TO_MOVE] = 1 - me
+    s[I_LAST_MOVED] = -1
+    n = generate_moves(s, w, out)
+    locked = n == 1 and out[0] == PASS_MOVE
+    s[I_TO_MOVE] = me
+    s[I_LAST_MOVED] = last_moved
+    return locked
 
 
 @kernel

@@ -8,7 +8,7 @@
     game.play_id(result.move_id)                 # an absolute hole, the game's move id
     searcher.choose(game)                        # just the hole
 
-The search (`alphabeta_kernel`) is the negamax of `hive_envs.hive.engine.alphabeta` adapted to a
+The search (`alphabeta_kernel`) is the negamax of `hive_envs.hive.search.negamax` adapted to a
 game whose side to move may stay the same: after a capture the capturer moves again, so a child's
 score is negated only when the player to move differs between parent and child (never by ply
 parity), and so is the alpha-beta window. A position is a ~30-int array, so each ply plays every
@@ -54,7 +54,6 @@ from hive_envs.core.alphabeta import (
     close_node,
     finish_search,
     iteration_result,
-    mix64,
     new_frames,
     now,
     open_node,
@@ -63,6 +62,7 @@ from hive_envs.core.alphabeta import (
     table_probe,
     terminal_score,
 )
+from hive_envs.core.hashing import mix64
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.game import HoyitoGame
 
@@ -130,7 +130,7 @@ def evaluate(s, n, max_laps, limit, scratch, board_values):
     return score + THREAT * threat
 
 
-# Not one body with the Hive search loop: see the comment above `hive_envs.hive.engine.alphabeta.alphabeta_kernel`
+# Not one body with the Hive search loop: see the comment above `hive_envs.hive.search.negamax.alphabeta_kernel`
 # (a shared loop taking the games' steps as functions would lose numba's disk cache).
 @njit(cache=True)
 def alphabeta_kernel(

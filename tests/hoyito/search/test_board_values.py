@@ -1,11 +1,11 @@
-"""The alpha-beta's learned board values (`hive_envs.hoyito.engine.alphabeta`): the evaluation they
+"""The alpha-beta's learned board values (`hive_envs.hoyito.search.alphabeta`): the evaluation they
 add, the search without them unchanged, and the tables refused."""
 
 import numpy as np
 import pytest
 
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
-from hive_envs.hoyito.engine.alphabeta import (
+from hive_envs.hoyito.search.alphabeta import (
     BOARD_BUCKETS,
     MAX_BOARD_VALUE,
     NO_BOARD_VALUES,
