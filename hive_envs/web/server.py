@@ -6,13 +6,15 @@
 
 JSON API (every error is ``{"error": message}`` with a 4xx status; the game is unchanged):
 
-    GET  /api/meta                          games, their options and defaults, player spec forms
+    GET  /api/meta                          the games the page draws, their options and defaults, player spec forms
     POST /api/games                         {"game", "options", "players": [spec|"human", ...]} -> state
     GET  /api/games/<id>                    the state: position, legal moves, status, record
     GET  /api/games/<id>/moves              the legal moves only
     POST /api/games/<id>/play               {"move": "wS1"} a human's move -> state
     POST /api/games/<id>/computer           {"think": bool} the computer's move (and thoughts) -> state
     POST /api/games/<id>/undo               back to before the last human move -> state
+    DELETE /api/games/<id>                  forget the game (closed once its computer's move ends)
+    GET  /api/warmup                        numba compiling now? (`compiling.CompileWatch.status`)
     POST /api/replay                        {"text": GameString | record | report JSON} -> games listed
     POST /api/replay/frames                 {"record", "options"} -> the position after each ply
 
@@ -39,6 +41,7 @@ from hive_envs.games import GAMES
 from hive_envs.players.base import PlayerFailure
 from hive_envs.players.specs import describe_specs
 from hive_envs.players.uhp_engine import add_move_timeout_argument
+from hive_envs.web.compiling import compile_watch
 from hive_envs.web.records import frames, read_replay
 from hive_envs.web.tables import HUMAN, Busy, NotFound, Tables
 
@@ -57,6 +60,8 @@ def _body() -> dict:
 def _meta() -> dict:
     games = {}
     for name, entry in GAMES.items():
+        if entry.ref("web_board") is None:  # the page cannot draw it (the PettingZoo AEC adapter)
+            continue
         games[name] = {
             f.name: None if f.default is dataclasses.MISSING else f.default
             for f in dataclasses.fields(entry.options)
@@ -72,6 +77,7 @@ def create_app(tables: Tables | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     tables = tables if tables is not None else Tables()
     app.config["TABLES"] = tables
+    watch = compile_watch()
 
     def error(status: int, message: str):
         text = " ".join(str(message).split())
@@ -143,6 +149,15 @@ def create_app(tables: Tables | None = None) -> Flask:
     def undo(table_id):
         with tables.use(table_id) as table:
             return jsonify(table.undo())
+
+    @app.delete("/api/games/<table_id>")
+    def drop(table_id):
+        tables.drop(table_id)
+        return jsonify(dropped=table_id)
+
+    @app.get("/api/warmup")
+    def warmup():
+        return jsonify(watch.status())
 
     @app.post("/api/replay")
     def replay():

@@ -4,7 +4,8 @@ Every change is all or nothing: a move, the computer's reply or an undo that fai
 a player that fails or times out) leaves the game as it was. One request at a time per game: a
 second one while the first runs (the computer thinking) is refused with `Busy` rather than queued,
 so a slow engine never holds a request thread waiting. Games are kept up to ``max_tables``; the
-oldest is dropped (its players closed) to make room.
+oldest is dropped (its players closed) to make room. A game the page leaves is dropped at its
+request (`Tables.drop`), its players closed as soon as no request holds it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class Table:
     players: tuple[Player | None, Player | None]  # None: a human's seat
     human_plies: list[bool] = field(default_factory=list)  # per ply played here: a human's move?
     lock: threading.Lock = field(default_factory=threading.Lock)
+    dropped: bool = False  # `Tables.drop`: close the players once no request holds the game
+    closed: bool = False
 
     def state(self) -> dict:
         data = position(self.game)
@@ -64,20 +67,21 @@ class Table:
         return self.state()
 
     def computer(self, think: bool) -> dict:
-        """The computer's move for the seat to move, with what it thought when ``think`` (network players)."""
+        """The computer's move for the seat to move, with what the search that chose it saw when
+        ``think`` (`thoughts.thoughts_of`: network and alpha-beta players)."""
         game = self.game
         if game.is_terminal:
             raise ValueError(f"the game is over ({position(game)['status']}); start a new one")
         player = self.players[game.to_move]
         if player is None:
             raise Busy(f"it is a human's turn ({position(game)['sides'][game.to_move]}), not the computer's")
-        before = position(game)
-        thoughts = thoughts_of(player, game.copy(), before["moves"]) if think else None
+        before = game.copy()
         try:
             move = player.choose(game.copy())
         except PlayerFailure as error:
             raise PlayerFailure(f"the computer ({self.specs[game.to_move]}) failed: {error}") from None
         name = game.move_name(move)  # ValueError if the player answered an illegal move
+        thoughts = thoughts_of(player, before, position(before)["moves"]) if think else None
         game.play_id(move)
         self.human_plies.append(False)
         return {**self.state(), "computer_move": name, "thoughts": thoughts}
@@ -96,9 +100,21 @@ class Table:
         return self.state()
 
     def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
         for player in self.players:
             if player is not None:
                 player.close()
+
+
+def _close_when_free(table: Table) -> None:
+    """Close ``table``'s players unless a request holds it (that request's end closes them)."""
+    if table.lock.acquire(blocking=False):
+        try:
+            table.close()
+        finally:
+            table.lock.release()
 
 
 class Tables:
@@ -115,6 +131,10 @@ class Tables:
         if not isinstance(game_name, str):
             raise ValueError(f"'game' must be a game name, got {game_name!r}")
         entry = game_entry(game_name)
+        if entry.ref("web_board") is None:
+            raise ValueError(
+                f"the page cannot show a game of {entry.title} (its definition has no web_board)"
+            )
         game = entry.game(options if options is not None else {})
         if not isinstance(specs, list) or len(specs) != 2:
             raise ValueError(f"'players' must be a list of two specs (or {HUMAN!r}), got {specs!r}")
@@ -164,6 +184,19 @@ class Tables:
             yield table
         finally:
             table.lock.release()
+            if table.dropped:  # dropped while this request held it: its players are closed now
+                _close_when_free(table)
+
+    def drop(self, table_id) -> None:
+        """Forget a game (the page left it: a new game started while the computer thought): later
+        requests get NotFound; its players are closed now, or when the request that holds the game
+        ends (a search cannot be cut short)."""
+        with self._lock:
+            table = self._tables.pop(table_id, None) if isinstance(table_id, str) else None
+        if table is None:
+            raise NotFound(f"no game with id {table_id!r} (it never existed, or was dropped to make room)")
+        table.dropped = True
+        _close_when_free(table)
 
     def close(self) -> None:
         with self._lock:
