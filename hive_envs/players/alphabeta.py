@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 
-from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher
+from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher, SearchResult
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
 from hive_envs.hive.search.alphabeta import HiveAlphaBeta
@@ -94,6 +94,7 @@ class AlphaBetaPlayer(BasePlayer):
     ):
         self.depth, self.time_s, self.table_bits = depth, time_s, table_bits
         self._searchers: dict[str, AlphaBetaSearcher] = {}
+        self.last_search: SearchResult | None = None  # of the last `choose`
         limits = [f"{depth}"] if depth is not None else []
         limits += [f"T={time_s:g}"] if time_s is not None else []
         super().__init__(name or "alphabeta" + (":" + ",".join(limits) if limits else ""), seed)
@@ -134,14 +135,19 @@ class AlphaBetaPlayer(BasePlayer):
         return self._searchers[game_name]
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
-        """The searched move of ``game`` (left unchanged); ``limits`` replace this player's when given."""
+        """The searched move of ``game`` (left unchanged); ``limits`` replace this player's when given.
+        The search's result (depth reached, nodes, score, principal variation) is kept as
+        ``last_search`` (`SearchResult`) for a tool to show."""
         depth = getattr(limits, "depth", None)
         time_s = getattr(limits, "time_s", None)
         if depth == 0:  # UHP allows `bestmove depth 0`; a move needs at least one ply
             depth = 1
         if depth is not None and time_s is None:  # a depth asked for stays within this player's time
             time_s = self.time_s
-        return self.searcher(game.game_name).search(game, depth, time_s).move_id
+        self.last_search = None
+        result = self.searcher(game.game_name).search(game, depth, time_s)
+        self.last_search = result
+        return result.move_id
 
     def warm_up(self) -> None:
         """A depth-1 search from the start with each searcher made so far (the UHP engine's: Hive), so

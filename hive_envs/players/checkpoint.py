@@ -5,7 +5,9 @@
 limit below, however many simulations that is). It imports torch, so `hive_envs.players.specs` imports this
 module only when a checkpoint spec is resolved.
 
-- ``choose(game, limits) -> move id`` on a protocol game of the checkpoint's game and options;
+- ``choose(game, limits) -> move id`` on a protocol game of the checkpoint's game and options; what
+  the choice saw (the search's root: visits, values, policy; or the raw policy) is kept as
+  ``last_search`` (`hive_envs.agents.root_summary`) for a tool to show;
 - ``act(batch, rows)``: the raw policy is one batched forward pass over the rows' observations (the
   speed ``evaluate.py`` needs); with search, each row's game is searched in turn;
 - an `AgentPlayer` made without a view (``view=None``) plays batched only.
@@ -46,6 +48,7 @@ import torch
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint, stored_search
 from hive_envs.agents.kept_tree import KeptTree
 from hive_envs.agents.policy import policy_actions
+from hive_envs.agents.root_summary import RootSummary, mean_values, untempered
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, ranked, search, search_root
 from hive_envs.agents.tactics import MAX_TACTICAL_DEPTH, TACTICAL_DEPTH, TacticalCheck
 from hive_envs.agents.views import GameView, view_for_checkpoint
@@ -125,6 +128,7 @@ class AgentPlayer(BasePlayer):
         self.reuse_tree = True
         self.kept = KeptTree()  # the last timed search's tree (`reuse_tree`)
         self.tactics = TacticalCheck()  # after a search by time (`tactical_depth`)
+        self.last_search: RootSummary | None = None  # what the last `choose` saw
         super().__init__(name, seed)
 
     def seed(self, seed: int | None) -> None:
@@ -214,7 +218,9 @@ class AgentPlayer(BasePlayer):
             self.view.check_game(game)
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
-        """A legal move of ``game``; ``game`` is left unchanged."""
+        """A legal move of ``game``; ``game`` is left unchanged. What the choice saw is kept as
+        ``last_search`` (`RootSummary`; None until a choice succeeds)."""
+        self.last_search = None
         evaluator = self.evaluator  # None exactly when the agent's game has no view
         if evaluator is None:
             raise ValueError(f"the agent's game {self.game_name!r} has no game view; it plays batched only")
@@ -225,24 +231,48 @@ class AgentPlayer(BasePlayer):
         config = self.config_for(limits)
         searched = not (config.simulations == 0 or config.max_depth == 0)
         check_s = config.time_s if searched and self.tactics.depth > 0 else None  # searches by time only
+        kept_visits = 0
         if not searched:
-            moves, priors, _ = evaluator(game)
-            weights = priors
+            moves, policy, value = evaluator(game)
+            weights = priors = policy
             visits = np.zeros(len(moves), dtype=np.int64)
+            values = np.full(len(moves), np.nan)
         else:
             keep = self.reuse_tree and config.time_s is not None
             search_config = (
                 config if check_s is None else replace(config, time_s=check_s * (1 - TACTICS_SHARE))
             )
-            root = search_root(
-                game.copy(), evaluator, search_config, root=self.kept.root_for(game) if keep else None
-            )
+            kept = self.kept.root_for(game) if keep else None
+            kept_visits = 0 if kept is None else kept.visits
+            root = search_root(game.copy(), evaluator, search_config, root=kept)
             if keep:
                 self.kept.keep(game, root)
             else:
                 self.kept.clear()
             moves, visits, priors = root.moves, root.n.copy(), root.priors
+            policy, value = untempered(priors, config.prior_temperature), root.own(root.value0)
+            values = mean_values(visits, root.w)
             weights = visits / visits.sum()
+        summary = RootSummary(
+            moves=moves.copy(),
+            policy=policy.copy(),
+            visits=visits,
+            values=values,
+            value=float(value),
+            simulations=int(visits.sum()) - kept_visits,
+            kept_visits=kept_visits,
+            time_limit_s=config.time_s if searched else None,
+            elapsed_s=0.0,
+            move=-1,
+        )
+        move = self._pick(game, moves, visits, priors, weights, started, check_s)
+        self.last_search = replace(summary, elapsed_s=time.monotonic() - started, move=move)
+        return move
+
+    def _pick(self, game: Game, moves, visits, priors, weights, started: float, check_s) -> int:
+        """The move played among the searched ones: the most visited (or a drawn one with ``sample``)
+        of those that do not repeat a position (``avoid_repetition``), passed through the tactical
+        check after a search by time (``check_s``: the time the check may end by, from ``started``)."""
         fresh = game_entry(game.game_name).fresh(game, moves) if self.avoid_repetition else None
         if fresh is not None and fresh.any() and not fresh.all():
             moves, visits, priors, weights = moves[fresh], visits[fresh], priors[fresh], weights[fresh]

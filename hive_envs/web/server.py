@@ -12,14 +12,16 @@ moves requests hold are capped per client and in all (`caps`, `serving`).
 
 JSON API (every error is ``{"error": message}`` with a 4xx status; the game is unchanged):
 
-    GET  /api/meta                          games, their options and defaults, player spec forms,
-                                            the engines and agents offered
+    GET  /api/meta                          the games the page draws, their options and defaults, player
+                                            spec forms, the engines and agents offered
     POST /api/games                         {"game", "options", "players": [spec|"human", ...]} -> state
     GET  /api/games/<id>                    the state: position, legal moves, status, record
     GET  /api/games/<id>/moves              the legal moves only
     POST /api/games/<id>/play               {"move": "wS1"} a human's move -> state
     POST /api/games/<id>/computer           {"think": bool} the computer's move (and thoughts) -> state
     POST /api/games/<id>/undo               back to before the last human move -> state
+    DELETE /api/games/<id>                  forget the game (closed once its computer's move ends)
+    GET  /api/warmup                        numba compiling now? (`compiling.CompileWatch.status`)
     POST /api/replay                        {"text": GameString | record | report JSON} -> games listed
     POST /api/replay/frames                 {"record", "options"} -> the position after each ply
 
@@ -52,6 +54,7 @@ from hive_envs.players.base import PlayerFailure
 from hive_envs.players.uhp_engine import add_move_timeout_argument
 from hive_envs.web import guards
 from hive_envs.web.caps import Full
+from hive_envs.web.compiling import compile_watch
 from hive_envs.web.json_input import parse_json
 from hive_envs.web.records import frames, read_replay
 from hive_envs.web.serving import bound_addresses, make_server
@@ -76,6 +79,8 @@ def _body() -> dict:
 def _meta(tables: Tables) -> dict:
     games = {}
     for name, entry in GAMES.items():
+        if entry.ref("web_board") is None:  # the page cannot draw it (the PettingZoo AEC adapter)
+            continue
         games[name] = {
             f.name: None if f.default is dataclasses.MISSING else f.default
             for f in dataclasses.fields(entry.options)
@@ -98,6 +103,7 @@ def create_app(tables: Tables | None = None, address: tuple[str, int] = (LOCAL, 
     tables = tables if tables is not None else Tables()
     app.config["TABLES"] = tables
     guards.install(app, guards.OwnAddress.of([address]))
+    watch = compile_watch()
 
     def error(status: int, message: str):
         text = " ".join(str(message).split())
@@ -173,6 +179,15 @@ def create_app(tables: Tables | None = None, address: tuple[str, int] = (LOCAL, 
     def undo(table_id):
         with tables.use(table_id, g.client) as table:
             return jsonify(table.undo())
+
+    @app.delete("/api/games/<table_id>")
+    def drop(table_id):
+        tables.drop(table_id, g.client)
+        return jsonify(dropped=table_id)
+
+    @app.get("/api/warmup")
+    def warmup():
+        return jsonify(watch.status())
 
     @app.post("/api/replay")
     def replay():

@@ -10,7 +10,9 @@ request for it is answered as for an unknown id. `Tables` keeps to its `caps.Cap
 oldest game is dropped, its players closed, to make room for its new one; a full server refuses
 with `caps.Full`) and plays only the players `trust` lets a request name. An engine process is
 closed when its game ends or is dropped (an undo after the end starts it again at its next move,
-within the caps).
+within the caps). A game the page leaves is dropped at its client's request (`Tables.drop`), its
+players closed as soon as no request holds it; until then its engine processes still count
+against the caps.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class Table:
     human_plies: list[bool] = field(default_factory=list)  # per ply played here: a human's move?
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = 0.0  # when a request last used it (`Tables.clock`)
+    dropped: bool = False  # `Tables.drop`: close the players once no request holds the game
+    closed: bool = False
 
     def state(self) -> dict:
         data = position(self.game)
@@ -78,20 +82,21 @@ class Table:
         return self.state()
 
     def computer(self, think: bool) -> dict:
-        """The computer's move for the seat to move, with what it thought when ``think`` (network players)."""
+        """The computer's move for the seat to move, with what the search that chose it saw when
+        ``think`` (`thoughts.thoughts_of`: network and alpha-beta players)."""
         game = self.game
         if game.is_terminal:
             raise ValueError(f"the game is over ({position(game)['status']}); start a new one")
         player = self.players[game.to_move]
         if player is None:
             raise Busy(f"it is a human's turn ({position(game)['sides'][game.to_move]}), not the computer's")
-        before = position(game)
-        thoughts = thoughts_of(player, game.copy(), before["moves"]) if think else None
+        before = game.copy()
         try:
             move = player.choose(game.copy())
         except PlayerFailure as error:
             raise PlayerFailure(f"the computer ({self.specs[game.to_move]}) failed: {error}") from None
         name = game.move_name(move)  # ValueError if the player answered an illegal move
+        thoughts = thoughts_of(player, before, position(before)["moves"]) if think else None
         game.play_id(move)
         self.human_plies.append(False)
         self.close_engines_if_over()
@@ -124,9 +129,21 @@ class Table:
                     player.close()
 
     def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
         for player in self.players:
             if player is not None:
                 player.close()
+
+
+def _close_when_free(table: Table) -> None:
+    """Close ``table``'s players unless a request holds it (that request's end closes them)."""
+    if table.lock.acquire(blocking=False):
+        try:
+            table.close()
+        finally:
+            table.lock.release()
 
 
 class Tables:
@@ -150,6 +167,7 @@ class Tables:
         self.thinking = Slots("computer moves", self.caps.thinking, self.caps.thinking_per_client)
         self._tables: OrderedDict[str, Table] = OrderedDict()  # oldest first
         self._starting: Counter[str] = Counter()  # engine processes being started, per client
+        self._leaving: set[Table] = set()  # dropped by `drop`, closed when the request holding them ends
         self._lock = threading.Lock()
 
     def create(self, game_name, options, specs, client: str = ANYONE) -> Table:
@@ -158,7 +176,7 @@ class Tables:
         if not isinstance(game_name, str):
             raise ValueError(f"'game' must be a game name, got {game_name!r}")
         entry = game_entry(game_name)
-        if entry.web_board is None:
+        if entry.ref("web_board") is None:  # the PettingZoo AEC adapter: the page cannot draw it
             raise ValueError(f"the page cannot draw a game of {entry.title} ({game_name!r})")
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"'options' must be a JSON object of the game's options, got {options!r}")
@@ -220,13 +238,36 @@ class Tables:
             else:
                 table = None
         if table is None:
-            raise NotFound(f"no game with id {table_id!r} (it never existed, or was dropped to make room)")
+            raise _unknown(table_id)
         if not table.lock.acquire(blocking=False):
             raise Busy(f"game {table_id!r} is answering another request (the computer may be thinking)")
         try:
             yield table
         finally:
             table.lock.release()
+            if table.dropped:  # dropped while this request held it: its players are closed now
+                self._close_left(table)
+
+    def drop(self, table_id, client: str = ANYONE) -> None:
+        """Forget a game of ``client`` (the page left it: a new game started while the computer
+        thought): later requests get NotFound, as does another client's id; its players are closed
+        now, or when the request that holds the game ends (a search cannot be cut short), and until
+        then its engine processes count against the caps (`_engines`)."""
+        with self._lock:
+            table = self._tables.get(table_id) if isinstance(table_id, str) else None
+            if table is None or table.client != client:
+                raise _unknown(table_id)
+            del self._tables[table_id]
+            table.dropped = True
+            self._leaving.add(table)
+        self._close_left(table)
+
+    def _close_left(self, table: Table) -> None:
+        """Close a dropped ``table``'s players unless a request holds it (that request's end does)."""
+        _close_when_free(table)
+        if table.closed:
+            with self._lock:
+                self._leaving.discard(table)
 
     @contextmanager
     def computing(self, table: Table) -> Iterator[None]:
@@ -294,8 +335,11 @@ class Tables:
         return [t for t in self._tables.values() if t.used <= limit]
 
     def _engines(self, client: str | None = None) -> int:
-        """Engine processes running or starting (of ``client``; None: of everyone)."""
-        tables = self._tables.values() if client is None else self._own(client)
+        """Engine processes running or starting (of ``client``; None: of everyone), those of games
+        dropped while a request still holds them included."""
+        tables = [*self._tables.values(), *self._leaving]
+        if client is not None:
+            tables = [t for t in tables if t.client == client]
         starting = sum(self._starting.values()) if client is None else self._starting[client]
         return sum(t.engines_running() for t in tables) + starting
 
@@ -306,8 +350,13 @@ class Tables:
 
     def close(self) -> None:
         with self._lock:
-            tables, self._tables = list(self._tables.values()), OrderedDict()
+            tables, self._tables = [*self._tables.values(), *self._leaving], OrderedDict()
+            self._leaving = set()
         self._close(tables)
+
+
+def _unknown(table_id) -> NotFound:
+    return NotFound(f"no game with id {table_id!r} (it never existed, or was dropped to make room)")
 
 
 def _oldest(tables: list[Table], excess: int, weight: Callable[[Table], int]) -> list[Table] | None:

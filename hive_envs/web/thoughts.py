@@ -1,60 +1,102 @@
-"""What a network player thinks of a position: its top moves with their policy probability, the visits
-its search gives each and the mean value the search found below each, and the network's value of the
-position, for the page to list and draw on the board.
+"""What a computer player thought before the move it just played, for the page to list and to draw on
+the position before that move.
 
-A player is a network player when it has the checkpoint player's ``evaluator`` (`NetworkEvaluator`) and
-``config_for`` (`hive_envs.players.checkpoint.AgentPlayer`); others (random, greedy, alpha-beta, UHP
-engines) think nothing the page can show, and `thoughts_of` returns None for them. The search is run
-as the player runs it (`hive_envs.agents.search.search` with the player's own settings), on a copy,
-separately from the move choice: the page asks for it only when its "show thoughts" box is ticked.
+Read from the player's ``last_search``, the record of the very search that chose the move (no second
+search): a network player's `RootSummary` (its policy, the visits and mean values of its search, the
+network's value of the position) or an alpha-beta player's `SearchResult` (depth reached, nodes,
+score, principal variation). Other players (random, greedy, UHP engines) keep none, and `thoughts_of`
+returns None for them.
 """
 
 from __future__ import annotations
 
+import math
+
+from hive_envs.agents.root_summary import RootSummary
+from hive_envs.core.alphabeta import SearchResult
 from hive_envs.core.game import Game
 
 TOP_MOVES = 8
 
 
-def thoughts_of(player, game: Game, moves: list[dict], top: int = TOP_MOVES) -> dict | None:
-    """``{"player", "value", "simulations", "moves": [{**move, "probability", "visits", "value"}]}`` for
-    a network player on ``game`` (played on and left as found), best ``top`` first; None for others.
+def thoughts_of(player, before: Game, moves: list[dict], top: int = TOP_MOVES) -> dict | None:
+    """What ``player`` thought on ``before`` (the position before its move, left as found), or None.
 
-    ``moves``: the position's moves as `boards.position` lists them (their drawing data is kept);
-    ``value``: the network's value of the position for the player to move, in [-1, 1]; a move's
-    ``value``: the mean of the values its search visits backed up, for the same player (None for a
-    move the search did not visit, and for every move of the raw policy).
+    ``moves``: the position's moves as `boards.position` lists them (their drawing data is kept in the
+    rows). Every answer has ``kind``, ``player``, ``played`` (the move's name), ``elapsed_s`` and
+    ``moves`` (rows with the drawing data and ``played``); see `tree_thoughts` and
+    `alphabeta_thoughts` for the rest.
     """
-    evaluator = getattr(player, "evaluator", None)
-    if evaluator is None or not hasattr(player, "config_for"):
-        return None
-    from hive_envs.agents.search import search_root  # torch: loaded already by the network player
+    summary = getattr(player, "last_search", None)
+    if isinstance(summary, RootSummary):
+        return tree_thoughts(player.name, summary, before, moves, top)
+    if isinstance(summary, SearchResult):
+        return alphabeta_thoughts(player.name, summary, before, moves)
+    return None
 
-    legal, priors, value = evaluator(game)
-    config = player.config_for(None)
-    searched: dict[int, tuple[int, float | None]] = {}
-    if config.simulations > 0:
-        root = search_root(game, evaluator, config)
-        searched = {
-            int(m): (int(n), float(w / n) if n else None) for m, n, w in zip(root.moves, root.n, root.w)
-        }
+
+def tree_thoughts(name: str, summary: RootSummary, before: Game, moves: list[dict], top: int) -> dict:
+    """``kind: "tree"``: ``value`` (the network's, for the player to move), ``simulations`` (run for
+    this move), ``kept_visits`` (from the previous move's tree), ``visits`` (the root's in all),
+    ``time_limit_s`` (None: by simulations) and ``moves``: the ``top`` most visited (then most
+    probable) moves, and the move played wherever it ranks, each with ``probability`` (the network's
+    policy), ``visits`` and ``value`` (the mean the search backed up through it; None unvisited)."""
     drawing = {m["name"]: m for m in moves}
     rows = []
-    for m, p in zip(legal.tolist(), priors.tolist()):
-        visits, mean_value = searched.get(m, (0, None))
-        name = game.move_name(m)
+    for move, p, n, v in zip(
+        summary.moves.tolist(), summary.policy.tolist(), summary.visits.tolist(), summary.values.tolist()
+    ):
+        label = before.move_name(move)
         rows.append(
             {
-                **drawing.get(name, {"name": name}),
+                **drawing.get(label, {"name": label}),
                 "probability": float(p),
-                "visits": visits,
-                "value": mean_value,
+                "visits": int(n),
+                "value": None if math.isnan(v) else float(v),
+                "played": move == summary.move,
             }
         )
     rows.sort(key=lambda row: (-row["visits"], -row["probability"]))
+    shown = rows[:top] + [row for row in rows[top:] if row["played"]]
     return {
-        "player": player.name,
-        "value": float(value),
-        "simulations": config.simulations,
-        "moves": rows[:top],
+        "kind": "tree",
+        "player": name,
+        "played": before.move_name(summary.move),
+        "value": summary.value,
+        "simulations": summary.simulations,
+        "kept_visits": summary.kept_visits,
+        "visits": int(summary.visits.sum()),
+        "time_limit_s": summary.time_limit_s,
+        "elapsed_s": summary.elapsed_s,
+        "moves": shown,
+    }
+
+
+def alphabeta_thoughts(name: str, result: SearchResult, before: Game, moves: list[dict]) -> dict:
+    """``kind: "alphabeta"``: ``depth`` (of the deepest finished iteration), ``nodes``, ``score`` (for
+    the player to move, in the searcher's units), ``proven`` ("win", "loss" or None), ``pv`` (the
+    principal variation's move names) and ``moves``: the move played, with its drawing data."""
+    game = before.copy()
+    pv = []
+    for move in result.pv:  # named in turn on the positions it passes through
+        if game.is_terminal:
+            break
+        try:
+            pv.append(game.move_name(move))
+        except ValueError:  # a table entry from another line: the rest names nothing here
+            break
+        game.play_id(move)
+    played = before.move_name(result.move_id)
+    drawing = {m["name"]: m for m in moves}
+    return {
+        "kind": "alphabeta",
+        "player": name,
+        "played": played,
+        "depth": result.depth_reached,
+        "nodes": result.nodes,
+        "score": result.score,
+        "proven": "win" if result.is_proven_win else "loss" if result.is_proven_loss else None,
+        "pv": pv,
+        "elapsed_s": result.elapsed_s,
+        "moves": [{**drawing.get(played, {"name": played}), "played": True}],
     }

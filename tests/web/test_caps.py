@@ -103,6 +103,21 @@ def test_at_most_n_engine_processes_run_per_client_and_in_all(server):
     assert create(a, "engine:fake", "engine:fake", status=429)["error"].startswith("at most 1 engine")
 
 
+def test_a_game_left_while_its_engine_thinks_counts_against_the_caps_until_its_move_ends(server):
+    tables, browser = server(Caps(engines=2, engines_per_client=1))
+    a = browser()
+    state = create(a, "engine:fake", "human")
+    me = a.get_cookie(COOKIE).value
+    with tables.use(state["id"], me):  # as the engine's move in progress holds the game
+        assert a.delete(f"/api/games/{state['id']}").status_code == 200  # the page left it
+        assert not exists(a, state) and tables._engines() == tables._engines(me) == 1  # still running
+        message = create(a, "human", "engine:fake", status=429)["error"]
+        assert message.startswith("at most 1 engine") and server.started() == 1
+    assert tables._engines() == 0  # closed when the move ended
+    create(a, "human", "engine:fake")
+    assert tables._engines() == 1 and server.started() == 2
+
+
 def test_an_engine_started_again_after_a_failure_counts_against_the_caps(server):
     tables, browser = server(Caps(engines=1, engines_per_client=1))
     a, b = browser(), browser()

@@ -116,8 +116,23 @@ def test_a_client_cannot_see_play_undo_or_drop_another_clients_game(app):
         theirs.post(f"{game}/play", json={"move": "wS1"}, base_url=base),
         theirs.post(f"{game}/computer", json={}, base_url=base),
         theirs.post(f"{game}/undo", json={}, base_url=base),
+        theirs.delete(game, base_url=base),
     ):
         assert response.status_code == 404 and state["id"] in response.json["error"]
     theirs.set_cookie(COOKIE, "not-an-id-the-server-made")
     assert theirs.get(game, base_url=base).status_code == 404
     assert mine.get(game, base_url=base).json["record"] == state["record"]
+
+
+def test_the_page_drops_its_own_game_with_a_bodiless_delete_and_another_site_cannot(app):
+    client, base = app.test_client(), "http://127.0.0.1:8123"
+    state = client.post(
+        "/api/games", json={"game": "hoyito", "players": ["human", "human"]}, base_url=base
+    ).json
+    game = f"/api/games/{state['id']}"
+    forbidden(client.delete(game, base_url=base, headers={"Origin": "http://evil.example"}))
+    forbidden(client.delete(game, headers={"Host": "evil.example:8123"}), "does not answer to the host")
+    assert client.get(game, base_url=base).status_code == 200  # still there
+    response = client.delete(game, base_url=base, headers={"Origin": base})  # no body, no Content-Type
+    assert response.status_code == 200 and response.json == {"dropped": state["id"]}
+    assert client.get(game, base_url=base).status_code == 404
