@@ -95,8 +95,9 @@ Piece observation (opt-in: ``env(observation="pieces")``; int16, shape (2N + 1, 
     ``GLOBAL_FIELDS``) and index constants. Fields naming a tile hold its row, -1 for none.
 
     Coordinates: axial ``(q, r)`` (q east, r south-east, as the frame) of the tile's cell as an offset
-    from the centre cell (C/2, C/2) of the hive-centred frame above, in [1 - C/2, C/2] (Base
-    [-11, 12]): the middle of the hive's q- and r-extent is (0, 0). These are the board's own plane
+    from the centre cell (C/2, C/2) of the hive-centred frame above: the middle of the hive's q- and
+    r-extent is (0, 0); tiles lie in [2 - C/2, C/2 - 1] (Base [-10, 11]), the cells next to them
+    (the actions' destinations) in [1 - C/2, C/2]. These are the board's own plane
     coordinates, never wrapped around the torus: any two cells in or next to the hive are at their
     true hex distance and direction (proof in `hive_envs.hive.piece_encoding`). Translating the
     whole hive changes no observation.
@@ -108,7 +109,8 @@ Piece observation (opt-in: ``env(observation="pieces")``; int16, shape (2N + 1, 
                                              4 Ant, 5 Mosquito, 6 Ladybug, 7 Pillbug (per row)
     1       colour                0/1        0 the observer's tile, 1 the opponent's (per row)
     2       placed                0/1        1 in play, 0 in hand (in the reserve)
-    3, 4    q, r                  1-C/2..C/2 position, as above; 0, 0 in hand
+    3, 4    q, r                  see right  position, in [2 - C/2, C/2 - 1] (Base [-10, 11]), as
+                                             above; 0, 0 in hand
     5       height                0..7       1 + its level in the stack (1 = on the ground), as
                                              the tile planes; 0 in hand
     6       under                 -1..2N-1   the tile directly beneath it

@@ -17,13 +17,16 @@ global scalars.
 Coordinates
 -----------
 A placed tile's position is its cell in the planes' hive-centred frame, as axial ``(q, r)`` offsets
-from the frame's centre cell ``(C/2, C/2)`` taken in ``[1 - C/2, C/2]``. Every cell of interest (a
-tile's cell or a neighbour of one) is there exactly once: on each axis the frame puts an engine value
-at ``d - (span - 1) // 2`` from the centre with ``d`` in ``[-1, span]`` and ``span <= T = C - 2``
-(`hive_envs.hive.encoding`), i.e. in ``[-1 - (T - 1) // 2, T - (T - 1) // 2] = [1 - C/2, C/2]``, an
-interval of C values. So the coordinates are the cells' true plane coordinates (the hive is never cut
-by the torus), translated so that the middle of the hive's q- and r-extent is (0, 0): hex distances
-and directions computed from them are those of the board, and translating the hive changes nothing.
+from the frame's centre cell ``(C/2, C/2)``, with every cell of interest (a tile's cell or a
+neighbour of one) in ``[1 - C/2, C/2]`` exactly once. On each axis the frame puts an engine value at
+``d - (span - 1) // 2`` from the centre, with ``span <= T = C - 2`` (`hive_envs.hive.encoding`) and
+``d`` in ``[0, span - 1]`` for a tile, ``[-1, span]`` for a neighbour: tiles lie in
+``[-(T - 1) // 2, T - 1 - (T - 1) // 2] = [2 - C/2, C/2 - 1]``, where the offset is the frame
+coordinate minus ``C/2``, and their neighbours in ``[1 - C/2, C/2]``, an interval of C values, where
+frame coordinate 0 stands for ``C/2`` (`centred`). So the coordinates are the cells' true plane
+coordinates (the hive is never cut by the torus), translated so that the middle of the hive's q- and
+r-extent is (0, 0): hex distances and directions computed from them are those of the board, and
+translating the hive changes nothing.
 
 The destination of action ``a = slot * C^2 + cell`` is frame cell ``cell``, at the same coordinates.
 Each action's (tile row, destination) is therefore one fixed table per game type (`action_table`),
@@ -168,13 +171,6 @@ def _row_of(piece, seat, n_tiles, slot_of):
     return (0 if piece // NUM_PIECE_SLOTS == seat else n_tiles) + slot_of[piece % NUM_PIECE_SLOTS]
 
 
-@inline_kernel
-def _centred(x, grid):
-    """Frame coordinate ``x`` in [0, grid) as the offset from the centre ``grid // 2``, in
-    [1 - grid // 2, grid // 2] (frame coordinate 0 is the far end: ``grid // 2``)."""
-    return x - grid // 2 if x > 0 else grid // 2
-
-
 @kernel
 def encode_pieces_in_frame(s, seat, moves, n_moves, frame, grid, n_tiles, slot_of, scratch, out):
     """Write ``seat``'s piece observation of state ``s`` into ``out`` (int16 (2N + 1, FIELDS)).
@@ -202,8 +198,8 @@ def encode_pieces_in_frame(s, seat, moves, n_moves, frame, grid, n_tiles, slot_o
             continue
         fq, fr = E.frame_coordinates(c, frame, grid)
         out[row, P_PLACED] = 1
-        out[row, P_Q] = _centred(fq, grid)
-        out[row, P_R] = _centred(fr, grid)
+        out[row, P_Q] = fq - grid // 2  # a tile's frame coordinate is never 0 (module docstring)
+        out[row, P_R] = fr - grid // 2
         below = s[PUNDER + p]
         height = 1
         while below >= 0:
@@ -262,7 +258,8 @@ def encode_pieces(s, seat, moves, n_moves, grid, n_tiles, slot_of, scratch, out)
 
 # --------------------------------------------------------------------------- the encoder
 def centred(x: np.ndarray | int, grid: int) -> np.ndarray | int:
-    """`_centred` for Python: frame coordinates as offsets from the centre, in [1 - C/2, C/2]."""
+    """Frame coordinates as offsets from the centre, in [1 - C/2, C/2] (frame coordinate 0 is C/2): the
+    coordinates of every cell in or next to the hive (module docstring)."""
     return (np.asarray(x) - 1) % grid + 1 - grid // 2
 
 
@@ -317,8 +314,8 @@ class HivePiecesEncoding(HiveEncoding):
         high = np.zeros_like(low)
         high[:n2, P_KIND] = int(PIECE_KIND.max())
         high[:n2, [P_COLOUR, P_PLACED, P_PINNED, P_MOVABLE, P_LAST_MOVED]] = 1
-        low[:n2, [P_Q, P_R]] = 1 - half
-        high[:n2, [P_Q, P_R]] = half
+        low[:n2, [P_Q, P_R]] = 2 - half  # a tile's cell; destinations reach one further (centred)
+        high[:n2, [P_Q, P_R]] = half - 1
         high[:n2, P_HEIGHT] = MAX_LEVEL
         tile_columns = [P_UNDER, P_ABOVE, *range(P_NEIGHBOURS, P_NEIGHBOURS + 6)]
         low[:n2, tile_columns] = -1
