@@ -13,7 +13,8 @@ Creating it::
 Agents                 `player_0` (White, moves first), `player_1` (Black)
 Action space           `Discrete(2 N C^2 + 1)`: Base 12,673; one expansion 16,225; two 20,385;
                        MLP 25,201
-Observation space      `Dict(observation=Box(uint8, (P, C, C)), action_mask=Box(0, 1, (A,), int8))`
+Observation space      `Dict(observation=Box(uint8, (P, C, C)), action_mask=Box(0, 1, (A,), int8))`;
+                       with `observation="pieces"`: `observation=Box(int16, (2N + 1, 17))`
 Rewards                +1 win / -1 loss / 0 draw, on the step that ends the game only (plus the
                        opt-in potential-based shaping, see Reward shaping)
 =====================  ==========================================================================
@@ -84,6 +85,75 @@ Observation planes (uint8, shape (P, C, C), from the observing agent's side: "ow
     future (it is Markov) for the env's options (`tournament_opening` and `max_turns` are fixed
     per env), except under the optional `repetition_draw`, which depends on the history. The names are ``env.unwrapped.encoding.plane_names()``.
 
+Piece observation (opt-in: ``env(observation="pieces")``; int16, shape (2N + 1, 17), observer's side)
+    For attention and graph networks: one row per tile slot and a row of global scalars, instead of
+    the planes (`gym.make(..., observation="pieces")`, `gym.make_vec` and `HiveBatch` take the option
+    too); actions, mask, rewards and everything else are unchanged. Rows ``0 .. N-1`` are the
+    observer's tiles and ``N .. 2N-1`` the opponent's, each in the slot order of the actions (Q S1 S2
+    B1 B2 G1 G2 G3 A1 A2 A3 [M] [L] [P]): for the agent to move, row ``s`` is the tile of the actions
+    ``a`` with ``a // C^2 == s``. Row ``2N`` is the global row. ``env.unwrapped.encoding.row_names()``
+    names the rows; `hive_envs.hive.piece_layout` has the columns' names (``PIECE_FIELDS``,
+    ``GLOBAL_FIELDS``) and index constants. Fields naming a tile hold its row, -1 for none.
+
+    Coordinates: axial ``(q, r)`` (q east, r south-east, as the frame) of the tile's cell as an offset
+    from the centre cell (C/2, C/2) of the hive-centred frame above: the middle of the hive's q- and
+    r-extent is (0, 0); tiles lie in [2 - C/2, C/2 - 1] (Base [-10, 11]), the cells next to them
+    (the actions' destinations) in [1 - C/2, C/2]. These are the board's own plane
+    coordinates, never wrapped around the torus: any two cells in or next to the hive are at their
+    true hex distance and direction (proof in `hive_envs.hive.piece_encoding`). Translating the
+    whole hive changes no observation.
+
+    ======  ====================  =========  ===================================================
+    column  tile row field        values     meaning
+    ======  ====================  =========  ===================================================
+    0       kind                  0..7       bug kind: 0 Queen, 1 Spider, 2 Beetle, 3 Grasshopper,
+                                             4 Ant, 5 Mosquito, 6 Ladybug, 7 Pillbug (per row)
+    1       colour                0/1        0 the observer's tile, 1 the opponent's (per row)
+    2       placed                0/1        1 in play, 0 in hand (in the reserve)
+    3, 4    q, r                  see right  position, in [2 - C/2, C/2 - 1] (Base [-10, 11]), as
+                                             above; 0, 0 in hand
+    5       height                0..7       1 + its level in the stack (1 = on the ground), as
+                                             the tile planes; 0 in hand
+    6       under                 -1..2N-1   the tile directly beneath it
+    7       above                 -1..2N-1   the tile directly on it (-1: it is on top)
+    8       pinned                0/1        alone on its cell and lifting it would split the hive
+                                             (One Hive rule): it can neither move nor be thrown
+    9       movable               0/1        the tile of at least one legal action of the agent
+                                             to move (placement, move or Pillbug/Mosquito throw)
+    10      last_moved            0/1        moved or placed on the previous ply
+    11..16  neighbour_NE .. _NW   -1..2N-1   the top tile of the neighbouring cell in direction
+                                             NE, E, SE, SW, W, NW (-1 empty; all -1 in hand)
+    ======  ====================  =========  ===================================================
+    column  global row field      values     meaning
+    ======  ====================  =========  ===================================================
+    0       to_move               0/1        the observer is the agent to move
+    1       last_ply_pass         0/1        the previous ply was a pass (a second pass draws)
+    2, 3    queen_due_own / _opp  0/1        Queen not placed after 3 own turns (as the planes)
+    4, 5    turns_own / _opp      0..32767   turns played by each side (saturated)
+    6       ply                   0..32767   plies played (saturated: exact below 32,767)
+    7       plies_left            0..32767   plies until the `max_turns` draw, saturated (32767
+                                             when there is no cap)
+    8       legal_actions         0..4096    legal actions of the agent to move (0 once over)
+    9       must_pass             0/1        pass is its only legal action
+    10, 11  queen_neighbours_own  0..6       occupied cells around each side's Queen (0 while it
+            / _opp                           is in hand; 6 = surrounded, the game is lost)
+    12, 13  in_hand_own / _opp    0..N       tiles in each side's reserve
+    14, 15  queen_barred_own      0/1        the tournament opening bars that side's Queen on
+            / _opp                           its next turn (it has not played yet)
+    16      tournament_opening    0/1        the env's `tournament_opening` option
+    ======  ====================  =========  ===================================================
+
+    Actions: ``env.unwrapped.encoding.action_table`` (read-only int16, shape (A, 3)) gives, for every
+    action id, its tile row and the ``(q, r)`` of its destination in these coordinates (pass:
+    ``(-1, 0, 0)``). The table is the same in every observation: action ``a`` puts tile row
+    ``a // C^2`` on frame cell ``a % C^2``, and the coordinates are the frame's, so when the hive
+    moves in the frame its tiles and the action ids onto a cell move together. A network scores the
+    legal actions (the mask's nonzero entries) from the embeddings of their tile rows and
+    destinations, with no layer as wide as the action space. Like the planes, the observation is
+    translation invariant and Markov: the rows fix every tile's cell, stack and order, the reserves
+    and the last-moved tile, and with the global row they determine the legal moves and the future
+    (the ply counters exactly below 32,767 plies).
+
 Action mask
     The legal actions of the agent to move (`pass` only when nothing else is legal); never all
     zeros while the game runs; all zeros for the waiting agent. Once the game is over, the mask
@@ -135,12 +205,15 @@ Options (keyword arguments of `env` / `raw_env`)
     repetition of a position a draw; a bool, never "no" or 0), `render_mode` ("ansi" text board,
     "rgb_array" picture, "human" a window where a display exists, else the text board),
     `reward_shaping` (None; "queen_margin"), `shaping_coef` (1.0), `shaping_gamma` (1.0) (see Reward
-    shaping). Bad values raise ValueError naming the option; so does an unknown option name given to
+    shaping), `observation` ("planes", the default; "pieces": see Piece observation). Bad values
+    raise ValueError naming the option; so does an unknown option name given to
     `env(**options)`, `gym.make` or `gym.make_vec` (a misspelling such as ``expanions``).
 
 Version history
     v0: initial version; later additions, off by default (the v0 encoding and rewards unchanged):
-    the opt-in reward shaping options.
+    the opt-in reward shaping options; the opt-in ``observation="pieces"`` (an added option: the
+    planes stay the default, bit for bit as the golden playthroughs check, and the actions are the
+    same, so the env stays v0).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
     check_definition(HIVE, {"expansions": "MLP"})      # raises ConformanceError naming what disagrees
     check_definition(my_game_definition, seed=3, games=4)
 
-Given a `hive_envs.core.definition.GameDefinition` and keyword options, seeded random playouts check
+Given a `hive_envs.core.definition.GameDefinition` and keyword options (rules, and the definition's
+``env_options`` such as Hive's ``observation``), seeded random playouts check
 (as `pgx.api_test`, `pettingzoo.test.api_test` and Gymnasium's `check_env` do for theirs):
 
 - **protocol game** (`check_protocol`): legal moves distinct, never empty while the game runs and
@@ -16,7 +17,12 @@ Given a `hive_envs.core.definition.GameDefinition` and keyword options, seeded r
   drawings give text and an (H, W, 3) uint8 picture.
 - **encoder** (inside `check_protocol`): one action per legal move and none else (the mask is the
   legal set, ``legal_actions`` is aligned with ``legal_move_ids``, ``action_to_move`` and
-  ``move_to_action`` are inverse), observations inside the declared bounds, shape and dtype.
+  ``move_to_action`` are inverse), observations inside the declared bounds, shape and dtype. An
+  encoder that offers ``audit_observation(game, seat, observation) -> str | None`` (what in the
+  observation disagrees with an independent reading of the game, or None) has every observation
+  audited so: Hive's ``observation="pieces"`` has each tile's row read back from the engine's stacks,
+  and each legal action's (tile row, destination) in its action table compared with the move the
+  action maps to (`hive_envs.hive.piece_audit`).
 - **AEC env** (`check_aec_env`): played with the moves of a protocol game kept beside it, every
   observation and mask equals the encoder's on that game, the final rewards equal its result, the
   same seed gives the same play; a refused action on the raw env changes nothing.
@@ -124,7 +130,7 @@ def check_protocol(
 ) -> None:
     """The protocol game and its encoder against each other (module docstring)."""
     parsed = definition.parse_options(options)
-    encoder = definition.encoder(parsed)
+    encoder = definition.make_encoder(options)
     low, high = (np.asarray(b) for b in encoder.observation_bounds())
     rng = np.random.default_rng(seed)
     for _ in range(games):
@@ -171,6 +177,15 @@ def _check_position(definition, encoder, game, low, high) -> None:
         observation = _observe(encoder, game, seat)
         if (observation < low).any() or (observation > high).any():
             raise fail(f"seat {seat}'s observation leaves the declared bounds")
+        _check_audit(encoder, game, seat, observation, fail)
+
+
+def _check_audit(encoder, game, seat: int, observation: np.ndarray, fail) -> None:
+    """The encoder's own independent reading of the game, where it offers one (module docstring)."""
+    audit = getattr(encoder, "audit_observation", None)
+    disagreement = None if audit is None else audit(game, seat, observation)
+    if disagreement is not None:
+        raise fail(f"seat {seat}'s observation disagrees with the game: {disagreement}")
 
 
 def _check_apply_undo(definition, encoder, game, move: int) -> None:
@@ -267,7 +282,7 @@ def check_aec_env(
 ) -> None:
     """The AEC env against a protocol game played beside it, and per seed (module docstring)."""
     parsed = definition.parse_options(options)
-    encoder = definition.encoder(parsed)
+    encoder = definition.make_encoder(options)
     for number in range(games):
         _same_twice(
             definition,
@@ -340,7 +355,7 @@ def check_batch(
 ) -> None:
     """The batch in lock-step with one protocol game per row (module docstring)."""
     parsed = definition.parse_options(options)
-    encoder = definition.encoder(parsed)
+    encoder = definition.make_encoder(options)
     batch = definition.make_batch(num_games, dict(options or {}))
     batch.reset(seed=seed)
     games = [definition.new_game(parsed) for _ in range(num_games)]

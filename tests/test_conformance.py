@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from hive_envs.hive.definition import HIVE
+from hive_envs.hive.piece_encoding import HivePiecesEncoding, make_pieces_encoding
+from hive_envs.hive.piece_layout import P_NEIGHBOURS, P_PINNED
 from hive_envs.hoyito.definition import HOYITO
 from hive_envs.testing import ConformanceError, check_batch, check_definition, check_protocol
 from tests.nim import NIM, NimBatch, NimGame
@@ -21,12 +23,23 @@ pytestmark = pytest.mark.usefixtures("nim_registered")
     [
         (HIVE, {}),
         (HIVE, {"expansions": "MLP", "tournament_opening": False}),
+        (HIVE, {"observation": "pieces"}),
+        (HIVE, {"expansions": "MLP", "observation": "pieces"}),
         (HOYITO, {}),
         (HOYITO, {"holes_per_row": 12}),
         (NIM, {}),
         (NIM, {"pile": 7, "extra_turn": True}),
     ],
-    ids=["hive-base", "hive-mlp", "hoyito-2x6", "hoyito-2x12", "nim", "nim-extra-turn"],
+    ids=[
+        "hive-base",
+        "hive-mlp",
+        "hive-base-pieces",
+        "hive-mlp-pieces",
+        "hoyito-2x6",
+        "hoyito-2x12",
+        "nim",
+        "nim-extra-turn",
+    ],
 )
 def test_the_games_parts_agree(definition, options):
     check_definition(definition, options, seed=1)
@@ -104,3 +117,53 @@ def test_each_kind_of_disagreement_is_found(broken):
     parts, check, message = BROKEN[broken]
     with pytest.raises(ConformanceError, match=message):
         check(dataclasses.replace(NIM, **parts))
+
+
+# A Hive pieces encoder that errs, and what its ConformanceError must say (the independent reading of
+# `hive_envs.hive.piece_audit` finds it, through the encoder's `audit_observation`).
+class SwapsTwoNeighbours(HivePiecesEncoding):
+    def observe(self, game, seat, out):
+        super().observe(game, seat, out)
+        out[:-1, [P_NEIGHBOURS, P_NEIGHBOURS + 1]] = out[:-1, [P_NEIGHBOURS + 1, P_NEIGHBOURS]]
+
+
+class ForgetsThePins(HivePiecesEncoding):
+    def observe(self, game, seat, out):
+        super().observe(game, seat, out)
+        out[:-1, P_PINNED] = 0
+
+
+def _broken(cls, table=None):
+    def encoder(options, observation="planes"):
+        right = make_pieces_encoding(options.expansions)
+        fields = {f.name: getattr(right, f.name) for f in dataclasses.fields(right)}
+        if table is not None:
+            fields["action_table"] = table(right.action_table)
+        return cls(**fields)
+
+    return dataclasses.replace(HIVE, encoder=encoder)
+
+
+def _destinations_one_cell_east(table):
+    moved = table.copy()
+    moved[:-1, 1] += 1
+    return moved
+
+
+HIVE_BROKEN = {
+    "neighbours in the wrong directions": (_broken(SwapsTwoNeighbours), r"row \w+, field neighbour_(NE|E): "),
+    "no pins": (_broken(ForgetsThePins), r"row \w+, field pinned: 0, the game says 1"),
+    "an action table off by a cell": (
+        _broken(HivePiecesEncoding, _destinations_one_cell_east),
+        r"action \d+ \(.*\) is \(row, q, r\) .* in action_table, the move is",
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", HIVE_BROKEN)
+def test_each_kind_of_piece_observation_error_is_found(broken):
+    definition, message = HIVE_BROKEN[broken]
+    with pytest.raises(
+        ConformanceError, match="hive protocol: seat [01]'s observation disagrees with the game: " + message
+    ):
+        check_protocol(definition, {"observation": "pieces"}, games=3)

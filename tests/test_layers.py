@@ -64,7 +64,15 @@ LAYERS = [
     ),
     (
         "encoders",
-        ["hive_envs.hive.encoding", "hive_envs.hive.rule_features", "hive_envs.hoyito.encoding"],
+        [
+            "hive_envs.hive.encoding",
+            "hive_envs.hive.piece_layout",
+            "hive_envs.hive.piece_audit",
+            "hive_envs.hive.piece_encoding",
+            "hive_envs.hive.observations",
+            "hive_envs.hive.rule_features",
+            "hive_envs.hoyito.encoding",
+        ],
         (),
     ),
     (

@@ -58,10 +58,10 @@ class GameView:
 
 
 def view_for(game: str, options: dict) -> GameView:
-    """The view of ``game`` (a name) under keyword ``options``; ValueError for an unknown game."""
+    """The view of ``game`` (a name) under keyword ``options`` (the rules, and env options such as Hive's
+    ``observation``, which choose the encoder); ValueError for an unknown game."""
     entry = game_entry(game)
-    parsed = entry.parse_options(options)
-    return GameView(entry, parsed, entry.encoder(parsed))
+    return GameView(entry, entry.parse_options(options), entry.make_encoder(options))
 
 
 def view_for_checkpoint(data: dict) -> GameView:

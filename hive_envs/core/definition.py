@@ -19,10 +19,15 @@ never read from a file.
 - ``name``: the game's name in configs, checkpoints, reports and player contexts.
 - ``title``: the name shown to people ("Hive", "Hoyito II").
 - ``options`` *part*: the options dataclass; constructing it validates the values (ValueError).
+- ``env_options``: names of the keyword options of the game's envs, batch and encoder that are not
+  rules (Hive's ``observation``: which encoding the envs show). Option-name checks accept them beside
+  the rules, ``parse_options`` leaves them out of the options object, and the encoder part receives
+  them as keywords (`GameDefinition.make_encoder`).
 - ``new_game`` *part*: ``(options) -> Game``: a protocol game (`hive_envs.core.game`) at the start.
 - ``from_record`` *part*: ``(text, options) -> Game``: replay a `Game.record` text under ``options`` (the rules
   the record's text does not carry, such as a turn cap or repetition draw); ValueError if bad.
-- ``encoder`` *part*: ``(options) ->`` encoder: the encoder of the game's envs (`hive_envs.core.game_env`).
+- ``encoder`` *part*: ``(options, **env_options) ->`` encoder: the encoder of the game's envs
+  (`hive_envs.core.game_env`).
 - ``label`` *part*: ``(options) -> str``: the game under these options for tables ("Hive Base+MLP").
 - ``seat_names``: the two seats as people call them (("White", "Black")).
 - ``batch`` *part*: the batched stepper class (`hive_envs.core.batch`), ``Batch(num_games, **options)``;
@@ -141,9 +146,10 @@ class GameDefinition:
     name: str
     title: str
     options: Part[type] = Part()
+    env_options: tuple[str, ...] = ()
     new_game: Part[Callable[[Any], Game]] = Part()
     from_record: Part[Callable[[str, Any], Game]] = Part()
-    encoder: Part[Callable[[Any], Any]] = Part()
+    encoder: Part[Callable[..., Any]] = Part()
     label: Part[Callable[[Any], str]] = Part()
     seat_names: tuple[str, str]
     batch: Part[Any] = Part(None)
@@ -189,15 +195,23 @@ class GameDefinition:
         return name in self.option_names
 
     def check_option_names(self, options, extra: tuple[str, ...] = ()) -> None:
-        """ValueError naming the keys of ``options`` that are neither options of the game nor ``extra``
-        (the caller's own keywords, such as ``render_mode``)."""
-        check_names(self.name, options, self.option_names + tuple(extra))
+        """ValueError naming the keys of ``options`` that are neither options of the game (its rules and
+        ``env_options``) nor ``extra`` (the caller's own keywords, such as ``render_mode``)."""
+        check_names(self.name, options, self.option_names + self.env_options + tuple(extra))
 
     def parse_options(self, options: dict | None = None) -> Any:
-        """The options object of a dict of keyword options; ValueError naming unknown keys."""
+        """The options object of a dict of keyword options (its ``env_options`` left out); ValueError
+        naming unknown keys."""
         options = dict(options or {})
         self.check_option_names(options)
-        return self.options(**options)
+        return self.options(**{k: v for k, v in options.items() if k not in self.env_options})
+
+    def make_encoder(self, options: dict | None = None) -> Any:
+        """The encoder under a dict of keyword options: the rules parsed, the ``env_options`` among them
+        passed to the encoder part as keywords (bad values: the encoder's ValueError)."""
+        options = dict(options or {})
+        parsed = self.parse_options(options)
+        return self.encoder(parsed, **{k: v for k, v in options.items() if k in self.env_options})
 
     def game(self, options: dict | None = None) -> Game:
         """A new game under keyword ``options`` (validated by the options object)."""

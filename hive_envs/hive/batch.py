@@ -2,7 +2,8 @@
 
 The per-game work is exactly what the AEC env (`hive_envs.hive.env.raw_env`) does for one ply,
 with the same kernels: `action_to_move_id` (encoder), `apply_move` (engine), `generate_moves`
-(engine), `encode_mask` and `encode_observation` (encoder), plus `position_key` for the optional
+(engine), `encode_mask` and `encode_observation` (encoder; `encode_pieces_in_frame` for the pieces
+observation), plus `position_key` for the optional
 repetition draw as `HiveGame` keeps it. This module only loops over games and does the
 bookkeeping: rewards, automatic reset, final observations, episode lengths. Buffers, input
 checks, seeding and the reset/step plumbing are `hive_envs.core.batch.BatchGame`'s.
@@ -11,9 +12,10 @@ Contract (shared with `HoyitoBatch`; the training code is written against it)::
 
     batch = HiveBatch(num_games, expansions="", tournament_opening=True, max_turns=300,
                       repetition_draw=False, parallel=False,
-                      reward_shaping=None, shaping_coef=1.0, shaping_gamma=1.0)
+                      reward_shaping=None, shaping_coef=1.0, shaping_gamma=1.0, observation="planes")
     batch.reset(seed=None); batch.step(actions)   # actions: (N,) integers, one per game
-    batch.observation (N, P, C, C) uint8, batch.action_mask (N, A) int8, batch.to_move (N,) int8,
+    batch.observation (N, P, C, C) uint8 (observation="pieces": (N, 2N + 1, 17) int16),
+    batch.action_mask (N, A) int8, batch.to_move (N,) int8,
     batch.rewards (N, 2) float32, batch.terminated (N,) bool, batch.final_observation,
     batch.episode_length (N,) int32           # all overwritten in place by reset/step
     batch.options (HiveOptions), batch.game(row), batch.move_to_action(row, move_id)
@@ -23,7 +25,9 @@ Contract (shared with `HoyitoBatch`; the training code is written against it)::
 ones in ``batch.raw_rewards``; off by default (``raw_rewards`` is then ``rewards``).
 
 The observation, mask and action indices are those of `hive_envs.hive_v0` (documented there):
-row ``g`` of ``observation`` is the AEC env's ``observe(agent_to_move)["observation"]``. Pass is an
+row ``g`` of ``observation`` is the AEC env's ``observe(agent_to_move)["observation"]`` under the same
+``observation`` option ("planes" or "pieces"; the step's kernels are compiled once per layout, the
+writer chosen by the buffer's type: `_observe`). Pass is an
 action (the only legal one when nothing else is), as in the AEC env, so a mask is never all zeros.
 
 Two optional keyword arguments of `step`, used by the Gymnasium vector env (as in `HoyitoBatch`):
@@ -45,6 +49,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import njit, prange
+from numba.extending import overload
 
 from hive_envs.core.batch import BatchGame, check_num_games, check_parallel, check_rows
 from hive_envs.core.game import check_integer
@@ -73,6 +78,8 @@ from hive_envs.hive.engine.state import (
     STATUS_WHITE_WINS,
 )
 from hive_envs.hive.engine.workspace import new_workspace
+from hive_envs.hive.observations import make_hive_encoding
+from hive_envs.hive.piece_encoding import SCRATCH_SIZE, encode_pieces_in_frame
 
 
 # --------------------------------------------------------------------------- per-game kernels
@@ -83,13 +90,40 @@ from hive_envs.hive.engine.workspace import new_workspace
 #   tables  (grid, n_tiles, slot_of, engine_slot, kinds): the encoding's sizes and tables;
 #   out     the contract's buffers in `BatchGame._buffers` order (observation, action_mask, to_move,
 #           rewards, terminated, final_observation, episode_length).
+#   scratch int32[SCRATCH_SIZE] of the piece observation's kernel (unused by the planes).
+def _observe(s, seat, moves, n_moves, frame, tables, scratch, out):
+    """Write ``seat``'s observation of ``s`` into ``out``, in the layout of ``out`` (compiled code only:
+    numba picks the writer by the buffer's type, `_observe_in_layout`)."""
+    raise NotImplementedError("_observe runs in compiled code only")
+
+
+@overload(_observe, jit_options={"_nrt": False})  # type: ignore[typeddict-unknown-key]  # as jit.kernel
+def _observe_in_layout(s, seat, moves, n_moves, frame, tables, scratch, out):
+    """The writer of ``out``'s layout, chosen when a caller compiles: the planes (a 3-D buffer) or the
+    piece rows (2-D), so one source of the step serves both observations. Not ``inline="always"``:
+    numba 0.68 inlining it into `_publish` returned a wrong seat to move (tests/hive/batch caught it)."""
+    if out.ndim == 3:
+
+        def planes(s, seat, moves, n_moves, frame, tables, scratch, out):
+            grid, n_tiles, slot_of, _, kinds = tables
+            E.encode_observation_in_frame(s, seat, frame, grid, n_tiles, slot_of, kinds, out)
+
+        return planes
+
+    def pieces(s, seat, moves, n_moves, frame, tables, scratch, out):
+        grid, n_tiles, slot_of, _, _ = tables
+        encode_pieces_in_frame(s, seat, moves, n_moves, frame, grid, n_tiles, slot_of, scratch, out)
+
+    return pieces
+
+
 @inline_kernel
-def _publish(s, w, moves, frame, tables, obs, mask):
+def _publish(s, w, moves, frame, tables, scratch, obs, mask):
     """Mask and observation of the player to move (what the AEC env caches once per ply)."""
-    grid, n_tiles, slot_of, _, kinds = tables
+    grid, n_tiles, slot_of, _, _ = tables
     count = generate_moves(s, w, moves)
     E.encode_mask(s, moves, count, frame, grid, n_tiles, slot_of, mask)
-    E.encode_observation_in_frame(s, s[I_TO_MOVE], frame, grid, n_tiles, slot_of, kinds, obs)
+    _observe(s, s[I_TO_MOVE], moves, count, frame, tables, scratch, obs)
     return s[I_TO_MOVE]
 
 
@@ -110,11 +144,11 @@ def _repetition_draw(s, keys):
 
 
 @kernel
-def _step_one(g, w, moves, rec, games, inputs, tables, out):
-    """Step game ``g`` (the arguments' groups are listed above `_publish`)."""
+def _step_one(g, w, moves, rec, scratch, games, inputs, tables, out):
+    """Step game ``g`` (the arguments' groups are listed above `_observe`)."""
     states, frames, keys, template, repetition = games
     actions, active, final_view = inputs
-    grid, n_tiles, slot_of, engine_slot, kinds = tables
+    grid, n_tiles, _, engine_slot, _ = tables
     obs, mask, to_move, rewards, terminated, final_obs, episode_length = out
     terminated[g] = False
     rewards[g, 0] = 0.0
@@ -131,7 +165,7 @@ def _step_one(g, w, moves, rec, games, inputs, tables, out):
     if status != 0:
         view = mover if final_view[g] < 0 else final_view[g]
         E.hive_frame(s, grid, frames[g])  # `_publish` below writes the new game's frame over it
-        E.encode_observation_in_frame(s, view, frames[g], grid, n_tiles, slot_of, kinds, final_obs[g])
+        _observe(s, view, moves, 0, frames[g], tables, scratch, final_obs[g])  # no legal moves: over
         if status == STATUS_WHITE_WINS:
             rewards[g, 0] = 1.0
             rewards[g, 1] = -1.0
@@ -144,16 +178,17 @@ def _step_one(g, w, moves, rec, games, inputs, tables, out):
             s[i] = template[i]
         if repetition:
             keys[g, 0] = position_key(s)
-    to_move[g] = _publish(s, w, moves, frames[g], tables, obs[g], mask[g])
+    to_move[g] = _publish(s, w, moves, frames[g], tables, scratch, obs[g], mask[g])
 
 
 @njit(cache=True)
 def _step_chunk(t, chunks, workspaces, moves, games, inputs, tables, out):
     """Step games ``chunks[t] <= g < chunks[t + 1]`` with thread ``t``'s workspace and move buffer."""
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int32)
     w, thread_moves = workspaces[t], moves[t]  # views taken once (each view is reference-counted)
     for g in range(chunks[t], chunks[t + 1]):
-        _step_one(g, w, thread_moves, rec, games, inputs, tables, out)
+        _step_one(g, w, thread_moves, rec, scratch, games, inputs, tables, out)
 
 
 @njit(cache=True)
@@ -162,9 +197,10 @@ def _step_serial(chunks, workspaces, moves, games, inputs, tables, out):
     loop written out, since each compiled level above the move generator re-optimises all of it
     (about a second of cold start per level)."""
     rec = np.empty(UNDO_SIZE, dtype=np.int32)
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int32)
     w, thread_moves = workspaces[0], moves[0]
     for g in range(chunks[0], chunks[1]):
-        _step_one(g, w, thread_moves, rec, games, inputs, tables, out)
+        _step_one(g, w, thread_moves, rec, scratch, games, inputs, tables, out)
 
 
 @njit(cache=True, parallel=True)
@@ -177,12 +213,13 @@ def _step_parallel(chunks, workspaces, moves, games, inputs, tables, out):
 def _reset_games(games, tables, w, moves, out):
     states, frames, keys, template, repetition = games
     obs, mask, to_move = out[0], out[1], out[2]
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int32)
     for g in range(states.shape[0]):
         for i in range(template.shape[0]):  # not states[g, :] = template: its shape check compiles
             states[g, i] = template[i]  # numba's string formatting of the error (seconds of cold start)
         if repetition:
             keys[g, 0] = position_key(states[g])
-        to_move[g] = _publish(states[g], w, moves, frames[g], tables, obs[g], mask[g])
+        to_move[g] = _publish(states[g], w, moves, frames[g], tables, scratch, obs[g], mask[g])
 
 
 @njit(cache=True)
@@ -238,16 +275,17 @@ class HiveBatch(BatchGame):
         reward_shaping: str | None = None,
         shaping_coef: float = 1.0,
         shaping_gamma: float = 1.0,
+        observation: str = "planes",
     ):
         N = check_num_games(num_games)
         self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
         parallel = check_parallel(parallel)
         shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
-        self.encoding = enc = E.make_encoding(options.expansions)
+        self.encoding = enc = make_hive_encoding(options.expansions, observation)
         self._tables = (enc.grid, enc.tiles_per_colour, enc.slot_of, enc.engine_slot, enc.kinds)
         self.num_actions = enc.num_actions
         self.observation_shape = enc.observation_shape
-        self.observation_dtype = np.dtype(np.uint8)
+        self.observation_dtype = enc.observation_dtype
         self.parallel = parallel
         chunks = min(N, numba.get_num_threads()) if self.parallel else 1
         self._chunks = (np.arange(chunks + 1, dtype=np.int64) * N) // chunks

@@ -31,10 +31,10 @@ def _from_record(text: str, options: HiveOptions) -> HiveGame:
     )
 
 
-def _encoder(options: HiveOptions):
-    from hive_envs.hive.encoding import make_encoding
+def _encoder(options: HiveOptions, observation: str = "planes"):
+    from hive_envs.hive.observations import make_hive_encoding
 
-    return make_encoding(options.expansions)
+    return make_hive_encoding(options.expansions, observation)
 
 
 def _network_rules(options: HiveOptions) -> dict:
@@ -57,6 +57,7 @@ HIVE = GameDefinition(
     name="hive",
     title="Hive",
     options="hive_envs.hive.engine.options:HiveOptions",
+    env_options=("observation",),  # planes or pieces (hive_envs.hive.observations)
     new_game="hive_envs.hive.engine.game:HiveGame.from_options",
     from_record=_from_record,
     encoder=_encoder,

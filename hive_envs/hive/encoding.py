@@ -101,6 +101,7 @@ class HiveEncoding:
     num_planes: int
     num_actions: int
     observation_dtype: ClassVar[np.dtype] = np.dtype(np.uint8)
+    observation_kind: ClassVar[str] = "planes"  # the env option ``observation`` that shows this layout
 
     @property
     def pass_action(self) -> int:
@@ -276,6 +277,15 @@ def _from_frame(x, lo, off, grid):
 def _cell_in_frame(cell, lo_q, off_q, lo_r, off_r, grid):
     return _to_frame(cell >> 5, lo_q, off_q, grid) * grid + _to_frame(
         cell & (GRID_SIZE - 1), lo_r, off_r, grid
+    )
+
+
+@inline_kernel
+def frame_coordinates(cell, frame, grid):
+    """Frame coordinates ``(q, r)`` of engine cell ``cell`` (`cell_to_frame` is ``q * grid + r``)."""
+    return (
+        _to_frame(cell >> _Q_SHIFT, frame[0], frame[1], grid),
+        _to_frame(cell & (GRID_SIZE - 1), frame[2], frame[3], grid),
     )
 
 

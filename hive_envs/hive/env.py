@@ -10,14 +10,15 @@ from hive_envs.core.env_input import check_reset_options
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.shaping import parse_shaping
 from hive_envs.hive import HiveGame, render
-from hive_envs.hive import encoding as E
 from hive_envs.hive.engine.heuristics import POTENTIAL_NAME
 from hive_envs.hive.engine.options import HiveOptions
+from hive_envs.hive.observations import make_hive_encoding
 
 
 class raw_env(GameAECEnv):
-    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`, and the
-    opt-in reward shaping `reward_shaping` ("queen_margin"), `shaping_coef`, `shaping_gamma`."""
+    """Hive AEC env; options `expansions`, `tournament_opening`, `max_turns`, `repetition_draw`, the
+    opt-in reward shaping `reward_shaping` ("queen_margin"), `shaping_coef`, `shaping_gamma`, and
+    `observation` ("planes"; "pieces": the piece-centred observation)."""
 
     metadata: ClassVar[dict] = {**MaskedAECEnv.metadata, "name": "hive_v0"}
 
@@ -31,10 +32,11 @@ class raw_env(GameAECEnv):
         reward_shaping: str | None = None,
         shaping_coef: float = 1.0,
         shaping_gamma: float = 1.0,
+        observation: str = "planes",
     ):
         self.options = options = HiveOptions(expansions, tournament_opening, max_turns, repetition_draw)
         shaping = parse_shaping(POTENTIAL_NAME, reward_shaping, shaping_coef, shaping_gamma)
-        self.encoding = E.make_encoding(options.expansions)
+        self.encoding = make_hive_encoding(options.expansions, observation)
         self._window = None
         self._start = None  # game to start from on the next reset (options["gamestring"])
         super().__init__(self.encoding, render_mode, shaping)

@@ -3,7 +3,8 @@
     env = gym.make("hive_envs/Hive-v0", expansions="MLP", opponent="greedy", learner_seat="random")
     env = gym.make("hive_envs/HiveMLP-v0")            # the same game type by its convenience id
 
-Observation: the Box of `hive_envs.hive_v0` (uint8 planes (P, C, C), the learner's view); actions
+Observation: the Box of `hive_envs.hive_v0` (uint8 planes (P, C, C), the learner's view; with
+`observation="pieces"` the int16 piece rows (2N + 1, 17) documented there); actions
 and their decoding (`env.unwrapped.aec.action_to_uhp(a)`, also reachable as
 `env.unwrapped.action_to_uhp(a)`) as documented there; `action_masks()` gives the legal ones.
 Options: the game options of `hive_v0` (`expansions`, `tournament_opening`, `max_turns`,
@@ -12,6 +13,7 @@ maximising (occupied neighbours of the opponent's Queen) - (of its own Queen), t
 a callable `(observation, action_mask) -> action`; a player; or any player spec of
 `hive_envs.players` such as a checkpoint path; see `hive_envs.core.opponents`), `learner_seat`
 (0 White, 1 Black, or "random" per episode), `render_mode` ("ansi", "rgb_array", "human"),
+`observation` ("planes"; "pieces"),
 `rule_features` (False; True: a Dict observation of the planes plus each legal action's rule
 features, documented in `hive_envs.hive.feature_observation`), and the opt-in reward shaping of
 `hive_v0` (`reward_shaping="queen_margin"`, `shaping_coef`, `shaping_gamma`): each step's reward is

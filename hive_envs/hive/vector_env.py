@@ -8,7 +8,8 @@ all of them advance through `HiveBatch`'s one compiled call per ply (the plumbin
 and infos are those of `hive_envs.core.vector.BatchVectorEnv`). Observation and action spaces are
 the single env's, batched; ``infos["action_mask"]`` is not added: read ``vec.action_masks()``.
 
-``rule_features=True`` gives the Dict observation of `hive_envs.hive.feature_observation` (computed
+``observation="pieces"`` gives the piece rows of `hive_envs.hive_v0` instead of the planes (written by
+`HiveBatch`'s compiled step), ``rule_features=True`` the Dict observation of `hive_envs.hive.feature_observation` (computed
 for every sub-env's learner from the batch's engine states, one compiled call per step), and
 ``reward_shaping="queen_margin"`` the shaped rewards of `hive_envs.hive_v0`.
 

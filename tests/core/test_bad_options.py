@@ -109,6 +109,22 @@ def test_misspelt_option_names_are_refused_naming_them(maker):
         HOYITO_MAKERS[maker](holes=12)
 
 
+HIVE_ENV_MAKERS = [m for m in HIVE_MAKERS if m not in ("HiveOptions", "HiveGame")]  # take `observation`
+
+
+@pytest.mark.parametrize("maker", HIVE_ENV_MAKERS)
+@pytest.mark.parametrize("bad", ["Pieces", "board", None, 1])
+def test_a_bad_hive_observation_is_refused_naming_the_option_and_its_values(maker, bad):
+    with pytest.raises(ValueError, match=r"observation must be one of 'planes', 'pieces', got"):
+        HIVE_MAKERS[maker](observation=bad)
+
+
+@pytest.mark.parametrize("maker", DICT_SURFACES)
+def test_a_misspelt_observation_option_is_refused_naming_it(maker):
+    with pytest.raises(ValueError, match="no option 'observations'.*observation"):
+        HIVE_MAKERS[maker](observations="pieces")
+
+
 def test_options_dicts_name_an_unknown_key_everywhere():
     for make in (
         lambda: new_game("hoyito", {"holes": 3}),

@@ -2,7 +2,8 @@
 
     python -m tests.data.make_playthroughs          # rewrite tests/data/playthroughs/*.txt
 
-For every Hive game type and both Hoyito boards, seeded random games are played through the public
+For every Hive game type (and, with the opt-in ``observation="pieces"``, Base and Base+MLP) and both
+Hoyito boards, seeded random games are played through the public
 PettingZoo AEC env (`env()`, the wrapped one users get) and written one line per ply: the agent to
 move, its number of legal actions, a digest (sha256, first 16 hex digits) of the mover's observation
 bytes, of its mask bytes and of the waiting agent's observation bytes, the action taken and its move
@@ -61,16 +62,29 @@ BEFORE_A_WIN = (
     r"Base;InProgress;White[7];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wG1 /wQ;bG1 bQ/;"
     r"wG2 \wQ;bG2 bQ\;wS2 /wG1;bS2 /bQ"
 )
-PLAYTHROUGHS = tuple(
-    Playthrough(
-        f"hive_{letters or 'base'}",
-        "hive",
-        {"expansions": letters},
-        # a long game cut at 90 plies, and a short one that ends at its 24-ply cap (or earlier)
-        (Game(11, 90), Game(12, 24, {"max_turns": 24}))
-        + ((Game(13, 4, start=BEFORE_A_WIN, script=(r"wA1 \bQ",)),) if not letters else ()),
+
+
+def _hive_games(letters: str) -> tuple[Game, ...]:
+    # a long game cut at 90 plies, and a short one that ends at its 24-ply cap (or earlier)
+    games = (Game(11, 90), Game(12, 24, {"max_turns": 24}))
+    return games + ((Game(13, 4, start=BEFORE_A_WIN, script=(r"wA1 \bQ",)),) if not letters else ())
+
+
+PLAYTHROUGHS = (
+    tuple(
+        Playthrough(f"hive_{letters or 'base'}", "hive", {"expansions": letters}, _hive_games(letters))
+        for letters in HIVE_EXPANSIONS
     )
-    for letters in HIVE_EXPANSIONS
+    # the opt-in piece observation (`observation="pieces"`), Base and Base+MLP
+    + tuple(
+        Playthrough(
+            f"hive_{letters or 'base'}_pieces",
+            "hive",
+            {"expansions": letters, "observation": "pieces"},
+            _hive_games(letters),
+        )
+        for letters in ("", "MLP")
+    )
 ) + (
     Playthrough("hoyito_2x6", "hoyito", {"holes_per_row": 6}, (Game(21, 400), Game(22, 400))),
     # 2x12 games run long: one cut at 120 plies, one ended by a short stall guard

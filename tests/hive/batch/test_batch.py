@@ -22,6 +22,24 @@ def test_mlp_threaded_batch_agrees_with_aec_env():
     assert play_lockstep(8, 160, seed=1, parallel=True, expansions="MLP", max_turns=40) >= 24
 
 
+def test_piece_observation_batches_agree_with_aec_env():
+    assert play_lockstep(8, 200, seed=3, max_turns=40, observation="pieces") >= 30
+    assert (
+        play_lockstep(8, 120, seed=4, parallel=True, expansions="MLP", max_turns=40, observation="pieces")
+        >= 16
+    )
+
+
+def test_the_piece_observation_is_written_in_place_as_int16_rows():
+    b = HiveBatch(3, expansions="ML", observation="pieces")
+    n = 13
+    assert b.observation.shape == b.final_observation.shape == (3, 2 * n + 1, 17)
+    assert b.observation.dtype == np.int16 and b.observation_shape == b.encoding.observation_shape
+    view = b.observation
+    b.step(b.action_mask.argmax(axis=1))
+    assert view is b.observation and (view[:, -1, 6] == 1).all(), "the ply counter of the global row"
+
+
 def test_free_opening_and_no_turn_cap_agree_with_aec_env():
     play_lockstep(4, 120, seed=2, expansions="P", tournament_opening=False, max_turns=None)
 

@@ -36,6 +36,19 @@ def test_vector_env_agrees_with_single_agent_envs(seat):
     assert episodes >= 8
 
 
+def test_make_vec_with_the_piece_observation_agrees_with_single_agent_envs():
+    vec = gym.make_vec("hive_envs/HiveMLP-v0", num_envs=2, observation="pieces")
+    single = gym.make("hive_envs/HiveMLP-v0", observation="pieces")
+    assert vec.single_observation_space == single.observation_space
+    assert single.observation_space.shape == (29, 17)
+    n = 3
+    vec = HiveVectorEnv(n, max_turns=30, opponent=first_legal, learner_seat=1, observation="pieces")
+    singles = [
+        HiveEnv(max_turns=30, opponent=first_legal, learner_seat=1, observation="pieces") for _ in range(n)
+    ]
+    assert play_in_lockstep(vec, singles, steps=50, seed=5) >= 4
+
+
 def test_random_seats_and_opponents_rewards_and_lengths():
     for opponent in ("random", "greedy"):
         vec = gym.make_vec(

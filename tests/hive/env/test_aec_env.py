@@ -24,6 +24,30 @@ def test_pettingzoo_api_and_seed_tests_pass(expansions):
     seed_test(lambda: hive_v0.env(expansions=expansions), num_cycles=60)
 
 
+@pytest.mark.parametrize("expansions", ["", "MLP"])
+def test_pettingzoo_api_and_seed_tests_pass_with_the_piece_observation(expansions):
+    api_test(hive_v0.env(expansions=expansions, observation="pieces"), num_cycles=60)
+    seed_test(lambda: hive_v0.env(expansions=expansions, observation="pieces"), num_cycles=60)
+
+
+def test_the_piece_observation_changes_only_the_observation():
+    planes, pieces = hive_v0.raw_env(max_turns=40), hive_v0.raw_env(max_turns=40, observation="pieces")
+    space = pieces.observation_space("player_0")["observation"]
+    assert space.shape == (23, 17) and space.dtype == np.int16
+    assert pieces.action_space("player_0") == planes.action_space("player_0")
+    rng = np.random.default_rng(0)
+    for env in (planes, pieces):
+        env.reset(seed=0)
+    while not planes.game.is_terminal:
+        assert np.array_equal(planes._mask, pieces._mask)
+        assert space.contains(pieces.observe(pieces.agent_selection)["observation"])
+        legal = np.flatnonzero(planes._mask)
+        action = int(legal[rng.integers(legal.size)])
+        for env in (planes, pieces):
+            env.step(action)
+    assert pieces.game.is_terminal and pieces.rewards == planes.rewards
+
+
 def test_registered_for_pettingzoo_make():
     env = pettingzoo.make("aec", "hive_envs/hive-v0", expansions="MLP")
     env.reset(seed=0)

@@ -14,14 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hive_envs.hive import encoding as E
-from hive_envs.hive.engine.grid import GRID_SIZE, NUM_CELLS
+from hive_envs.hive.engine.grid import GRID_SIZE
 from hive_envs.hive.engine.movegen import MAX_MOVES, generate_moves
 from hive_envs.hive.engine.pieces import NUM_PIECES, kinds_mask
-from hive_envs.hive.engine.state import HEIGHT, I_PLY, I_TO_MOVE, PCELL, PUNDER, TOP, new_state, put_piece
+from hive_envs.hive.engine.state import I_PLY, I_TO_MOVE, new_state, put_piece
 from hive_envs.hive.engine.workspace import new_workspace
 
 from . import oracle
-from .positions import EXPANSION_SETS, random_positions
+from .positions import EXPANSION_SETS, random_positions, translated
 
 
 def _move_set(moves, where):
@@ -83,27 +83,6 @@ def test_mask_and_observation_over_thousands_of_positions(expansions):
     assert count >= 1000
 
 
-def _translated(s, dq, dr):
-    """The same position with every piece moved by (dq, dr) on the engine torus."""
-    t = s.copy()
-    t[TOP : TOP + NUM_CELLS] = -1
-    t[HEIGHT : HEIGHT + NUM_CELLS] = 0
-    t[PCELL : PCELL + NUM_PIECES] = -1
-    t[PUNDER : PUNDER + NUM_PIECES] = -1
-    order = sorted((p for p in range(NUM_PIECES) if s[PCELL + p] >= 0), key=lambda p: _level(s, p))
-    for p in order:
-        q, r = divmod(int(s[PCELL + p]), GRID_SIZE)
-        put_piece(t, p, ((q + dq) % GRID_SIZE) * GRID_SIZE + (r + dr) % GRID_SIZE)
-    return t
-
-
-def _level(s, p):
-    level, below = 0, s[PUNDER + p]
-    while below >= 0:
-        level, below = level + 1, s[PUNDER + below]
-    return level
-
-
 def _encode(s, enc, seat):
     obs = np.zeros(enc.observation_shape, np.uint8)
     E.encode_observation(s, seat, enc.grid, enc.tiles_per_colour, enc.slot_of, enc.kinds, obs)
@@ -128,7 +107,7 @@ def test_translating_the_hive_changes_neither_observation_nor_mask(expansions):
         obs, mask = _encode(s, enc, int(s[I_TO_MOVE]))
         for _ in range(3):
             dq, dr = (int(x) for x in rng.integers(0, GRID_SIZE, 2))
-            t_obs, t_mask = _encode(_translated(s, dq, dr), enc, int(s[I_TO_MOVE]))
+            t_obs, t_mask = _encode(translated(s, dq, dr), enc, int(s[I_TO_MOVE]))
             assert np.array_equal(obs, t_obs) and np.array_equal(mask, t_mask), (dq, dr, env.game.gamestring)
 
 

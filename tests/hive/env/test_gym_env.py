@@ -27,6 +27,31 @@ def test_check_env_passes(expansions):
     check_env(env.unwrapped)
 
 
+@pytest.mark.parametrize("expansions", ["", "MLP"])
+def test_check_env_passes_with_the_piece_observation(expansions):
+    env = gym.make("hive_envs/Hive-v0", expansions=expansions, observation="pieces")
+    check_env(env.unwrapped)
+    n = 11 + len(expansions)
+    assert env.observation_space.shape == (2 * n + 1, 17) and env.observation_space.dtype == np.int16
+
+
+def test_a_callable_opponent_sees_the_piece_observation():
+    seen = []
+
+    def first_legal(observation, action_mask):
+        seen.append(observation)
+        return int(np.flatnonzero(action_mask)[0])
+
+    env = gym.make("hive_envs/Hive-v0", opponent=first_legal, observation="pieces", max_turns=20)
+    obs, _ = env.reset(seed=0)
+    while True:
+        assert env.observation_space.contains(obs) and obs[-1, 0] == 1, "the learner is to move"
+        obs, _, terminated, _, _ = env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+        if terminated:
+            break
+    assert seen and all(o.shape == (23, 17) and o[-1, 0] == 1 for o in seen)
+
+
 @pytest.mark.parametrize(("env_id", "game_type"), sorted(CONVENIENCE.items()))
 def test_convenience_ids_pick_the_game_type(env_id, game_type):
     env = gym.make(f"hive_envs/{env_id}")
