@@ -124,6 +124,8 @@ Piece observation (opt-in: ``env(observation="pieces")``; int16, shape (2N + 1, 
     11..16  neighbour_NE .. _NW   -1..2N-1   the top tile of the neighbouring cell in direction
                                              NE, E, SE, SW, W, NW (-1 empty; all -1 in hand)
     ======  ====================  =========  ===================================================
+
+    ======  ====================  =========  ===================================================
     column  global row field      values     meaning
     ======  ====================  =========  ===================================================
     0       to_move               0/1        the observer is the agent to move
