@@ -34,6 +34,7 @@ LAYERS = [
             "hive_envs.core.definition",
             "hive_envs.core.lazy",
             "hive_envs.core.choice",
+            "hive_envs.core.cancel",
             "hive_envs.core.hashing",
             "hive_envs.core.shaping",
             "hive_envs.core.short_repr",

@@ -59,6 +59,7 @@ import numpy as np
 import torch
 
 from hive_envs.agents.batch_evaluators import make_batch_evaluator
+from hive_envs.core.cancel import cancelled
 from hive_envs.core.game import Game
 
 Evaluation = tuple[np.ndarray, np.ndarray, float]
@@ -108,7 +109,8 @@ the network: most walks end on a new position, scored without it."""
 class Deadline:
     """When to stop a search with a time limit (None: never): `next_would_pass` is True once the
     time spent plus the longest `lap` so far (the root's evaluation counts as the first) reaches the
-    limit, so that a move comes within the limit unless one lap takes longer than all before it."""
+    limit, so that a move comes within the limit unless one lap takes longer than all before it, and
+    at once when another thread stops the search (`hive_envs.core.cancel`), time limit or not."""
 
     def __init__(self, time_s: float | None, clock: Callable[[], float]):
         self.time_s, self.clock = time_s, clock
@@ -122,6 +124,8 @@ class Deadline:
             self.last = now
 
     def next_would_pass(self) -> bool:
+        if cancelled():  # another thread stopped this search (`hive_envs.core.cancel`)
+            return True
         if self.time_s is None:
             return False
         return self.clock() - self.start + self.longest >= self.time_s

@@ -27,6 +27,7 @@ import numba
 import numpy as np
 from numba import njit
 
+from hive_envs.core.cancel import clock
 from hive_envs.core.game import Game
 from hive_envs.core.hashing import mix64
 
@@ -59,9 +60,10 @@ def clear_table(table) -> None:
 
 @njit(cache=True)
 def now():
-    """Seconds of `time.perf_counter` (an object-mode call)."""
+    """Seconds of `time.perf_counter` (an object-mode call), jumping ahead when another thread stops
+    this one's search (`hive_envs.core.cancel`)."""
     with numba.objmode(t="float64"):
-        t = time.perf_counter()
+        t = clock()
     return t
 
 

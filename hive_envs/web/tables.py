@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from hive_envs.core.cancel import cancellable
 from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import Player, PlayerContext, make_player
@@ -60,6 +61,7 @@ class Table:
     used: float = 0.0  # when a request last used it (`Tables.clock`)
     dropped: bool = False  # `Tables.drop`: close the players once no request holds the game
     closed: bool = False
+    stop: threading.Event = field(default_factory=threading.Event)  # set: its computer's move ends now
 
     def state(self) -> dict:
         data = position(self.game)
@@ -129,6 +131,7 @@ class Table:
                     player.close()
 
     def close(self) -> None:
+        self.stop.set()  # a move still being computed for it ends early
         if self.closed:
             return
         self.closed = True
@@ -250,15 +253,16 @@ class Tables:
 
     def drop(self, table_id, client: str = ANYONE) -> None:
         """Forget a game of ``client`` (the page left it: a new game started while the computer
-        thought): later requests get NotFound, as does another client's id; its players are closed
-        now, or when the request that holds the game ends (a search cannot be cut short), and until
-        then its engine processes count against the caps (`_engines`)."""
+        thought, or the page closed): later requests get NotFound, as does another client's id; its
+        players are closed now, or when the request that holds the game ends (its search is stopped:
+        `Table.stop`), and until then its engine processes count against the caps (`_engines`)."""
         with self._lock:
             table = self._tables.get(table_id) if isinstance(table_id, str) else None
             if table is None or table.client != client:
                 raise _unknown(table_id)
             del self._tables[table_id]
             table.dropped = True
+            table.stop.set()
             self._leaving.add(table)
         self._close_left(table)
 
@@ -274,7 +278,11 @@ class Tables:
         """Room for the computer's move in ``table`` (held with `use`): a slot of the moves computed at
         once and, for an engine whose process was closed (the game ended, then an undo), a new one."""
         restart = table.engine_to_move() and not table.engines_running()
-        with self.thinking.hold(table.client), self._engines_starting(table.client, int(restart), table):
+        with (
+            self.thinking.hold(table.client),
+            self._engines_starting(table.client, int(restart), table),
+            cancellable(table.stop),  # a search of a game dropped meanwhile ends early
+        ):
             yield
 
     @contextmanager

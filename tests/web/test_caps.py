@@ -5,6 +5,8 @@ cap drops only its own games, and a full server refuses rather than drop another
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,22 @@ def test_moves_computed_at_once_are_capped_per_client_and_in_all(server):
         assert response.status_code == 503 and "at most 3 computer moves" in response.json["error"]
     with tables.thinking.hold(b.get("/api/meta") and b.get_cookie(COOKIE).value):
         assert a.post(computer, json={}).json["ply"] == 1  # another client's move takes no slot of a's
+
+
+def test_a_move_of_a_game_its_client_left_is_stopped_not_searched_to_its_limit(server):
+    _, browser = server(Caps())
+    a = browser()
+    state = create(a, "alphabeta:T=20", "human")
+    other = browser()  # the same browser's second connection: its cookie
+    other.set_cookie(COOKIE, a.get_cookie(COOKIE).value)
+    answers = []
+    move = threading.Thread(
+        target=lambda: answers.append(a.post(f"/api/games/{state['id']}/computer", json={}))
+    )
+    started = time.perf_counter()
+    move.start()
+    time.sleep(1.0)  # the search is under way (its kernels compile first on a cold cache)
+    assert other.delete(f"/api/games/{state['id']}").status_code == 200  # the page left the game
+    move.join(timeout=60)
+    assert not move.is_alive() and time.perf_counter() - started < 15.0  # not its 20 s
+    assert answers[0].status_code == 200 and answers[0].json["ply"] == 1  # it answered a move

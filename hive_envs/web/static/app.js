@@ -329,3 +329,8 @@ async function start() {
 }
 
 start();
+
+// Leaving the page drops the game on the board: a computer's move still being searched stops now.
+window.addEventListener("pagehide", () => {
+  if (app.state) fetch(`/api/games/${app.state.id}`, { method: "DELETE", keepalive: true }).catch(() => {});
+});
