@@ -13,7 +13,7 @@ from hive_envs.core.alphabeta import WIN_SCORE
 from hive_envs.hive import HiveGame
 from hive_envs.hive.search.eval_features import HIVE_FEATURES
 from hive_envs.players import PlayerContext, make_player
-from hive_envs.training import eval_training
+from hive_envs.training import eval_curve, eval_training
 from hive_envs.training.eval_config import config_from_dict, load_config
 from hive_envs.training.eval_targets import fit_scale, score_probability, targets
 from hive_envs.training.run_dir import run_lock
@@ -55,6 +55,12 @@ def test_a_run_writes_checkpoints_data_and_progress_that_a_player_reads(tmp_path
     game = HiveGame()
     assert player.choose(game) in game.legal_move_ids()
     assert not (run / ".lock").exists()
+    out, picture = tmp_path / "curve.json", tmp_path / "curve.png"
+    arguments = [str(run), "--games", "2", "--move-time", "0", "--depth", "1", "--workers", "1"]
+    assert eval_curve.main([*arguments, "--out", str(out), "--plot", str(picture)]) == 0
+    (point,) = json.loads(out.read_text())["points"]
+    assert point["generation"] == 1 and point["wins"] + point["draws"] + point["losses"] == 2
+    assert point["training_seconds"] == line["elapsed_s"] and picture.stat().st_size > 0
 
 
 def test_resume_continues_with_the_next_generation_and_a_used_folder_needs_resume_or_overwrite(tmp_path):
