@@ -141,6 +141,7 @@ class AlphaBetaPlayer(BasePlayer):
         self.depth, self.time_s, self.table_bits = depth, time_s, table_bits
         self.evaluation = evaluation
         self._searchers: dict[str, AlphaBetaSearcher] = {}
+        self._trained_on: dict[str, str] = {}  # game -> the variant its learned evaluation was trained on
         self.last_search: SearchResult | None = None  # of the last `choose`
         limits = [f"{depth}"] if depth is not None else []
         limits += [f"T={time_s:g}"] if time_s is not None else []
@@ -177,7 +178,11 @@ class AlphaBetaPlayer(BasePlayer):
                     f"(games: {', '.join(searchers)})"
                 )
             try:
-                extra = {} if self.evaluation is None else {"network": self._network(searchers[game_name])}
+                extra = (
+                    {}
+                    if self.evaluation is None
+                    else {"network": self._network(game_name, searchers[game_name])}
+                )
                 self._searchers[game_name] = searchers[game_name](
                     self.depth, self.time_s, self._seed, self.table_bits, **extra
                 )
@@ -185,7 +190,7 @@ class AlphaBetaPlayer(BasePlayer):
                 raise ValueError(f"player {self.name!r}: {error}") from None
         return self._searchers[game_name]
 
-    def _network(self, searcher: type[AlphaBetaSearcher]):
+    def _network(self, game_name: str, searcher: type[AlphaBetaSearcher]):
         """The learned network of ``evaluation`` for ``searcher``'s game (ValueError: it has none, or
         the file is not one for it)."""
         features = getattr(searcher, "learned_features", None)
@@ -194,8 +199,23 @@ class AlphaBetaPlayer(BasePlayer):
             raise ValueError(f"the alpha-beta search of {game} has no learned evaluation (eval=hand only)")
         from hive_envs.agents.eval_checkpoint import learned_network_of, load_eval_checkpoint  # imports torch
 
-        data = load_eval_checkpoint(str(self.evaluation), features=features)
-        return learned_network_of(data, features, repr(str(self.evaluation)))
+        data = load_eval_checkpoint(str(self.evaluation), game=game_name, features=features)
+        network = learned_network_of(data, features, repr(str(self.evaluation)))
+        definition = GAMES[game_name]
+        self._trained_on[game_name] = definition.label(definition.parse_options(dict(data["game_options"])))
+        return network
+
+    def _check_variant(self, game: Game) -> None:
+        """ValueError when the learned evaluation was trained on another variant of the game (its label:
+        Hive's expansions, Hoyito's board): its features of pieces or holes it never saw are untrained."""
+        trained = self._trained_on.get(game.game_name)
+        if trained is None:
+            return
+        playing = GAMES[game.game_name].label(game.options)
+        if playing != trained:
+            raise ValueError(
+                f"player {self.name!r}: its learned evaluation was trained on {trained}; this game is {playing}"
+            )
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         """The searched move of ``game`` (left unchanged); ``limits`` replace this player's when given.
@@ -208,7 +228,9 @@ class AlphaBetaPlayer(BasePlayer):
         if depth is not None and time_s is None:  # a depth asked for stays within this player's time
             time_s = self.time_s
         self.last_search = None
-        result = self.searcher(game.game_name).search(game, depth, time_s)
+        searcher = self.searcher(game.game_name)
+        self._check_variant(game)
+        result = searcher.search(game, depth, time_s)
         self.last_search = result
         return result.move_id
 

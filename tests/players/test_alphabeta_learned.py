@@ -107,3 +107,11 @@ def test_the_web_page_takes_no_file_from_a_request(evaluation):
     path, _ = evaluation
     with pytest.raises(ValueError, match="not taken here"):
         page_player(f"alphabeta:2,eval=learned:{path}", Offer(), Caps())
+
+
+def test_a_learned_evaluation_plays_only_the_variant_it_was_trained_on(evaluation):
+    path, _ = evaluation  # trained on Base: no Mosquito, Ladybug or Pillbug features were ever seen
+    player = make_player(f"alphabeta:1,eval=learned:{path}", PlayerContext(game="hive"))
+    with pytest.raises(ValueError, match="trained on Hive Base; this game is Hive Base\\+MLP"):
+        player.choose(HiveGame("Base+MLP"))
+    assert player.choose(HiveGame("Base")) in HiveGame("Base").legal_move_ids()
