@@ -94,12 +94,12 @@ def test_a_file_that_is_no_learned_evaluation_is_refused_when_the_game_is_known(
         make_player(f"alphabeta:2,eval=learned:{path}", PlayerContext(game="hive"))
 
 
-def test_a_game_whose_search_has_no_learned_evaluation_refuses_one(evaluation):
-    path, _ = evaluation
-    with pytest.raises(ValueError, match="HoyitoGame has no learned evaluation"):
+def test_another_game_s_learned_evaluation_is_refused(evaluation):
+    path, _ = evaluation  # Hive's
+    with pytest.raises(ValueError, match="is for 'hive', not hoyito"):
         make_player(f"alphabeta:4,eval=learned:{path}", PlayerContext(game="hoyito"))
     player = make_player(f"alphabeta:4,eval=learned:{path}")  # no game given: refused at the first move
-    with pytest.raises(ValueError, match="has no learned evaluation"):
+    with pytest.raises(ValueError, match="is for 'hive', not hoyito"):
         player.choose(HoyitoGame())
 
 

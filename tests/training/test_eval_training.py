@@ -12,6 +12,7 @@ from hive_envs.agents.eval_checkpoint import load_eval_checkpoint
 from hive_envs.core.alphabeta import WIN_SCORE
 from hive_envs.hive import HiveGame
 from hive_envs.hive.search.eval_features import HIVE_FEATURES
+from hive_envs.hoyito import HoyitoGame
 from hive_envs.players import PlayerContext, make_player
 from hive_envs.training import eval_curve, eval_training
 from hive_envs.training.eval_config import config_from_dict, load_config
@@ -117,10 +118,28 @@ def test_bad_config_values_are_refused_naming_the_key(keys, message):
 
 
 def test_a_game_without_a_learned_evaluation_is_refused_before_anything_is_written(tmp_path):
-    config = config_from_dict({"game": "hoyito", "runs_dir": str(tmp_path), "name": "x"})
-    with pytest.raises(ValueError, match="hoyito has no alpha-beta search with a learned evaluation"):
+    config = config_from_dict({"game": "aec", "runs_dir": str(tmp_path), "name": "x"})
+    with pytest.raises(ValueError, match="aec has no alpha-beta search with a learned evaluation"):
         eval_training.train(config)
     assert not (tmp_path / "x").exists()
+
+
+def test_hoyito_trains_by_the_same_method(tmp_path):
+    config = load_config(
+        "hoyito_eval",
+        {
+            **TINY,
+            "runs_dir": str(tmp_path),
+            "name": "h",
+            "games_per_generation": 4,
+            "game_options": {"holes_per_row": 6},
+        },
+    )
+    summary = eval_training.train(config)
+    latest = tmp_path / "h" / "checkpoints" / "latest.pt"
+    assert summary["generations"] == 1 and load_eval_checkpoint(latest)["features"] == "hoyito/holes-v1"
+    player = make_player(f"alphabeta:4,eval=learned:{latest}", PlayerContext("hoyito"))
+    assert player.choose(HoyitoGame()) in HoyitoGame().legal_move_ids()
 
 
 def test_the_fitted_scale_recovers_the_one_that_made_the_results():
