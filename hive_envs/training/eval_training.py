@@ -369,8 +369,9 @@ def _generations(config, run_dir: Path, network, optimizer, features, state: dic
         "train_seconds": round(time.time() - started, 1),
     }
     print(
-        f"\nRun folder: {run_dir}/ (checkpoints/, data/, progress.jsonl, TensorBoard logs); play it:\n"
-        f"  hive-arena 'alphabeta:3,eval=learned:{run_dir / CHECKPOINTS / 'latest.pt'}' alphabeta:3 --games 200"
+        f"\nRun folder: {run_dir}/ (checkpoints/, data/, progress.jsonl, TensorBoard logs); each generation "
+        f"against the hand search:\n"
+        f"  python -m hive_envs.training.eval_curve {run_dir} --move-time 0 --depth {config.play_depth} --games 200"
     )
     return summary
 
