@@ -24,8 +24,8 @@ Read top to bottom (one generation; `generations` of them, or until `time_limit_
      for --resume), then, with ``eval_games``, a match of the new network's search against the hand
      evaluation's (``alphabeta:D,eval=learned:PATH`` vs ``alphabeta:D``, or both at ``eval_move_time``
      seconds a move; the arena's paired openings): one point of the learning curve;
-  5. a line of ``progress.jsonl`` (the generation, positions, scale, losses, the match's score, the
-     time) and TensorBoard scalars (``losses/...``, ``data/...``, ``eval/vs_hand/score``).
+  5. a line of ``progress.jsonl`` (the generation, positions, its games' mean length and draws, scale,
+     losses, the match's score, the time) and TensorBoard scalars (``losses/...``, ``data/...``, ``eval/vs_hand/score``).
 
 What a trainer does around it, as `hive_envs.training.run`'s: the run folder ``<runs_dir>/<name>/`` is
 refused when it holds a run, without --resume (continue: the next generation from
@@ -112,6 +112,20 @@ def load_data(path: Path, features: LearnedFeatures) -> tuple[dict[str, np.ndarr
     ):
         raise ValueError(f"the self-play data {str(path)!r} does not fit the features {features.name!r}")
     return data, scale
+
+
+def game_lengths(data: dict[str, np.ndarray]) -> dict[str, float]:
+    """The generation's games: their mean length in plies (to the last searched position, the opening
+    included) and how many were drawn (a draw at the turn cap most often: a search without a way
+    forward)."""
+    games = np.unique(data["game"])
+    if games.size == 0:
+        return {"mean_plies": 0.0, "draws": 0}
+    last = np.zeros(int(games.max()) + 1, dtype=np.int64)
+    np.maximum.at(last, data["game"], data["ply"].astype(np.int64) + 1)
+    drawn = np.ones(last.shape, dtype=bool)
+    np.logical_and.at(drawn, data["game"], data["result"] == 0)
+    return {"mean_plies": float(last[games].mean()), "draws": int(drawn[games].sum())}
 
 
 def held_out(games: np.ndarray, generation: int, share: float) -> np.ndarray:
@@ -344,7 +358,7 @@ def _generations(config, run_dir: Path, network, optimizer, features, state: dic
             "positions": int(data["score"].shape[0]),
             "games": config.games_per_generation,
             "scale": scale,
-            "mean_plies": float(data["score"].shape[0]) / config.games_per_generation,
+            **game_lengths(data),
             **{key.split("/")[-1]: value for key, value in metrics.items() if key.startswith("losses/")},
         }
         if config.eval_games:

@@ -47,7 +47,8 @@ def test_a_run_writes_checkpoints_data_and_progress_that_a_player_reads(tmp_path
     assert list(run.glob("events.out.tfevents.*"))
     (line,) = [json.loads(text) for text in (run / "progress.jsonl").read_text().splitlines()]
     assert line["generation"] == 1 and line["positions"] == summary["positions"]
-    assert {"train", "validation", "validation_hand", "scale"} <= line.keys()
+    assert {"train", "validation", "validation_hand", "scale", "mean_plies", "draws"} <= line.keys()
+    assert line["mean_plies"] > line["positions"] / 2  # the openings' plies counted too
     data = load_eval_checkpoint(run / "checkpoints" / "latest.pt", game="hive", features=HIVE_FEATURES)
     assert data["generation"] == 1 and data["config"]["play_depth"] == 1
     player = make_player(
