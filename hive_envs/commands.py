@@ -64,3 +64,12 @@ def hive_train_rllib(argv: list[str] | None = None) -> int:
     from hive_envs.training.rllib_selfplay import main
 
     return main(argv)
+
+
+@command
+def hive_train_eval(argv: list[str] | None = None) -> int:
+    """``hive-train-eval``: the learned evaluation of the alpha-beta search (`hive_envs.training.eval_training`;
+    the ``train`` extra)."""
+    from hive_envs.training.eval_training import main
+
+    return main(argv)

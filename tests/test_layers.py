@@ -56,6 +56,7 @@ LAYERS = [
         "search",
         [
             "hive_envs.core.alphabeta",
+            "hive_envs.core.learned_eval",
             "hive_envs.hive.search",
             "hive_envs.hive.search.*",
             "hive_envs.hoyito.search",

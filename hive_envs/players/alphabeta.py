@@ -3,7 +3,14 @@
     make_player("alphabeta:2")            # 2 plies; the same spec plays Hive and Hoyito
     make_player("alphabeta:T=0.5")        # iterative deepening for 0.5 s per move
     make_player("alphabeta:6,T=1")        # both: whichever limit comes first
+    make_player("alphabeta:3,eval=learned:runs/hive_eval/checkpoints/latest.pt")   # a learned evaluation
     AlphaBetaPlayer(depth=3, seed=0).choose(game, SearchLimits(time_s=1.0))
+
+``eval=hand`` (the default) scores the leaves with the game's hand evaluation; ``eval=learned:PATH``
+with the learned evaluation in the file PATH (`hive_envs.agents.eval_checkpoint`, written by
+`hive_envs.training.eval_training`; read with its checks when the game's searcher is made, which
+imports torch; a PATH cannot hold a comma). Only a game whose searcher has a learned evaluation takes
+one (Hive); for another game the spec is refused.
 
 `AlphaBetaPlayer` picks the searcher of the game it is given (its definition's ``searcher``:
 `HiveAlphaBeta` for a `HiveGame`, `HoyitoAlphaBeta` for a `HoyitoGame`), makes it on first use and
@@ -24,6 +31,7 @@ search cannot tell apart (``seed(None)`` means 0): the same position and limits 
 from __future__ import annotations
 
 import math
+import os
 import re
 
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher, SearchResult
@@ -32,7 +40,9 @@ from hive_envs.games import GAMES
 from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 from hive_envs.players.base import BasePlayer, SearchLimits
 
-SYNTAX = "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS"
+SYNTAX = (
+    "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS, each optionally ,eval=learned:PATH"
+)
 TABLE_ENTRY_BYTES = 18  # key 8, move 4, score 4, depth and bound 2
 MAX_TABLE_MB = (TABLE_ENTRY_BYTES << 26) >> 20
 
@@ -50,7 +60,21 @@ def searcher_classes() -> dict[str, type[AlphaBetaSearcher]]:
 
 def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, float | None]:
     """(depth, seconds) of the text after ``alphabeta:``; ValueError naming the spec when malformed,
-    zero or negative, not finite, or over the depth cap of ``game`` (of every game when None)."""
+    zero or negative, not finite, or over the depth cap of ``game`` (of every game when None). An
+    ``eval=`` part is refused here (the web page's check: a client must not name a file to read);
+    `parse_settings` takes it."""
+    depth, time_s, evaluation = parse_settings(argument, game)
+    if evaluation is not None:
+        raise ValueError(
+            f"player {f'alphabeta:{argument}'!r}: a learned evaluation (eval=) is not taken here"
+        )
+    return depth, time_s
+
+
+def parse_settings(argument: str, game: str | None = None) -> tuple[int | None, float | None, str | None]:
+    """(depth, seconds, the learned evaluation's file or None for the hand one) of the text after
+    ``alphabeta:``; ValueError naming the spec as `parse_spec`, and for an ``eval=`` that is neither
+    ``hand`` nor ``learned:PATH`` (PATH not empty)."""
     spec = f"alphabeta:{argument}"
     searchers = searcher_classes()
     if game in searchers:
@@ -59,9 +83,15 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
         cap = max(searcher.max_depth for searcher in searchers.values())
         caps = "caps: " + ", ".join(f"{name} {searcher.max_depth}" for name, searcher in searchers.items())
     depth = time_s = None
+    evaluation: str | None = None
     parts = [part.strip() for part in argument.split(",")]
+    evaluations = [part for part in parts if part.startswith("eval=")]
+    if len(evaluations) > 1:
+        raise ValueError(f"player {spec!r}: one eval= at most")
     for part in parts:
-        if _DEPTH.fullmatch(part) and depth is None:
+        if part.startswith("eval="):
+            evaluation = _evaluation(spec, part[len("eval=") :])
+        elif _DEPTH.fullmatch(part) and depth is None:
             if len(part) > len(str(cap)):  # no int() of thousands of digits
                 raise ValueError(
                     f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {part[:12]}..."
@@ -75,13 +105,28 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
         raise ValueError(f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {depth}")
     if time_s is not None and not (math.isfinite(time_s) and 0 < time_s <= MAX_TIME_S):
         raise ValueError(f"player {spec!r}: the time must be in (0, {MAX_TIME_S:g}] seconds, got {time_s!r}")
-    return depth, time_s
+    return depth, time_s, evaluation
+
+
+def _evaluation(spec: str, value: str) -> str | None:
+    """The file of ``eval=VALUE``: None for ``hand``, PATH for ``learned:PATH``; else ValueError."""
+    kind, colon, path = value.partition(":")
+    if kind == "hand" and not colon:
+        return None
+    if kind == "learned" and colon and path.strip():
+        return path.strip()
+    raise ValueError(
+        f"player {spec!r}: eval= takes 'hand' (the hand evaluation) or 'learned:PATH' (a learned "
+        f"evaluation's file), got {value!r}"
+    )
 
 
 class AlphaBetaPlayer(BasePlayer):
     """A depth- and/or time-limited alpha-beta search on any game whose definition has a searcher (see the module doc).
 
     ``depth`` None and ``time_s`` None: each searcher's default depth (Hive 3, Hoyito 6).
+    ``evaluation``: the file of a learned evaluation the searcher scores its leaves with (module
+    docstring); None: the hand evaluation.
     """
 
     def __init__(
@@ -91,20 +136,26 @@ class AlphaBetaPlayer(BasePlayer):
         seed: int | None = None,
         table_bits: int = DEFAULT_TABLE_BITS,
         name: str | None = None,
+        evaluation: str | None = None,
     ):
         self.depth, self.time_s, self.table_bits = depth, time_s, table_bits
+        self.evaluation = evaluation
         self._searchers: dict[str, AlphaBetaSearcher] = {}
+        self._trained_on: dict[str, str] = {}  # game -> the variant its learned evaluation was trained on
         self.last_search: SearchResult | None = None  # of the last `choose`
         limits = [f"{depth}"] if depth is not None else []
         limits += [f"T={time_s:g}"] if time_s is not None else []
+        limits += [f"eval=learned:{evaluation}"] if evaluation is not None else []
         super().__init__(name or "alphabeta" + (":" + ",".join(limits) if limits else ""), seed)
 
     @classmethod
     def from_spec(cls, argument: str, game: str | None = None, seed: int | None = None) -> AlphaBetaPlayer:
         """The player of ``alphabeta:ARGUMENT``; with ``game`` its searcher is made (and checked) now,
         and warmed up (`warm_up`) when it searches by time."""
-        depth, time_s = parse_spec(argument, game)
-        player = cls(depth, time_s, seed, name=f"alphabeta:{argument}")
+        depth, time_s, evaluation = parse_settings(argument, game)
+        if evaluation is not None and not os.path.isfile(evaluation):
+            raise ValueError(f"player {f'alphabeta:{argument}'!r}: no learned evaluation file {evaluation!r}")
+        player = cls(depth, time_s, seed, name=f"alphabeta:{argument}", evaluation=evaluation)
         if game is not None:
             player.searcher(game)
             if time_s is not None:  # its first timed move is not spent loading kernels
@@ -127,12 +178,44 @@ class AlphaBetaPlayer(BasePlayer):
                     f"(games: {', '.join(searchers)})"
                 )
             try:
+                extra = (
+                    {}
+                    if self.evaluation is None
+                    else {"network": self._network(game_name, searchers[game_name])}
+                )
                 self._searchers[game_name] = searchers[game_name](
-                    self.depth, self.time_s, self._seed, self.table_bits
+                    self.depth, self.time_s, self._seed, self.table_bits, **extra
                 )
             except ValueError as error:
                 raise ValueError(f"player {self.name!r}: {error}") from None
         return self._searchers[game_name]
+
+    def _network(self, game_name: str, searcher: type[AlphaBetaSearcher]):
+        """The learned network of ``evaluation`` for ``searcher``'s game (ValueError: it has none, or
+        the file is not one for it)."""
+        features = getattr(searcher, "learned_features", None)
+        game = searcher.game_class.__name__
+        if features is None:
+            raise ValueError(f"the alpha-beta search of {game} has no learned evaluation (eval=hand only)")
+        from hive_envs.agents.eval_checkpoint import learned_network_of, load_eval_checkpoint  # imports torch
+
+        data = load_eval_checkpoint(str(self.evaluation), game=game_name, features=features)
+        network = learned_network_of(data, features, repr(str(self.evaluation)))
+        definition = GAMES[game_name]
+        self._trained_on[game_name] = definition.label(definition.parse_options(dict(data["game_options"])))
+        return network
+
+    def _check_variant(self, game: Game) -> None:
+        """ValueError when the learned evaluation was trained on another variant of the game (its label:
+        Hive's expansions, Hoyito's board): its features of pieces or holes it never saw are untrained."""
+        trained = self._trained_on.get(game.game_name)
+        if trained is None:
+            return
+        playing = GAMES[game.game_name].label(game.options)
+        if playing != trained:
+            raise ValueError(
+                f"player {self.name!r}: its learned evaluation was trained on {trained}; this game is {playing}"
+            )
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         """The searched move of ``game`` (left unchanged); ``limits`` replace this player's when given.
@@ -145,7 +228,9 @@ class AlphaBetaPlayer(BasePlayer):
         if depth is not None and time_s is None:  # a depth asked for stays within this player's time
             time_s = self.time_s
         self.last_search = None
-        result = self.searcher(game.game_name).search(game, depth, time_s)
+        searcher = self.searcher(game.game_name)
+        self._check_variant(game)
+        result = searcher.search(game, depth, time_s)
         self.last_search = result
         return result.move_id
 

@@ -6,6 +6,11 @@ seeded episodes replay) and ``close()`` (release processes or files). Every tool
 one form: the arena and ``evaluate.py``, the Gym envs' ``opponent=`` and ``make_vec``, the UHP
 engine's ``bestmove`` and the terminal front end.
 
+A player whose move can pass a caller's time limit however it is asked (a network whose features run
+a search of their own on every position) says so with ``keeps_move_time = False`` (`keeps_move_time`):
+the tools that time moves refuse it for a time limit (the arena's ``--move-time``) instead of letting
+its side think longer.
+
 Batched play (``evaluate.py``, the vector envs) asks ``act(batch, rows) -> actions``: one action per
 listed row of a batch of games (`hive_envs.core.batch`). `BasePlayer.act` chooses on each row's game
 (``batch.game(row)``) and maps the move back (``batch.move_to_action``), so a player that only knows
@@ -59,6 +64,12 @@ def warm_up(player) -> None:
     method = getattr(player, "warm_up", None)
     if method is not None:
         method()
+
+
+def keeps_move_time(player) -> bool:
+    """Whether ``player`` answers within a caller's ``time_s`` (its ``keeps_move_time``; True when it
+    does not say: players that do not search answer at once, searchers read the limit)."""
+    return bool(getattr(player, "keeps_move_time", True))
 
 
 @dataclass(frozen=True)

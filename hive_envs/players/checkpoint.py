@@ -198,11 +198,18 @@ class AgentPlayer(BasePlayer):
             return timed(self.config, time_s)
         return self.config
 
+    @property
+    def keeps_move_time(self) -> bool:
+        """Whether a move keeps a caller's time limit (`hive_envs.players.base.keeps_move_time`): not
+        when the network's features run a search per position (`check_timed`), whose one call can pass
+        any limit, whether it is searched or plays its raw policy."""
+        return bool(getattr(self.network, "keeps_time_limits", True))
+
     def check_timed(self) -> None:
         """ValueError when the network cannot be searched by time: its features run a search of their
         own on every position (`HiveLookaheadPolicy` with a ``search_depth`` of 3 or more: tens to
         hundreds of ms each, so one network call can pass any limit the search set itself)."""
-        if not getattr(self.network, "keeps_time_limits", True):
+        if not self.keeps_move_time:
             raise ValueError(
                 f"{self.name!r} cannot search by time: its features run an alpha-beta search on every "
                 f"position, which a time limit cannot bound; search it by simulations (PATH@N) or play "

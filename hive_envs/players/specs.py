@@ -7,6 +7,7 @@
     make_player("runs/a/latest.pt@T=1")         # the same search, stopped within 1 s a move
     make_player("uhp:nokamute uhp")             # an external UHP engine process (Hive)
     make_player("alphabeta:3")                  # alpha-beta search, 3 plies (alphabeta:T=0.5: 0.5 s a move)
+    make_player("alphabeta:3,eval=learned:E.pt")  # the same search with a learned evaluation (Hive)
     make_player("pretrained:hive_base@64")      # an agent shipped with the package (hive_envs.pretrained)
     make_player(spec, PlayerContext(game="hive", seed=3, sample=False, move_timeout_s=30))
 
@@ -289,7 +290,8 @@ register_player_kind(
     "alphabeta",
     _alphabeta,
     syntax="alphabeta:D | alphabeta:T=S",
-    help="alpha-beta search to D plies, or for S seconds per move (both: alphabeta:D,T=S); Hive and Hoyito",
+    help="alpha-beta search to D plies, or for S seconds per move (both: alphabeta:D,T=S); Hive and Hoyito; "
+    "add ,eval=learned:PATH for a learned evaluation's file (Hive)",
 )
 register_player_kind(
     "uhp", _uhp_engine, syntax="uhp:COMMAND", help="an external Universal Hive Protocol engine process"

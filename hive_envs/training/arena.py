@@ -23,6 +23,11 @@ reported apart from the results (a column of their own, the reason of each in th
 no one's win. A match whose every game was forfeited, or an engine that cannot start (or stays
 silent for ``--move-timeout`` at start-up), is an error (exit code 2) with the reason.
 
+Equal time (``--move-time``): every player is told the seconds a move (`SearchLimits`); a player that
+cannot keep them whatever it is told (`hive_envs.players.base.keeps_move_time`: a network whose
+features search, such as the raw policy of ``hive_base_searched``) is refused for the match, and the
+table's move times give each side's moves over the limit, as the referee timed them.
+
 Repetitions: engines such as nokamute always end a game at the third occurrence of a position (same
 player to move). The referee plays the same rule (``--repetition-draw``) by default when a player is
 an external engine (``uhp:``), so that both sides agree when a game is over; ``--no-repetition-draw``
@@ -61,7 +66,7 @@ from hive_envs.players import (
     make_player,
     parse_spec,
 )
-from hive_envs.players.base import freeze_long_lived_objects, warm_up
+from hive_envs.players.base import freeze_long_lived_objects, keeps_move_time, warm_up
 from hive_envs.players.uhp_engine import add_move_timeout_argument
 from hive_envs.training.cli import (
     add_trust_env_module,
@@ -258,6 +263,13 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
         functools.partial(_log_game, settings=settings, repetition=repetition) if settings.log_games else None
     )
     try:
+        for player in (a, b):
+            if settings.move_time_s is not None and not keeps_move_time(player):
+                raise ValueError(
+                    f"{player.name} cannot keep --move-time {settings.move_time_s:g}: its network's features "
+                    f"run a search on every position, which no time limit bounds; play it without "
+                    f"--move-time, or search it by simulations (PATH@N)"
+                )
         if settings.move_time_s is not None:  # every move is timed: kernels load now, not in the first
             warm_up(a)
             warm_up(b)
@@ -321,7 +333,7 @@ def play_matches(
     results = []
     for m, (a, b) in enumerate(pairs):
         records = [r for c in chunks if c.match == m for r in done[m, c.index]]
-        results.append((summarise(a.text, b.text, records), records))
+        results.append((summarise(a.text, b.text, records, settings.move_time_s), records))
     return results
 
 
@@ -410,9 +422,14 @@ def run(
         for side, name in (("player", match["player"]), ("opponent", match["opponent"])):
             if side in match["move_seconds"]:
                 times = match["move_seconds"][side]
+                over = (
+                    f", {times['over_limit']} over the {settings.move_time_s:g} s limit"
+                    if "over_limit" in times
+                    else ""
+                )
                 print(
                     f"{name}: move wall time median {times['median']:.3f} s, 99th percentile "
-                    f"{times['p99']:.3f} s, longest {times['max']:.3f} s ({times['moves']} moves)"
+                    f"{times['p99']:.3f} s, longest {times['max']:.3f} s ({times['moves']} moves{over})"
                 )
     for match in report["matches"]:
         forfeits = [g["reason"] for g in match["games_played"] if g["reason"]]

@@ -172,8 +172,11 @@ def _play_row_openings(batch, openings: list[list[int]]) -> None:
         batch.step(actions)
 
 
-def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResult:
-    """W/D/L by seat over the games with a result; the forfeits of each side apart."""
+def summarise(
+    name_a: str, name_b: str, records: list[GameRecord], limit_s: float | None = None
+) -> MatchResult:
+    """W/D/L by seat over the games with a result; the forfeits of each side apart; each side's move
+    times (`move_time_summary`, with its moves over ``limit_s``, the match's seconds a move)."""
     counts = {label: [0, 0] for label in ("wins", "draws", "losses")}
     for r in records:
         if r.result_for_a is None:
@@ -190,7 +193,7 @@ def summarise(name_a: str, name_b: str, records: list[GameRecord]) -> MatchResul
         ("opponent", [s for r in records for s in r.move_seconds_b]),
     ):
         if seconds:
-            result.move_seconds[side] = move_time_summary(seconds)
+            result.move_seconds[side] = move_time_summary(seconds, limit_s)
     return result
 
 
@@ -229,14 +232,18 @@ def pair_score_interval(counts: list[int], z: float = 1.959964) -> tuple[float, 
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
-def move_time_summary(seconds: list[float]) -> dict[str, float]:
-    """Moves, median, 99th percentile and longest of a player's move wall times (seconds)."""
-    return {
+def move_time_summary(seconds: list[float], limit_s: float | None = None) -> dict[str, float]:
+    """Moves, median, 99th percentile and longest of a player's move wall times (seconds); with a time
+    limit, ``over_limit``: how many moves took longer than it (as the referee timed them)."""
+    summary = {
         "moves": len(seconds),
         "median": float(np.median(seconds)),
         "p99": float(np.percentile(seconds, 99)),
         "max": float(max(seconds)),
     }
+    if limit_s is not None:
+        summary["over_limit"] = int(sum(s > limit_s for s in seconds))
+    return summary
 
 
 @dataclass

@@ -8,21 +8,25 @@ import pytest
 
 from hive_envs.configs import FOLDER, config_names, config_path
 from hive_envs.training import config as train_config
+from hive_envs.training import eval_config
 from hive_envs.training.rllib import config as rllib_config
 
 FILES = sorted(FOLDER.rglob("*.yaml"))
 
 
 def loader(name: str):
-    """The config loader of a config's trainer: RLlib's for the rllib_* files, the PPO one otherwise
-    (expert iteration reads the same keys)."""
-    return (
-        rllib_config.load_config if name.rpartition("/")[2].startswith("rllib_") else train_config.load_config
-    )
+    """The config loader of a config's trainer: RLlib's for the rllib_* files, the learned evaluation's
+    for the *_eval files, the PPO one otherwise (expert iteration reads the same keys)."""
+    stem = name.rpartition("/")[2]
+    if stem.startswith("rllib_"):
+        return rllib_config.load_config
+    if stem.endswith("_eval"):
+        return eval_config.load_config
+    return train_config.load_config
 
 
-def test_the_package_holds_the_fifteen_configs_shipped_and_experimental():
-    assert len(FILES) == 15
+def test_the_package_holds_the_seventeen_configs_shipped_and_experimental():
+    assert len(FILES) == 17
     assert [f"experiments/{path.stem}" for path in FILES if path.parent.name == "experiments"] == [
         name for name in config_names() if name.startswith("experiments/")
     ]

@@ -59,12 +59,15 @@ from hive_envs.core.alphabeta import (
     clip_below,
     search_plies,
 )
+from hive_envs.core.learned_eval import FeatureScratch, LearnedNetwork, learned_network
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.moves import NUM_MOVE_IDS
 from hive_envs.hive.engine.repetition import game_position_keys
 from hive_envs.hive.engine.workspace import new_workspace
-from hive_envs.hive.search.evaluation import NUM_TERMS, SEARCH_WEIGHTS
+from hive_envs.hive.search.eval_features import HIVE_FEATURES, NUM_DENSE, NUM_FEATURES, position_features
+from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, NUM_TERMS, SEARCH_WEIGHTS
+from hive_envs.hive.search.learned import hand_evaluation, learned_evaluation
 from hive_envs.hive.search.locked_plan import (
     DEFAULT_PLAN_MOVES,
     DEFAULT_PLAN_NODES,
@@ -144,11 +147,16 @@ class HiveAlphaBeta(AlphaBetaSearcher):
     `FEATURES` the search uses (all by default; fewer only to measure what each is worth).
     ``weights``: the evaluation's (`evaluation.evaluate`, int32[`NUM_TERMS`]; `SEARCH_WEIGHTS` by
     default), for measuring other weights against them (`tools/tune_hive_evaluation.py`).
+    ``network``: a learned evaluation (`hive_envs.core.learned_eval.LearnedNetwork` of Hive's features,
+    `eval_features.HIVE_FEATURES`; read from a file by `hive_envs.agents.eval_checkpoint`) that scores
+    the leaves instead of the hand evaluation (``weights`` then unused); None: the hand evaluation.
     """
 
     game_class = HiveGame
     max_depth = MAX_DEPTH
     default_depth = DEFAULT_DEPTH
+    learned_features = HIVE_FEATURES
+    """What a learned ``network`` reads (the trainer, `hive_envs.training.eval_training`, sizes it so)."""
 
     def __init__(
         self,
@@ -159,6 +167,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
         keep_table=True,
         features=ALL_FEATURES,
         weights=None,
+        network: LearnedNetwork | None = None,
     ):
         super().__init__(depth, time_s, seed, table_bits)
         if (
@@ -171,6 +180,16 @@ class HiveAlphaBeta(AlphaBetaSearcher):
                 f"HiveAlphaBeta features must be an int of the bits of FEATURES {FEATURES}, got {features!r}"
             )
         self.weights = _checked_weights(SEARCH_WEIGHTS if weights is None else weights)
+        if network is not None and weights is not None:
+            raise ValueError("HiveAlphaBeta takes weights (the hand evaluation) or a network, not both")
+        if network is not None:
+            if not isinstance(network, LearnedNetwork):
+                raise ValueError(
+                    f"HiveAlphaBeta network must be a LearnedNetwork, got {type(network).__name__}"
+                )
+            network = learned_network(network._asdict(), NUM_FEATURES, NUM_DENSE)  # checked, our copy
+        self.network = network
+        self._evaluation = hand_evaluation(self.weights) if network is None else learned_evaluation(network)
         self.keep_table = bool(keep_table)
         self.features = features
         self._w = new_workspace()  # the move generator's scratch, reused by every search
@@ -180,7 +199,15 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             np.zeros(1 << DEFAULT_EVAL_BITS, dtype=np.int32),
         )
         self._options: tuple | None = None  # the game options the kept table and cache belong to
+        self._eval_buffer: np.ndarray | None = None  # `fill_features`'s scratch, made on first use
         _load_kernels()
+
+    def fill_features(self, game: HiveGame, scratch: FeatureScratch) -> None:
+        """The features the learned evaluation reads of ``game``'s position (not finished; left
+        unchanged) into ``scratch`` (`eval_features.position_features`): the trainer's data."""
+        if self._eval_buffer is None:
+            self._eval_buffer = np.zeros(EVAL_BUFFER_SIZE, dtype=np.int32)
+        position_features(game.state.copy(), self._w, self._eval_buffer, scratch)
 
     def move_scores(
         self, game: HiveGame, moves: np.ndarray, depth: int, margin: int | None = None
@@ -264,7 +291,7 @@ class HiveAlphaBeta(AlphaBetaSearcher):
             SearchLimits(int(depth), float(time_s), int(node_limit)),
             SearchSettings(self.seed, self.features, True, int(root_margin)),
             SearchTables(table, self._evals),
-            self.weights,
+            self._evaluation,
             seen,
             SearchOutput(pv, stats, NO_ROOT_SCORES if root_scores is None else root_scores),
         )

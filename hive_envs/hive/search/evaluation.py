@@ -158,6 +158,10 @@ SEARCH_WEIGHTS = RULE_WEIGHTS.copy()
 EVAL_BUFFER_SIZE = MAX_MOVES + NUM_PIECES + NUM_CELLS + NUM_TERMS
 """Length of the int32 scratch ``buffer`` `evaluate` needs (a move list, moves per piece, the direction
 map of `_mark_liberties`, the terms)."""
+PER_PIECE = MAX_MOVES
+"""Where `evaluation_terms` and `guessed_evaluation_terms` leave each piece's counted (or guessed)
+destinations in their ``buffer`` (`NUM_PIECES` entries; 0 for a piece without a move): the learned
+evaluation's features read them (`hive_envs.hive.search.eval_features`)."""
 
 
 @kernel
@@ -464,8 +468,8 @@ def _fill_terms(s, w, buffer, terms, guessed):
     (`_guessed_side_reach`)."""
     me = s[I_TO_MOVE]
     moves = buffer[:MAX_MOVES]
-    per_piece = buffer[MAX_MOVES : MAX_MOVES + NUM_PIECES]
-    directions = buffer[MAX_MOVES + NUM_PIECES : MAX_MOVES + NUM_PIECES + NUM_CELLS]
+    per_piece = buffer[PER_PIECE : PER_PIECE + NUM_PIECES]
+    directions = buffer[PER_PIECE + NUM_PIECES : PER_PIECE + NUM_PIECES + NUM_CELLS]
     per_piece[:] = 0
     terms[:] = 0
     pins = reserve_stamp(w)  # one articulation pass for both sides' moves: the board is the same

@@ -1,6 +1,6 @@
 """The compiled alpha-beta search of Hive (negamax, iterative deepening) behind `HiveAlphaBeta`.
 
-``alphabeta_kernel(s, w, limits, settings, tables, weights, seen, out) -> move`` searches the position
+``alphabeta_kernel(s, w, limits, settings, tables, evaluation, seen, out) -> move`` searches the position
 ``s`` in place: every node applies a move with `rules.apply_move` and takes it back with
 `rules.undo_move`, so nothing is copied and ``s`` is restored on return (also when the time runs out).
 Its arguments come grouped (`SearchLimits`, `SearchSettings`, `SearchTables`, `SearchOutput`), and the
@@ -34,7 +34,8 @@ is a function of its own, inlined by numba into the one loop (`_enter`, `_leaf`,
   ``±(WIN_SCORE - ply)`` (shortest win, longest loss) or 0 for a draw (both Queens surrounded,
   the double pass, the turn cap ``I_MAX_TURNS``); a leaf at depth 0 scores `evaluation.quick_evaluate`
   (``features`` bit `GUESSED_MOBILITY`: each piece's moves guessed from the pins pass, not listed;
-  without the bit `evaluation.evaluate`), through the quiescence search.
+  without the bit `evaluation.evaluate`), or, given a learned network (``evaluation``:
+  `learned.LeafEvaluation`), `learned.learned_evaluate`, through the quiescence search.
 - **Transposition table** keyed by `repetition.position_key` (translation-invariant, includes the
   side to move) mixed with the last-moved piece and the passes in a row (both change the legal
   moves or the result); when the turn cap is within reach of the search the ply is mixed in too,
@@ -104,6 +105,7 @@ from hive_envs.hive.engine.state import (
     STATUS_WHITE_WINS,
 )
 from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, evaluate, quick_evaluate
+from hive_envs.hive.search.learned import learned_evaluate
 from hive_envs.hive.search.ordering import attacking_moves, mark_queen_rings, marked_order
 
 PVS, EVAL_CACHE, QUIESCENCE, GUESSED_MOBILITY = 1, 4, 8, 16
@@ -184,7 +186,7 @@ class _Search(NamedTuple):
     s: np.ndarray
     w: np.ndarray
     seen: np.ndarray
-    weights: np.ndarray
+    evaluation: tuple  # `learned.LeafEvaluation`
     table: tuple
     eval_keys: np.ndarray
     eval_values: np.ndarray
@@ -215,7 +217,7 @@ class _Search(NamedTuple):
 
 
 @njit(cache=True)
-def _new_search(s, w, settings, tables, weights, seen, out):
+def _new_search(s, w, settings, tables, evaluation, seen, out):
     plies = out.pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
     features = settings.features
     eval_keys, eval_values = tables.evals
@@ -230,7 +232,7 @@ def _new_search(s, w, settings, tables, weights, seen, out):
         s,
         w,
         seen,
-        weights,
+        evaluation,
         tables.table,
         eval_keys,
         eval_values,
@@ -285,21 +287,25 @@ def eval_key(s, board_key):
 
 
 @kernel
-def _leaf_value(s, w, eval_buffer, weights, guessed):
-    """`quick_evaluate` (the moves guessed) or `evaluate` (listed)."""
+def _leaf_value(s, w, eval_buffer, evaluation, guessed):
+    """The learned network's score when ``evaluation`` has one, else `quick_evaluate` (the moves
+    guessed) or `evaluate` (listed) with its weights."""
+    network = evaluation.network
+    if network.output_weights.shape[0] > 0:
+        return learned_evaluate(s, w, eval_buffer, network, evaluation.scratch)
     if guessed:
-        return quick_evaluate(s, w, eval_buffer, weights)
-    return evaluate(s, w, eval_buffer, weights)
+        return quick_evaluate(s, w, eval_buffer, evaluation.weights)
+    return evaluate(s, w, eval_buffer, evaluation.weights)
 
 
 @kernel
-def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, weights, guessed):
+def _cached_evaluate(s, w, eval_buffer, board_key, eval_keys, eval_values, evaluation, guessed):
     """`_leaf_value`, looked up first in the (always-replace) evaluation cache."""
     key = eval_key(s, board_key)
     slot = np.int64(key & np.uint64(eval_keys.shape[0] - 1))
     if eval_keys[slot] == key:
         return eval_values[slot]
-    value = _leaf_value(s, w, eval_buffer, weights, guessed)
+    value = _leaf_value(s, w, eval_buffer, evaluation, guessed)
     eval_keys[slot] = key
     eval_values[slot] = value
     return value
@@ -313,10 +319,10 @@ def _leaf(c, ply, stamp):
     s = c.s
     if c.use_evals:
         value = _cached_evaluate(
-            s, c.w, c.eval_buffer, c.path_keys[ply], c.eval_keys, c.eval_values, c.weights, c.guessed
+            s, c.w, c.eval_buffer, c.path_keys[ply], c.eval_keys, c.eval_values, c.evaluation, c.guessed
         )
     else:
-        value = _leaf_value(s, c.w, c.eval_buffer, c.weights, c.guessed)
+        value = _leaf_value(s, c.w, c.eval_buffer, c.evaluation, c.guessed)
     if (
         not c.use_quiescence
         or value >= beta[ply]
@@ -498,15 +504,16 @@ def _unfinished_answer(c, pv, move, score, pv_len):
 # nogil: a search touches only its own searcher's arrays, so threads with a searcher each run searches
 # at once (the rule features' deeper searched value, `hive_envs.agents.hive_features`).
 @njit(cache=True, nogil=True)
-def alphabeta_kernel(s, w, limits, settings, tables, weights, seen, out):
+def alphabeta_kernel(s, w, limits, settings, tables, evaluation, seen, out):
     """Best move for the side to move in ``s`` (not finished); see the module docstring. ``limits``:
-    `SearchLimits`, ``settings``: `SearchSettings`, ``tables``: `SearchTables`, ``weights``: the
-    evaluation's (`evaluation.evaluate`), ``seen``: the sorted keys of the game's positions, ``out``:
-    `SearchOutput`. -1 when ``limits.node_limit`` was passed."""
+    `SearchLimits`, ``settings``: `SearchSettings`, ``tables``: `SearchTables`, ``evaluation``: how the
+    leaves are scored (`learned.LeafEvaluation`: the hand evaluation's weights or a learned network),
+    ``seen``: the sorted keys of the game's positions, ``out``: `SearchOutput`. -1 when
+    ``limits.node_limit`` was passed."""
     start = now()
     time_s = limits.time_s
     deadline = start + time_s - min(_CLOCK_MARGIN_S, 0.05 * time_s)
-    c = _new_search(s, w, settings, tables, weights, seen, out)
+    c = _new_search(s, w, settings, tables, evaluation, seen, out)
     c.path_keys[0] = position_key(s)
     nodes = 0
     result_move, result_score, depth_reached, pv_len = -1, 0, 0, 0

@@ -27,6 +27,11 @@ player's whole policy): the mover is on move, so that capture is real unless a d
 beats it, but the opponent's reply can answer it, so it counts half a counter per counter. A
 finished game scores as won, lost (``±(WIN_SCORE - ply)``) or drawn (0), whatever the margin.
 
+**A learned evaluation** (``network``, optional): a network of `hive_envs.core.learned_eval` over the
+features of `eval_features` (each hole's counters seen from each player, the hand terms, the captured
+totals and rows) scores the leaves instead (``board_values`` then unused), boards of up to 12 holes a
+row; trained by `hive_envs.training.eval_training` (``alphabeta:D,eval=learned:PATH``).
+
 **Learned board values** (``board_values``, optional): a table of ``2n`` rows and `BOARD_BUCKETS`
 columns in score units, added to the evaluation: row ``j`` is the ``j``-th hole counted from the
 mover's first hole round the board (the mover's row, then the opponent's, in sowing order), column
@@ -40,6 +45,8 @@ neither: ``depth=DEFAULT_DEPTH``. The game is never changed (the search copies i
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -63,8 +70,26 @@ from hive_envs.core.alphabeta import (
     terminal_score,
 )
 from hive_envs.core.hashing import mix64
+from hive_envs.core.learned_eval import (
+    NO_NETWORK,
+    FeatureScratch,
+    LearnedFeatures,
+    LearnedNetwork,
+    learned_network,
+    new_scratch,
+)
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.game import HoyitoGame
+from hive_envs.hoyito.search.eval_features import (
+    DENSE_NAMES,
+    MAX_ACTIVE,
+    MAX_HOLES_PER_ROW,
+    NUM_DENSE,
+    NUM_FEATURES,
+    best_capture,
+    learned_evaluate,
+    position_features,
+)
 
 MAX_DEPTH = 20
 DEFAULT_DEPTH = 6
@@ -75,6 +100,28 @@ BOARD_BUCKETS = 16  #: columns of a board-values table: a hole holding 0, 1, ...
 NO_BOARD_VALUES = np.zeros((0, BOARD_BUCKETS), dtype=np.int32)  #: the hand evaluation alone
 MAX_BOARD_VALUE = 10_000
 """Bound on one entry (625 counters): a table's sum stays far from the proven-result scores."""
+
+HOYITO_FEATURES = LearnedFeatures(
+    name="hoyito/holes-v1",
+    num_features=NUM_FEATURES,
+    max_active=MAX_ACTIVE,
+    num_dense=NUM_DENSE,
+    dense_names=DENSE_NAMES,
+    dense_scale=np.full(NUM_DENSE, 1.0 / 8, dtype=np.float32),
+    hand_weights=np.array([COUNTER, THREAT, 0, 0, 0, 0], dtype=np.float32),
+)
+"""What Hoyito's learned evaluation reads (`eval_features`); its skip weights start as the hand
+evaluation, ``COUNTER`` x the margin + ``THREAT`` x the best capture."""
+
+
+class LeafEvaluation(NamedTuple):
+    """How `search_kernel` scores its leaves: the hand evaluation with ``board_values`` (an empty table:
+    none), or ``network`` when it is not empty (`hive_envs.core.learned_eval.NO_NETWORK`)."""
+
+    board_values: np.ndarray
+    network: LearnedNetwork
+    scratch: FeatureScratch
+
 
 _ENTER, _UP, _NEXT = 0, 1, 2
 
@@ -121,24 +168,47 @@ def evaluate(s, n, max_laps, limit, scratch, board_values):
         last = board_values.shape[1] - 1
         for j in range(m):
             score += board_values[j, min(s[(p * n + j) % m], last)]
-    threat = 0
-    base = p * n
-    for k in range(n):
-        if s[base + k] > 0:
-            scratch[:] = s
-            threat = max(threat, K.play(scratch, base + k, n, max_laps, limit))
-    return score + THREAT * threat
+    return score + THREAT * best_capture(s, n, max_laps, limit, scratch)
+
+
+@njit(cache=True)
+def _leaf_value(s, n, max_laps, limit, scratch, evaluation):
+    """The learned network's score when ``evaluation`` has one, else `evaluate`'s."""
+    network = evaluation.network
+    if network.output_weights.shape[0] > 0:
+        return learned_evaluate(s, n, max_laps, limit, scratch, network, evaluation.scratch)
+    return evaluate(s, n, max_laps, limit, scratch, evaluation.board_values)
+
+
+@njit(cache=True)
+def alphabeta_kernel(
+    s0, n, max_laps, limit, max_depth, time_s, seed, table, use_table, pv, stats, board_values
+):
+    """`search_kernel` with the hand evaluation and ``board_values`` (the module docstring's table;
+    `NO_BOARD_VALUES`: none): the rule features' searched value calls it so."""
+    empty = np.zeros((0, 0), dtype=np.float32)
+    nothing = np.zeros(0, dtype=np.float32)
+    network = LearnedNetwork(empty, nothing, empty, nothing, nothing, np.zeros(1, dtype=np.float32), nothing)
+    scratch = FeatureScratch(
+        np.zeros((2, MAX_ACTIVE), dtype=np.int32),
+        np.zeros(2, dtype=np.int32),
+        np.zeros(NUM_DENSE, dtype=np.float32),
+        np.zeros(NUM_DENSE, dtype=np.float32),
+    )
+    evaluation = LeafEvaluation(board_values, network, scratch)
+    return search_kernel(
+        s0, n, (max_laps, limit), max_depth, time_s, seed, table, use_table, pv, stats, evaluation
+    )
 
 
 # Not one body with the Hive search loop: see the comment above `hive_envs.hive.search.negamax.alphabeta_kernel`
 # (a shared loop taking the games' steps as functions would lose numba's disk cache).
 @njit(cache=True)
-def alphabeta_kernel(
-    s0, n, max_laps, limit, max_depth, time_s, seed, table, use_table, pv, stats, board_values
-):
+def search_kernel(s0, n, rules, max_depth, time_s, seed, table, use_table, pv, stats, evaluation):
     """Best hole for the player to move in ``s0`` (unchanged); ``stats`` and ``pv`` as in the Hive
-    kernel: score, depth of the last completed iteration, nodes, PV length; ``board_values``: the
-    module docstring's table (`NO_BOARD_VALUES`: none)."""
+    kernel: score, depth of the last completed iteration, nodes, PV length; ``rules``: (max laps, the
+    stall limit); ``evaluation``: `LeafEvaluation`."""
+    max_laps, limit = rules
     start = now()
     deadline = start + time_s
     plies = pv.shape[0]  # search_plies(max_depth): room for forced-move extensions
@@ -179,7 +249,7 @@ def alphabeta_kernel(
                     phase = _UP
                     continue
                 if depth_left[ply] == 0:
-                    value = evaluate(s, n, max_laps, limit, scratch, board_values)
+                    value = _leaf_value(s, n, max_laps, limit, scratch, evaluation)
                     phase = _UP
                     continue
                 table_move = -1
@@ -246,24 +316,66 @@ class HoyitoAlphaBeta(AlphaBetaSearcher):
     game_class = HoyitoGame
     max_depth = MAX_DEPTH
     default_depth = DEFAULT_DEPTH
+    learned_features = HOYITO_FEATURES
+    """What a learned ``network`` reads (the trainer, `hive_envs.training.eval_training`, sizes it so)."""
 
-    def __init__(self, *args, board_values: np.ndarray | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        board_values: np.ndarray | None = None,
+        network: LearnedNetwork | None = None,
+        **kwargs,
+    ):
         """``board_values``: a learned table added to the evaluation (the module docstring), None for
-        the hand evaluation alone; the other arguments as in `AlphaBetaSearcher`."""
+        the hand evaluation alone; ``network``: a learned evaluation of `HOYITO_FEATURES` that scores
+        the leaves instead (not with ``board_values``); the other arguments as in `AlphaBetaSearcher`."""
         super().__init__(*args, **kwargs)
         self.board_values = NO_BOARD_VALUES if board_values is None else check_board_values(board_values)
+        if network is not None:
+            if board_values is not None:
+                raise ValueError("HoyitoAlphaBeta takes board_values or a network, not both")
+            if not isinstance(network, LearnedNetwork):
+                raise ValueError(
+                    f"HoyitoAlphaBeta network must be a LearnedNetwork, got {type(network).__name__}"
+                )
+            network = learned_network(network._asdict(), NUM_FEATURES, NUM_DENSE)  # checked, our copy
+            self._evaluation = LeafEvaluation(
+                NO_BOARD_VALUES, network, new_scratch(network, MAX_ACTIVE, NUM_DENSE)
+            )
+        else:
+            self._evaluation = LeafEvaluation(
+                self.board_values, NO_NETWORK, new_scratch(NO_NETWORK, MAX_ACTIVE, NUM_DENSE)
+            )
+        self.network = network
 
-    def _run_kernel(self, game: HoyitoGame, depth, time_s, table, pv, stats) -> int:
+    def fill_features(self, game: HoyitoGame, scratch: FeatureScratch) -> None:
+        """The features the learned evaluation reads of ``game``'s position (not finished; left
+        unchanged) into ``scratch`` (`eval_features.position_features`): the trainer's data."""
+        o = self._check_board(game, learned=True)
+        state = game.state.copy()
+        position_features(state, o.holes_per_row, o.max_laps, o.no_capture_limit, state.copy(), scratch)
+
+    def _check_board(self, game: HoyitoGame, learned: bool):
+        """``game``'s options, after checking that the board values (and, ``learned``, the learned
+        evaluation's features) fit its board."""
         o = game.options
-        board_values = self.board_values
-        if board_values.shape[0] not in (0, 2 * o.holes_per_row):
+        if self.board_values.shape[0] not in (0, 2 * o.holes_per_row):
             raise ValueError(
-                f"HoyitoAlphaBeta: its board values have {board_values.shape[0]} rows, a game with "
+                f"HoyitoAlphaBeta: its board values have {self.board_values.shape[0]} rows, a game with "
                 f"{o.holes_per_row} holes a row needs {2 * o.holes_per_row}"
             )
-        return alphabeta_kernel(
-            game.state.copy(), o.holes_per_row, o.max_laps, o.no_capture_limit, depth, time_s, self.seed, table,
-            True, pv, stats, board_values,
+        if learned and o.holes_per_row > MAX_HOLES_PER_ROW:
+            raise ValueError(
+                f"HoyitoAlphaBeta: the learned evaluation reads boards of up to {MAX_HOLES_PER_ROW} holes a "
+                f"row; this game has {o.holes_per_row}"
+            )
+        return o
+
+    def _run_kernel(self, game: HoyitoGame, depth, time_s, table, pv, stats) -> int:
+        o = self._check_board(game, learned=self.network is not None)
+        return search_kernel(
+            game.state.copy(), o.holes_per_row, (o.max_laps, o.no_capture_limit), depth, time_s, self.seed,
+            table, True, pv, stats, self._evaluation,
         )  # fmt: skip
 
 

@@ -47,6 +47,7 @@ from hive_envs.hive.search.evaluation import (
     evaluate,
     quick_evaluate,
 )
+from hive_envs.hive.search.learned import hand_evaluation
 from hive_envs.hive.search.locked_plan import opponent_locked
 from hive_envs.hive.search.negamax import (
     ALL_FEATURES,
@@ -215,7 +216,7 @@ def test_positions_seen_before_in_the_game_score_as_draws():
             SearchLimits(1, 0.0, 0),
             SearchSettings(0, ALL_FEATURES, True, 0),
             SearchTables(new_table(12), new_evals()),
-            SEARCH_WEIGHTS,
+            hand_evaluation(SEARCH_WEIGHTS),
             np.sort(np.array(seen, dtype=np.uint64)),
             SearchOutput(pv, stats, NO_ROOT_SCORES),
         )
@@ -478,7 +479,7 @@ def kernel_search(
         SearchLimits(depth, 0.0, node_limit),
         SearchSettings(0, features, use_table, 0),
         SearchTables(new_table(16), new_evals()),
-        SEARCH_WEIGHTS,
+        hand_evaluation(SEARCH_WEIGHTS),
         history_keys(game),
         SearchOutput(pv, stats, NO_ROOT_SCORES),
     )
@@ -650,7 +651,7 @@ def kernel_root_scores(game: HiveGame, depth: int, features: int, margin: int) -
         SearchLimits(depth, 0.0, 0),
         SearchSettings(0, features, False, margin),
         SearchTables(new_table(12), new_evals()),
-        SEARCH_WEIGHTS,
+        hand_evaluation(SEARCH_WEIGHTS),
         history_keys(game),
         SearchOutput(np.zeros(search_plies(depth), dtype=np.int32), np.zeros(4, dtype=np.int64), scores),
     )

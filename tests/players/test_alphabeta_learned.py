@@ -1,0 +1,117 @@
+"""``alphabeta:...,eval=learned:PATH``: the alpha-beta player with a learned evaluation's file, in every
+tool that takes player specs, and bad values refused with a ValueError naming the spec."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from hive_envs.agents.eval_checkpoint import save_eval_checkpoint
+from hive_envs.core.learned_eval import learned_network
+from hive_envs.hive import HiveAlphaBeta, HiveGame
+from hive_envs.hive.search.eval_features import HIVE_FEATURES, NUM_DENSE, NUM_FEATURES
+from hive_envs.hoyito import HoyitoGame
+from hive_envs.players import PlayerContext, make_player
+from hive_envs.players.alphabeta import parse_settings
+from hive_envs.training.eval_network import EvalNetwork
+from hive_envs.web.trust import Caps, Offer, page_player
+
+
+@pytest.fixture(scope="module")
+def evaluation(tmp_path_factory):
+    torch.manual_seed(3)
+    network = EvalNetwork(HIVE_FEATURES, width=8, hidden=8)
+    network.start_from_hand(0.4)
+    with torch.no_grad():
+        network.output.weight.normal_(0, 1.0)
+    path = tmp_path_factory.mktemp("eval") / "eval.pt"
+    save_eval_checkpoint(
+        path,
+        {
+            "game": "hive",
+            "game_options": {},
+            "features": HIVE_FEATURES.name,
+            "evaluation": {name: torch.from_numpy(array) for name, array in network.export().items()},
+            "model": network.state_dict(),
+            "network": {"width": 8, "hidden": 8},
+            "generation": 1,
+            "positions": 0,
+        },
+    )
+    return path, learned_network(network.export(), NUM_FEATURES, NUM_DENSE)
+
+
+def mid_game(plies: int, seed: int) -> HiveGame:
+    game, rng = HiveGame(), np.random.default_rng(seed)
+    for _ in range(plies):
+        moves = game.legal_move_ids()
+        game.play_id(int(moves[rng.integers(len(moves))]))
+    return game
+
+
+def test_the_spec_plays_the_searcher_s_move_with_the_file_s_network(evaluation):
+    path, network = evaluation
+    player = make_player(f"alphabeta:2,eval=learned:{path}", PlayerContext(game="hive", seed=4))
+    assert player.name == f"alphabeta:2,eval=learned:{path}"
+    differs = 0
+    for seed in range(4):
+        game = mid_game(12, seed)
+        searched = HiveAlphaBeta(depth=2, seed=4, network=network).search(game)
+        assert player.choose(game) == searched.move_id
+        differs += searched.move_id != HiveAlphaBeta(depth=2, seed=4).choose(game)
+    assert differs  # the file's network, not the hand evaluation, chose
+
+
+def test_eval_hand_is_the_hand_evaluation():
+    assert parse_settings("3,eval=hand") == (3, None, None)
+    game = mid_game(10, 1)
+    assert make_player("alphabeta:2,eval=hand", PlayerContext(seed=2)).choose(game) == HiveAlphaBeta(
+        depth=2, seed=2
+    ).choose(game)
+
+
+@pytest.mark.parametrize(
+    "argument, message",
+    [
+        ("3,eval=learned:", "eval= takes 'hand'"),
+        ("3,eval=nnue", "eval= takes 'hand'"),
+        ("3,eval=hand,eval=hand", "one eval= at most"),
+        ("3,eval=learned:/no/such/file.pt", "no learned evaluation file"),
+        ("0,eval=hand", "depth must be in"),
+    ],
+)
+def test_bad_eval_values_are_refused_naming_the_spec(argument, message):
+    with pytest.raises(ValueError, match=message) as raised:
+        make_player(f"alphabeta:{argument}")
+    assert repr(f"alphabeta:{argument}") in str(raised.value)
+
+
+def test_a_file_that_is_no_learned_evaluation_is_refused_when_the_game_is_known(tmp_path):
+    path = tmp_path / "notes.pt"
+    path.write_text("not a network")
+    with pytest.raises(ValueError, match="alphabeta:2,eval=learned:.*corrupt"):
+        make_player(f"alphabeta:2,eval=learned:{path}", PlayerContext(game="hive"))
+
+
+def test_another_game_s_learned_evaluation_is_refused(evaluation):
+    path, _ = evaluation  # Hive's
+    with pytest.raises(ValueError, match="is for 'hive', not hoyito"):
+        make_player(f"alphabeta:4,eval=learned:{path}", PlayerContext(game="hoyito"))
+    player = make_player(f"alphabeta:4,eval=learned:{path}")  # no game given: refused at the first move
+    with pytest.raises(ValueError, match="is for 'hive', not hoyito"):
+        player.choose(HoyitoGame())
+
+
+def test_the_web_page_takes_no_file_from_a_request(evaluation):
+    path, _ = evaluation
+    with pytest.raises(ValueError, match="not taken here"):
+        page_player(f"alphabeta:2,eval=learned:{path}", Offer(), Caps())
+
+
+def test_a_learned_evaluation_plays_only_the_variant_it_was_trained_on(evaluation):
+    path, _ = evaluation  # trained on Base: no Mosquito, Ladybug or Pillbug features were ever seen
+    player = make_player(f"alphabeta:1,eval=learned:{path}", PlayerContext(game="hive"))
+    with pytest.raises(ValueError, match="trained on Hive Base; this game is Hive Base\\+MLP"):
+        player.choose(HiveGame("Base+MLP"))
+    assert player.choose(HiveGame("Base")) in HiveGame("Base").legal_move_ids()
