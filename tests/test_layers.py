@@ -1,10 +1,16 @@
 """The import contract: the package is a stack of layers (docs/architecture.md), imports go only downward.
 
 Every import statement of `hive_envs/` and `training/` (module level or inside a function, it does not
-matter: both run) is read with `ast` and checked against `LAYERS`: a module may import modules of its
+matter: both run), and every ``importlib.import_module("name")`` of a written name (an import all the
+same, only later), is read with `ast` and checked against `LAYERS`: a module may import modules of its
 own layer or of a layer below it, and only the third-party libraries its layer allows. Within a layer
 the import graph must have no cycle. A runtime check then imports the engines, encoders, batches and
 players in a fresh interpreter where gymnasium, pettingzoo and torch cannot be imported at all.
+
+A game definition's parts (``"module:attribute"`` texts, `hive_envs.core.definition.Part`) are not
+imports: they are entry points, read on demand as Gymnasium's are, and point up from the definition to
+its envs, drawing and agents by design (the registry and each game's envs then form loops through
+them that no import statement closes).
 """
 
 from __future__ import annotations
@@ -179,13 +185,29 @@ def layer_of(module: str) -> int:
     return best
 
 
+def imported_by_name(node: ast.AST) -> str | None:
+    """The module an ``importlib.import_module("name")`` (or ``import_module("name")``) call imports,
+    when the name is written in the call; None for any other node."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    function, name = node.func, node.args[0]
+    called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+    if called == "import_module" and isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return name.value
+    return None
+
+
 def imports_of(module: str) -> list[tuple[str, int]]:
     """(imported module, line) of every import in ``module``; ``from pkg import name`` counts as
-    importing ``pkg.name`` when that is a module of ours, else ``pkg``."""
+    importing ``pkg.name`` when that is a module of ours, else ``pkg``; ``importlib.import_module``
+    of a written name counts as importing it."""
     tree = ast.parse(MODULES[module].read_text(), str(MODULES[module]))
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        by_name = imported_by_name(node)
+        if by_name is not None:
+            found.append((by_name, node.lineno))
+        elif isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -254,6 +276,19 @@ def test_the_contract_catches_an_upward_import(monkeypatch, tmp_path):
     with pytest.raises(AssertionError, match="higher layer players") as raised:
         test_imports_only_go_downward_and_heavy_libraries_stay_in_their_layers()
     assert "imports torch, which layer engines may not use" in str(raised.value)
+
+
+def test_an_import_by_importlib_closes_a_cycle_too(monkeypatch, tmp_path):
+    """A module that reaches a module above it with ``importlib.import_module("...")`` imports it: the
+    registry of games imports `aec_source`, so `aec_source` importing the registry so is a cycle."""
+    hidden = tmp_path / "aec_source.py"
+    hidden.write_text(
+        'import importlib\n\ndef games():\n    return importlib.import_module("hive_envs.games")\n'
+    )
+    monkeypatch.setitem(MODULES, "hive_envs.core.aec_source", hidden)
+    assert ("hive_envs.games", 4) in imports_of("hive_envs.core.aec_source")
+    with pytest.raises(AssertionError, match="hive_envs.core.aec_source -> hive_envs.games"):
+        test_no_import_cycles()
 
 
 @pytest.mark.parametrize(
