@@ -14,7 +14,7 @@ shape) into:
 - the training config loader (`training.config.load_config`) on junk YAML;
 - the checkpoint reader (`load_policy`): a valid file whose spaces, network spec or weights are junk
   (with a valid digest), or whose archive is re-packed compressed;
-- the ladder report reader (`training.ladder.check_report_rows`, what ``--extend`` reads): rows with
+- the ladder report reader (`evaluation.ladder.check_report_rows`, what ``--extend`` reads): rows with
   a junk value or a key missing;
 - the UHP engine client (`UHPClient`): an engine that prints junk bytes at start-up.
 
@@ -536,7 +536,7 @@ REPORT_ROW = {
 
 @fuzz(60, soak=1500)
 def _report_rows(data):
-    from hive_envs.training.ladder import check_report_rows
+    from hive_envs.evaluation.ladder import check_report_rows
 
     rows = [dict(REPORT_ROW)]
     for _ in range(data.draw(st.integers(1, 3))):

@@ -5,7 +5,8 @@ matter: both run), and every ``importlib.import_module("name")`` of a written na
 same, only later), is read with `ast` and checked against `LAYERS`: a module may import modules of its
 own layer or of a layer below it, and only the third-party libraries its layer allows. Within a layer
 the import graph must have no cycle. A runtime check then imports the engines, encoders, batches and
-players in a fresh interpreter where gymnasium, pettingzoo and torch cannot be imported at all.
+players in a fresh interpreter where gymnasium, pettingzoo and torch cannot be imported at all, and
+another plays an arena match and a ladder with the evaluation package in one where torch cannot.
 
 A game definition's parts (``"module:attribute"`` texts, `hive_envs.core.definition.Part`) are not
 imports: they are entry points, read on demand as Gymnasium's are, and point up from the definition to
@@ -140,6 +141,9 @@ LAYERS = [
         ],
         (),
     ),
+    # Matches, the arena, the ladder: below the trainers, and without torch (a checkpoint player
+    # imports it when it is made, in the players layer).
+    ("evaluation", ["hive_envs.evaluation", "hive_envs.evaluation.*"], ()),
     (
         "training",
         ["hive_envs.training", "hive_envs.training.*", "training.*"],
@@ -334,3 +338,35 @@ def test_engines_encoders_batches_and_players_run_without_gymnasium_pettingzoo_a
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_the_evaluation_plays_an_arena_match_and_a_ladder_without_torch(tmp_path):
+    """The evaluation package sits below the trainers and imports no torch: a match between classical
+    players, its report and a ladder run where torch cannot be imported (a checkpoint player would
+    import it when made, and say which extra brings it)."""
+    code = textwrap.dedent(
+        f"""
+        import importlib.abc, sys
+
+        class Refuse(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "torch":
+                    raise ModuleNotFoundError(f"blocked: {{name}}", name="torch")
+
+        sys.meta_path.insert(0, Refuse())
+        import hive_envs.evaluation.agent_results, hive_envs.evaluation.evaluate
+        from hive_envs.evaluation import arena, ladder
+
+        settings = arena.Settings(game="hoyito", seed=1)
+        report = arena.run(["alphabeta:2"], ["greedy"], 4, settings, out=r"{tmp_path / "arena.json"}")
+        (match,) = report["matches"]
+        assert match["games"] == 4 and match["wins"] + match["draws"] + match["losses"] == 4, match
+        elo = ladder.ladder(game="hoyito", games=2, progress=False)["elo"]
+        assert {{row["player"] for row in elo}} >= {{"random", "greedy", "alphabeta:2"}}, elo
+        print(sorted(m for m in sys.modules if m.split(".")[0] == "torch"))
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "arena.json").is_file()

@@ -12,8 +12,8 @@ Player specs are those of `hive_envs.players`: ``random``, ``greedy``, ``alphabe
 ``alphabeta:T=S`` (alpha-beta search), ``PATH`` (a checkpoint, raw policy) or ``PATH@N`` (PUCT search, N
 simulations per move), ``uhp:COMMAND`` (a UHP engine process, Hive only), and every kind registered
 there. This module plays matches between player specs, spread over worker processes, through the one
-match runner (`hive_envs.training.match`, game by game); `evaluate.py`'s UHP matches and its ladder
-(`hive_envs/training/ladder.py`) play their games here.
+match runner (`hive_envs.evaluation.match`, game by game); `evaluate.py`'s UHP matches and its ladder
+(`hive_envs/evaluation/ladder.py`) play their games here.
 
 Our engine is the referee: every move a player chooses is checked by the game (`hive_envs.core.game`)
 before the other side sees it. A game ends by the rules (a result: win, draw, loss) or by a forfeit:
@@ -38,11 +38,12 @@ own players seeded from (seed, match, chunk), so the results do not depend on ``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import functools
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -51,6 +52,16 @@ from typing import Any
 import numpy as np
 
 from hive_envs.core.game import Game
+from hive_envs.evaluation.cli import add_trust_env_module, exit_code, trust_env_modules
+from hive_envs.evaluation.match import (
+    GameRecord,
+    MatchResult,
+    format_table,
+    paired,
+    play_games,
+    summarise,
+)
+from hive_envs.evaluation.results_files import check_writable, write_report
 from hive_envs.extras import command
 from hive_envs.games import game_entry
 from hive_envs.players import (
@@ -63,21 +74,6 @@ from hive_envs.players import (
 )
 from hive_envs.players.base import freeze_long_lived_objects, warm_up
 from hive_envs.players.uhp_engine import add_move_timeout_argument
-from hive_envs.training.cli import (
-    add_trust_env_module,
-    check_writable,
-    exit_code,
-    trust_env_modules,
-    write_report,
-)
-from hive_envs.training.match import (
-    GameRecord,
-    MatchResult,
-    format_table,
-    paired,
-    play_games,
-    summarise,
-)
 
 CHUNK_PAIRS = 5
 """Openings (two games each) a worker plays with one pair of players before it takes the next chunk."""
@@ -85,10 +81,10 @@ CHUNK_PAIRS = 5
 
 def game_of(specs: list[PlayerSpec]) -> tuple[str, dict]:
     """The game the specs' checkpoints are for (Hive when none is a checkpoint)."""
-    from hive_envs.players.checkpoint import read_checkpoint
-
     for spec in specs:
         if spec.checkpoint is not None:
+            from hive_envs.players.checkpoint import read_checkpoint  # torch: only where a checkpoint plays
+
             data = read_checkpoint(spec.checkpoint)
             return str(data["game"]), dict(data["game_options"])
     return "hive", {}
@@ -239,12 +235,14 @@ def play_chunk(chunk: Chunk, settings: Settings) -> tuple[Chunk, list[GameRecord
     """Two games from each of the chunk's openings: A as seat 0, then as seat 1."""
     if chunk.a.checkpoint or chunk.b.checkpoint:
         import numba
-        import torch
+
+        from hive_envs.players.checkpoint import set_torch_threads
 
         # small networks and one position at a time: more threads only fight the other workers (a
         # rule-feature kernel's parallel loop over one row spun 4 threads on 2 cores: 7x the CPU)
-        torch.set_num_threads(settings.threads)
-        numba.set_num_threads(min(settings.threads, numba.config.NUMBA_NUM_THREADS))
+        set_torch_threads(settings.threads)
+        most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # numba sets its config at run time
+        numba.set_num_threads(min(settings.threads, most))
     limits = SearchLimits(time_s=settings.move_time_s)
     repetition = settings.repetition_for((chunk.a, chunk.b))
     seeds = np.random.SeedSequence([settings.seed, chunk.match, chunk.index]).generate_state(2)
@@ -283,7 +281,7 @@ def _log_game(r: GameRecord, settings: Settings, repetition: bool) -> None:
 
 
 def play_matches(
-    pairs: list[tuple[PlayerSpec | str, PlayerSpec | str]],
+    pairs: Sequence[tuple[PlayerSpec | str, PlayerSpec | str]],
     games: int,
     settings: Settings,
     workers: int = 1,
@@ -293,15 +291,15 @@ def play_matches(
     over ``workers`` processes in chunks (a tqdm progress bar on stderr with ``progress``); each
     worker reads a checkpoint once (`players.checkpoint.read_checkpoint`), however many chunks it plays."""
     check_counts(games, workers)
-    pairs = [(parse_spec(a), parse_spec(b)) for a, b in pairs]
+    specs = [(parse_spec(a), parse_spec(b)) for a, b in pairs]
     openings = distinct_openings(settings.new_game, settings.opening_plies, games // 2, settings.seed)
     chunks = [
         Chunk(m, i // CHUNK_PAIRS, a, b, openings[i : i + CHUNK_PAIRS])
-        for m, (a, b) in enumerate(pairs)
+        for m, (a, b) in enumerate(specs)
         for i in range(0, len(openings), CHUNK_PAIRS)
     ]
     done: dict[tuple[int, int], list[GameRecord]] = {}
-    with _progress_bar(len(pairs) * games, progress) as bar:
+    with _progress_bar(len(specs) * games, progress) as bar:
         if workers == 1 or len(chunks) == 1:
             for chunk in chunks:
                 _, done[chunk.match, chunk.index] = play_chunk(chunk, settings)
@@ -319,7 +317,7 @@ def play_matches(
                         future.cancel()
                     raise
     results = []
-    for m, (a, b) in enumerate(pairs):
+    for m, (a, b) in enumerate(specs):
         records = [r for c in chunks if c.match == m for r in done[m, c.index]]
         results.append((summarise(a.text, b.text, records), records))
     return results
@@ -336,9 +334,18 @@ def check_counts(games, workers) -> None:
 
 
 def _progress_bar(total: int, enabled: bool):
+    """A tqdm bar on stderr, or with ``enabled`` False a bar that shows nothing (tqdm, of the ``train``
+    extra, is then not imported)."""
+    if not enabled:
+        return contextlib.nullcontext(_NoBar())
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="game", disable=not enabled, file=sys.stderr, dynamic_ncols=True)
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
 
 
 def play_match(
@@ -363,8 +370,8 @@ def check_not_all_forfeited(result: MatchResult, records: list[GameRecord]) -> N
 
 
 def run(
-    players: list[PlayerSpec | str],
-    opponents: list[PlayerSpec | str],
+    players: Sequence[PlayerSpec | str],
+    opponents: Sequence[PlayerSpec | str],
     games: int,
     settings: Settings,
     workers: int = 1,
@@ -372,7 +379,7 @@ def run(
     progress: bool = False,
 ) -> dict:
     """Every player against every opponent; prints the table, writes the report to ``out``: its summary
-    there, every game in its records file beside it (`training.results_files`), and returns the
+    there, every game in its records file beside it (`evaluation.results_files`), and returns the
     report, games included.
 
     ValueError (after the report is written) when a match had no game with a result."""
@@ -380,7 +387,7 @@ def run(
         check_writable(out, "--out")
     pairs = [(parse_spec(a), parse_spec(b)) for a in players for b in opponents]
     played = play_matches(pairs, games, settings, workers, progress)
-    report = {
+    report: dict[str, Any] = {
         "game": settings.game,
         "game_options": settings.game_options,
         "opening_plies": settings.opening_plies,

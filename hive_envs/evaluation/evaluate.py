@@ -20,7 +20,7 @@ seat, win rate with a 95% Wilson interval, score, mean game length) and writes e
 (`--out`; by default evaluation.json next to the first checkpoint, or, for one inside the package (a
 pretrained agent), runs/pretrained/NAME/evaluation.json: never into the package). Checkpoints play argmax moves by
 default; `--sample` samples from the policy instead. Outputs and arguments are checked before the
-first game. ``--ladder GAME`` runs `training.ladder` (game by game in the arena, with its opening
+first game. ``--ladder GAME`` runs `evaluation.ladder` (game by game in the arena, with its opening
 book, workers and progress bar) instead of the batched matches.
 """
 
@@ -32,33 +32,16 @@ import itertools
 import sys
 from pathlib import Path
 
-from hive_envs.extras import command, script_imports
-
-with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
-    import torch
-
-    from hive_envs.agents.checkpoint import load_checkpoint
-    from hive_envs.games import GAMES, new_game
-    from hive_envs.players import PlayerContext, PlayerSpec, make_player, parse_spec
-    from hive_envs.players.uhp_engine import add_move_timeout_argument
-    from hive_envs.training.arena import distinct_openings
-    from hive_envs.training.cli import (
-        add_trust_env_module,
-        check_writable,
-        exit_code,
-        trust_env_modules,
-        write_report,
-    )
-    from hive_envs.training.elo import fit_elo
-    from hive_envs.training.game_lookup import make_batch
-    from hive_envs.training.ladder import ladder
-    from hive_envs.training.match import (
-        MatchResult,
-        format_table,
-        halves,
-        play_games_batched,
-        summarise,
-    )
+from hive_envs.evaluation.arena import distinct_openings
+from hive_envs.evaluation.cli import add_trust_env_module, exit_code, trust_env_modules
+from hive_envs.evaluation.elo import fit_elo
+from hive_envs.evaluation.ladder import ladder
+from hive_envs.evaluation.match import MatchResult, format_table, halves, play_games_batched, summarise
+from hive_envs.evaluation.results_files import check_writable, write_report
+from hive_envs.extras import command
+from hive_envs.games import GAMES, game_entry, new_game
+from hive_envs.players import PlayerContext, PlayerSpec, make_player, parse_spec
+from hive_envs.players.uhp_engine import add_move_timeout_argument
 
 BUILTIN = ("random", "greedy")
 
@@ -71,6 +54,14 @@ def short_name(spec: PlayerSpec | str) -> str:
         return spec.text
     resolved = Path(spec.checkpoint).resolve()
     return f"{resolved.parent.parent.name}/{resolved.stem}{spec.text[len(spec.checkpoint) :]}"
+
+
+def load_checkpoint(path: str | Path, **expected) -> dict:
+    """`hive_envs.agents.checkpoint.load_checkpoint`, imported on the first checkpoint read: torch is
+    needed where a checkpoint plays, not to import this module or run a ladder of classical players."""
+    from hive_envs.agents.checkpoint import load_checkpoint as load
+
+    return load(path, **expected)
 
 
 class Setup:
@@ -118,7 +109,7 @@ def match_player(spec: PlayerSpec | str, greedy_play: bool, seed: int, game: str
 
 
 def has_greedy(setup: Setup) -> bool:
-    return hasattr(make_batch(setup.game, 1, setup.game_options), "greedy_actions")
+    return hasattr(game_entry(setup.game).make_batch(1, setup.game_options), "greedy_actions")
 
 
 def evaluate(
@@ -303,7 +294,9 @@ def run_command(args: argparse.Namespace) -> None:
     if args.threads < 0:
         raise ValueError(f"--threads must be >= 0 (0: torch's default), got {args.threads}")
     if args.threads:
-        torch.set_num_threads(args.threads)
+        from hive_envs.players.checkpoint import set_torch_threads
+
+        set_torch_threads(args.threads)
     if args.ladder:
         from hive_envs.play import parse_options
 
@@ -339,7 +332,9 @@ def run_command(args: argparse.Namespace) -> None:
             raise ValueError(
                 "--plot draws an Elo table of checkpoints or a ladder; a match with uhp: has none"
             )
-        from hive_envs.training import arena  # UHP engine processes play game by game, our engine refereeing
+        from hive_envs.evaluation import (
+            arena,  # UHP engine processes play game by game, our engine refereeing
+        )
 
         settings = arena.settings_for(
             args.checkpoints + args.opponents,

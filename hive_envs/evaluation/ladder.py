@@ -6,14 +6,14 @@
     # add players to an earlier ladder: its pairs are kept, only the new pairs are played
     hive-evaluate --ladder hive pretrained:hive_base --extend docs/results/ladder_hive_base.json
 
-    from hive_envs.training.ladder import ladder
+    from hive_envs.evaluation.ladder import ladder
     report = ladder(["runs/x/latest.pt"], game="hive", games=20, workers=2)
     report["elo"]  # [{"player", "elo", "stderr", "ci95"}], best first
 
 Players: the game definition's ``ladder`` (Hive: random, greedy, alphabeta:1, :2, :3; Hoyito:
 random, greedy, alphabeta:2, :4, :6) followed by the ``players`` given (checkpoints ``PATH[@N]`` of the same game and
-options, or any player spec). Every pair plays ``games`` games in the arena (`training.arena`, through
-the one match runner, `training.match`): the same book of random openings of ``opening_plies`` plies for every pair, each opening
+options, or any player spec). Every pair plays ``games`` games in the arena (`evaluation.arena`, through
+the one match runner, `evaluation.match`): the same book of random openings of ``opening_plies`` plies for every pair, each opening
 played once with each player as White / South, the referee's rules (300-turn cap in Hive). Forfeits
 (an engine that failed) are reported apart and left out of the fit.
 
@@ -30,13 +30,13 @@ otherwise since (or not recorded) is played again, and said so on stderr. ``repl
 ...``) names players whose pairs are played again all the same: a classical player whose code changed
 (a new search behind the same ``alphabeta:D``) has no file to tell it by.
 
-Elo: maximum likelihood over all pairs (`training.elo.fit_elo`, random anchored at 0, a draw half a
+Elo: maximum likelihood over all pairs (`evaluation.elo.fit_elo`, random anchored at 0, a draw half a
 win), with a 95% interval of ±1.96 standard errors. Each pair's score (wins + draws / 2 per game) has a
 95% Wilson interval. The JSON report holds every pair's W / D / L (by seat), forfeits, turn-cap
 draws, mean length, score and interval, the Elo table, the command, the commit and date at the start,
 machine, load average before and after, and the wall time; the PNG draws each player's Elo with its interval.
 Each pair's games (records, per-move times) go to the report's records file, ``records/NAME.json.gz``
-beside it (`training.results_files`); ``--extend`` carries a kept pair's games over from the earlier
+beside it (`evaluation.results_files`); ``--extend`` carries a kept pair's games over from the earlier
 report's records file when it is there, else keeps the pair as a tally.
 """
 
@@ -47,21 +47,21 @@ import math
 import os
 import sys
 import time
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from itertools import combinations
 from pathlib import Path
+from typing import Any, TypeGuard
 
-from hive_envs.agents.views import view_for_checkpoint
+from hive_envs.evaluation import results_files
+from hive_envs.evaluation.arena import Settings, check_counts, play_matches
+from hive_envs.evaluation.elo import fit_elo
+from hive_envs.evaluation.provenance import git_commit, machine
+from hive_envs.evaluation.results_files import check_writable, write_report
 from hive_envs.games import GAMES, game_entry
 from hive_envs.players import PlayerSpec, parse_spec
-from hive_envs.players.checkpoint import read_checkpoint
 from hive_envs.players.specs import split_agent_spec
 from hive_envs.pretrained import model_card
-from hive_envs.training import results_files
-from hive_envs.training.arena import Settings, check_counts, play_matches
-from hive_envs.training.cli import check_writable, write_report
-from hive_envs.training.elo import fit_elo
-from hive_envs.training.provenance import git_commit, machine, utc_text
 
 ANCHOR = "random"
 PLAYED_UNDER = ("commit", "dirty", "date", "command", "workers", "load_average", "wall_s")
@@ -92,6 +92,9 @@ def check_checkpoints(players: list[PlayerSpec], settings: Settings) -> None:
             raise ValueError(
                 f"player {spec.text!r}: no such player kind, and checkpoint {path!r} does not exist"
             )
+        from hive_envs.agents.views import view_for_checkpoint  # torch: only where a checkpoint plays
+        from hive_envs.players.checkpoint import read_checkpoint
+
         data = read_checkpoint(path)
         try:
             view_for_checkpoint(data).check_game(settings.new_game())
@@ -100,7 +103,7 @@ def check_checkpoints(players: list[PlayerSpec], settings: Settings) -> None:
 
 
 def ladder(
-    players: list[str] = (),
+    players: Sequence[str] = (),
     game: str = "hive",
     game_options: dict | None = None,
     games: int = 200,
@@ -149,7 +152,7 @@ def ladder(
     wall_s = time.perf_counter() - started
     rows = list(kept.values()) + [_pair_row(result, records, settings) for result, records in played]
     elo = fit_elo(names, [(r["player"], r["opponent"], r["points"], r["decided"]) for r in rows], ANCHOR)
-    report = {
+    report: dict[str, Any] = {
         "game": game,
         "label": game_label(settings),
         "game_options": game_options,
@@ -188,14 +191,14 @@ def ladder(
     return report
 
 
-def checkpoint_identities(players: list[PlayerSpec | str]) -> dict[str, dict]:
+def checkpoint_identities(players: Sequence[PlayerSpec | str]) -> dict[str, dict]:
     """What each checkpoint player among ``players`` plays: ``{"sha256"}`` of its file, plus ``"search"``
     (the model card's settings) for a shipped agent with ``@N`` simulations, how its search plays."""
     identities = {}
     for spec in map(parse_spec, players):
         if spec.checkpoint is None:
             continue
-        identity = {"sha256": hashlib.sha256(Path(spec.checkpoint).read_bytes()).hexdigest()}
+        identity: dict[str, Any] = {"sha256": hashlib.sha256(Path(spec.checkpoint).read_bytes()).hexdigest()}
         if spec.kind == "pretrained":
             name, simulations, move_time_s = split_agent_spec(spec.argument)
             if simulations or move_time_s:
@@ -284,6 +287,11 @@ def check_report_rows(rows, players: list, games: int, path: str) -> None:
             raise ValueError(f"--extend: {path!r} holds a bad row (pairs[{k}]: {problem}): {shown}")
 
 
+def _is_number(value: object) -> TypeGuard[float]:
+    """An int or a float, not a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _row_problem(row, players: list, games: int, count, pair_of_counts) -> str | None:
     """What is wrong with one report row, or None (`check_report_rows`)."""
     if not isinstance(row, dict):
@@ -309,7 +317,7 @@ def _row_problem(row, players: list, games: int, count, pair_of_counts) -> str |
     if row["turn_cap_draws"] > draws:
         return "more turn-cap draws than draws"
     points, score, length = row.get("points"), row.get("score"), row.get("mean_length")
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (points, score, length)):
+    if not (_is_number(points) and _is_number(score) and _is_number(length)):
         return "points, score and mean_length must be numbers"
     if not (math.isfinite(points) and math.isfinite(length) and length >= 0):
         return "points and mean_length must be finite (mean_length >= 0)"
@@ -400,45 +408,3 @@ def plot_ladder(report: dict, path: str) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
-
-# -- the ladder's markdown (docs/results.md renders it: python -m tools.render_docs) --------------------
-def markdown(report: dict, picture: str | None = None) -> str:
-    """A ladder report as markdown: the Elo table, every pair, the command and the conditions."""
-    elo = ["| player | Elo | 95% interval |", "|---|---:|---|"]
-    for row in report["elo"]:
-        elo.append(f"| `{row['player']}` | {row['elo']:.0f} | [{row['ci95'][0]:.0f}, {row['ci95'][1]:.0f}] |")
-    pairs = [
-        "| A | B | W / D / L (A) | score of A [95%] | turn-cap draws | forfeits A/B | mean plies |",
-        "|---|---|---|---|---:|---|---:|",
-    ]
-    for p in report["pairs"]:
-        pairs.append(
-            f"| `{p['player']}` | `{p['opponent']}` | {p['wins']} / {p['draws']} / {p['losses']} | "
-            f"{p['score']:.3f} [{p['score_ci95'][0]:.3f}, {p['score_ci95'][1]:.3f}] | {p['turn_cap_draws']} | "
-            f"{p['forfeits'][0]}/{p['forfeits'][1]} | {p['mean_length']:.1f} |"
-        )
-    load = report["load_average"]
-    commit = f"`{report['commit'][:10]}`" + (" (with uncommitted changes)" if report["dirty"] else "")
-    note = (
-        f"`{report['command']}`: {report['games_per_pair']} games per pair (both seats, one book of "
-        f"{report['opening_plies']}-ply random openings), {utc_text(report['date'])} UTC, "
-        f"commit {commit}, {report['workers']} worker(s) on {report['machine']['cpu_model']} "
-        f"({report['machine']['cpus']} CPUs, shared), load average {load['before'][0]:.1f} before and "
-        f"{load['after'][0]:.1f} after, {report['wall_s'] / 60:.0f} min."
-    )
-    sources = report.get("reused", [])
-    for source in sources:
-        reused = sum(1 for p in report["pairs"] if p.get("from") == source)
-        note += (
-            f" {reused} {'pair is' if reused == 1 else 'pairs are'} kept from `{source['report']}` "
-            f"(commit `{str(source['commit'])[:10]}`, {utc_text(source['date'])} UTC, same opening book), "
-            f"where {'it was' if reused == 1 else 'they were'} played."
-        )
-    if sources:
-        note += " The time and load above are the new pairs'."
-    parts = [f"**{report['label']}**", "\n".join(elo)]
-    if picture:
-        parts.append(f"![{report['label']} Elo ladder]({picture})")
-    parts += ["\n".join(pairs), note]
-    return "\n\n".join(parts)

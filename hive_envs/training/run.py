@@ -46,13 +46,13 @@ from tqdm import tqdm
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.core.short_repr import short_repr
+from hive_envs.evaluation.match import format_table
+from hive_envs.evaluation.provenance import git_commit, machine
 from hive_envs.play import play_command
 from hive_envs.training.budget import TimeBudget, expected_final_step, resume_note
 from hive_envs.training.config import TrainConfig
 from hive_envs.training.eval_matches import evaluate_now, evaluation_opponents, make_players
 from hive_envs.training.game_lookup import encoding_version, network_spec
-from hive_envs.training.match import format_table
-from hive_envs.training.provenance import git_commit, machine
 from hive_envs.training.resources import PPO, Estimate, check_cores, check_env, check_run
 from hive_envs.training.run_dir import check_run_dir, folder_state, prepare_run_dir, run_lock, undo_start
 
