@@ -66,7 +66,10 @@ def self_play_positions(
     games (module doc): the board from the mover's first hole, and what the mover gained by the end
     beyond the margin then, in counters."""
     rng = np.random.default_rng(seed)
-    boards, movers, margins, finals = [], [], [], []
+    boards: list[np.ndarray] = []
+    movers: list[int] = []
+    margins: list[int] = []
+    finals: list[int] = []
     for _ in range(games):
         game = HoyitoGame(**game_options)
         n = game.holes_per_row

@@ -88,7 +88,12 @@ def export(
     search = stored_search(
         data, checkpoint, prior_temperature=prior_temperature, rule_value_share=rule_value_share
     )
-    AgentPlayer.load(checkpoint, simulations, **search)  # ValueError for settings the network cannot use
+    AgentPlayer.load(  # ValueError for settings the network cannot use
+        checkpoint,
+        simulations,
+        prior_temperature=search["prior_temperature"],
+        rule_value_share=search["rule_value_share"],
+    )
     # the card is the one place of a shipped agent's search: the file stays the same file whatever it is
     payload = {key: value for key, value in data.items() if key not in ("train_state", "search")}
     folder = pretrained_folder()
