@@ -31,6 +31,7 @@ import functools
 import itertools
 import sys
 from pathlib import Path
+from typing import Any
 
 from hive_envs.evaluation.arena import distinct_openings
 from hive_envs.evaluation.cli import add_trust_env_module, exit_code, trust_env_modules
@@ -130,53 +131,19 @@ def evaluate(
 
     The output paths, the anchor of an Elo table and every checkpoint are checked before the first
     game (ValueError)."""
-    if not checkpoints:
-        raise ValueError("give at least one checkpoint")
-    if opening_plies < 0:
-        raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
     specs = {text: parse_spec(text) for text in checkpoints + opponents}  # parsed once, here
-    out_path = Path(out) if out else default_report_path(specs[checkpoints[0]].checkpoint or checkpoints[0])
-    check_writable(out_path, "--out")
-    if plot:
-        if len(checkpoints) < 2:
-            raise ValueError("--plot draws Elo against training step: give two or more checkpoints")
-        check_writable(plot, "--plot")
-    if len(checkpoints) > 1 and "random" not in opponents:
-        raise ValueError("an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)")
-    cache: dict[str, dict] = {}  # every checkpoint spec's data, checked against the first checkpoint's
-    first_path = specs[checkpoints[0]].checkpoint
-    if first_path is None:
-        raise ValueError(f"{checkpoints[0]!r} is not a checkpoint; the first player must be one")
-    setup = Setup(load_checkpoint(first_path))
-    for spec in checkpoints + opponents:
-        path = specs[spec].checkpoint
-        if path is not None:
-            cache[spec] = setup.load(Path(path))
+    out_path = checked_outputs(checkpoints, opponents, specs, out, plot, opening_plies)
+    setup, loaded = load_checkpoints(checkpoints + opponents, specs)
     if "greedy" in opponents and not has_greedy(setup):
         print(f"note: game {setup.game!r} has no greedy player; skipping it", file=sys.stderr)
         opponents = [o for o in opponents if o != "greedy"]
-
     pairs: list[tuple[str, str]] = [(c, o) for c in checkpoints for o in opponents]
     if len(checkpoints) > 1:
         pairs += list(itertools.combinations(checkpoints, 2))
-    results: list[MatchResult] = []
-    for number, (a, b) in enumerate(pairs):
-        match_seed = seed + 1000 * number
-        player_a = match_player(specs[a], greedy_play, match_seed + 1, setup.game)
-        player_b = match_player(specs[b], greedy_play, match_seed + 2, setup.game)
-        openings = []
-        if opening_plies:
-            start = functools.partial(new_game, setup.game, setup.game_options)
-            openings = distinct_openings(start, opening_plies, max(1, games // 2), match_seed)
-        schedule = halves(openings, games)
-        try:
-            records = play_games_batched(
-                player_a, player_b, schedule, setup.game, setup.game_options, match_seed
-            )
-            results.append(summarise(player_a.name, player_b.name, records))
-        finally:
-            player_a.close()
-            player_b.close()
+    results = [
+        play_pair(specs[a], specs[b], setup, games, seed + 1000 * number, greedy_play, opening_plies)
+        for number, (a, b) in enumerate(pairs)
+    ]
     print(format_table(results))
     report: dict = {
         "game": setup.game,
@@ -185,27 +152,91 @@ def evaluate(
         "opening_plies": opening_plies,
         "matches": [r.to_dict() for r in results],
     }
-
     if len(checkpoints) > 1:
         names = {c: short_name(specs[c]) for c in checkpoints}
         players = ["random"] + [o for o in opponents if o == "greedy"] + list(names.values())
-        elo = fit_elo(
-            players, [(r.player, r.opponent, r.score * r.games, r.games) for r in results], "random"
-        )
-        steps = {names[c]: int(cache[c]["global_step"]) for c in checkpoints}
-        report["elo"] = [
-            {"player": p, "elo": elo[p][0], "stderr": elo[p][1], "global_step": steps.get(p)} for p in players
-        ]
-        print("\nElo (maximum likelihood, random = 0):")
-        for row in sorted(report["elo"], key=lambda row: -row["elo"]):
-            step = "" if row["global_step"] is None else f"  step {row['global_step']}"
-            print(f"  {row['player']:<40} {row['elo']:8.1f} ± {row['stderr']:.1f}{step}")
+        steps = {names[c]: int(loaded[c]["global_step"]) for c in checkpoints}
+        report["elo"] = elo_rows(players, steps, results)
         if plot:
             plot_elo(report["elo"], plot)
             report["plot"] = plot
-
     write_report(out_path, report)
     return report
+
+
+def checked_outputs(
+    checkpoints: list[str],
+    opponents: list[str],
+    specs: dict[str, PlayerSpec],
+    out: str | None,
+    plot: str | None,
+    opening_plies: int,
+) -> Path:
+    """The report's path (``out``, or `default_report_path`), once it and the plot are known to be
+    writable and the request makes sense (ValueError naming what does not)."""
+    if not checkpoints:
+        raise ValueError("give at least one checkpoint")
+    if opening_plies < 0:
+        raise ValueError(f"--opening-plies must be >= 0, got {opening_plies}")
+    out_path = Path(out) if out else default_report_path(specs[checkpoints[0]].checkpoint or checkpoints[0])
+    check_writable(out_path, "--out")
+    if plot:
+        if len(checkpoints) < 2:
+            raise ValueError("--plot draws Elo against training step: give two or more checkpoints")
+        check_writable(plot, "--plot")
+    if len(checkpoints) > 1 and "random" not in opponents:
+        raise ValueError("an Elo table for a list of checkpoints needs 'random' among the opponents (anchor)")
+    return out_path
+
+
+def load_checkpoints(players: list[str], specs: dict[str, PlayerSpec]) -> tuple[Setup, dict[str, dict]]:
+    """The `Setup` of the first player, which must be a checkpoint, and the data of every checkpoint
+    among ``players``, each checked against the first's game (ValueError)."""
+    first_path = specs[players[0]].checkpoint
+    if first_path is None:
+        raise ValueError(f"{players[0]!r} is not a checkpoint; the first player must be one")
+    setup = Setup(load_checkpoint(first_path))
+    loaded = {}
+    for spec in players:
+        path = specs[spec].checkpoint
+        if path is not None:
+            loaded[spec] = setup.load(Path(path))
+    return setup, loaded
+
+
+def play_pair(
+    a: PlayerSpec, b: PlayerSpec, setup: Setup, games: int, seed: int, greedy_play: bool, opening_plies: int
+) -> MatchResult:
+    """One batched match of ``games`` games between A and B (`match.halves` of a book of
+    ``opening_plies``-ply openings), seeded by ``seed``."""
+    player_a = match_player(a, greedy_play, seed + 1, setup.game)
+    player_b = match_player(b, greedy_play, seed + 2, setup.game)
+    openings = []
+    if opening_plies:
+        start = functools.partial(new_game, setup.game, setup.game_options)
+        openings = distinct_openings(start, opening_plies, max(1, games // 2), seed)
+    try:
+        records = play_games_batched(
+            player_a, player_b, halves(openings, games), setup.game, setup.game_options, seed
+        )
+        return summarise(player_a.name, player_b.name, records)
+    finally:
+        player_a.close()
+        player_b.close()
+
+
+def elo_rows(players: list[str], steps: dict[str, int], results: list[MatchResult]) -> list[dict]:
+    """The Elo table of ``players`` (random, the anchor, first) from the matches' ``results``, with the
+    training step of each checkpoint (``steps``), printed best first."""
+    elo = fit_elo(players, [(r.player, r.opponent, r.score * r.games, r.games) for r in results], "random")
+    rows: list[dict[str, Any]] = [
+        {"player": p, "elo": elo[p][0], "stderr": elo[p][1], "global_step": steps.get(p)} for p in players
+    ]
+    print("\nElo (maximum likelihood, random = 0):")
+    for row in sorted(rows, key=lambda row: -row["elo"]):
+        step = "" if row["global_step"] is None else f"  step {row['global_step']}"
+        print(f"  {row['player']:<40} {row['elo']:8.1f} ± {row['stderr']:.1f}{step}")
+    return rows
 
 
 def plot_elo(rows: list[dict], path: str) -> None:

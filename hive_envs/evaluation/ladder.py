@@ -131,19 +131,9 @@ def ladder(
     settings = Settings(
         game=game, game_options=game_options, opening_plies=opening_plies, max_turns=max_turns, seed=seed
     )
-    check_checkpoints(specs, settings)
-    for spec in specs:  # a bad spec fails now, not in a worker after hours of games
-        settings.player(spec, 0).close()
+    check_players(specs, settings)
     identities = checkpoint_identities(specs)
-    replayed = set(replay)
-    if replayed and not extend:
-        raise ValueError("--replay plays again pairs of an earlier report; give it with --extend REPORT")
-    if replayed - set(names):
-        raise ValueError(
-            f"--replay: {', '.join(sorted(replayed - set(names)))} not among the ladder's players {names}"
-        )
-    kept = reused_pairs(extend, names, settings, games, identities) if extend else {}
-    kept = {pair: row for pair, row in kept.items() if not pair & replayed}
+    kept = kept_pairs(extend, set(replay), names, settings, games, identities)
     pairs = [(a, b) for a, b in combinations(specs, 2) if frozenset((a.text, b.text)) not in kept]
     commit, dirty = git_commit()  # the code that plays, before anything else is edited
     date = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -151,7 +141,6 @@ def ladder(
     played = play_matches(pairs, games, settings, workers, progress) if pairs else []
     wall_s = time.perf_counter() - started
     rows = list(kept.values()) + [_pair_row(result, records, settings) for result, records in played]
-    elo = fit_elo(names, [(r["player"], r["opponent"], r["points"], r["decided"]) for r in rows], ANCHOR)
     report: dict[str, Any] = {
         "game": game,
         "label": game_label(settings),
@@ -164,13 +153,7 @@ def ladder(
         "players": names,
         "checkpoints": identities,
         "pairs": rows,
-        "elo": sorted(
-            (
-                {"player": p, "elo": e, "stderr": s, "ci95": [e - Z95 * s, e + Z95 * s]}
-                for p, (e, s) in elo.items()
-            ),
-            key=lambda row: -row["elo"],
-        ),
+        "elo": elo_table(names, rows),
         "command": command or " ".join(["python training/evaluate.py", *sys.argv[1:]]),
         "commit": commit,
         "dirty": dirty,
@@ -189,6 +172,45 @@ def ladder(
     if out:
         write_report(out, report)
     return report
+
+
+def check_players(specs: list[PlayerSpec], settings: Settings) -> None:
+    """Every player can play the ladder (its checkpoint is for the ladder's game, its spec makes a
+    player): a bad one fails now, not in a worker after hours of games (ValueError)."""
+    check_checkpoints(specs, settings)
+    for spec in specs:
+        settings.player(spec, 0).close()
+
+
+def kept_pairs(
+    extend: str | None,
+    replayed: set[str],
+    names: list[str],
+    settings: Settings,
+    games: int,
+    identities: dict[str, dict],
+) -> dict[frozenset, dict]:
+    """The rows of the earlier report ``extend`` that this ladder keeps (`reused_pairs`), without the
+    pairs of the ``replayed`` players; none without ``extend`` (ValueError for a ``replayed`` player
+    without it, or one not in the ladder)."""
+    if replayed and not extend:
+        raise ValueError("--replay plays again pairs of an earlier report; give it with --extend REPORT")
+    if replayed - set(names):
+        raise ValueError(
+            f"--replay: {', '.join(sorted(replayed - set(names)))} not among the ladder's players {names}"
+        )
+    kept = reused_pairs(extend, names, settings, games, identities) if extend else {}
+    return {pair: row for pair, row in kept.items() if not pair & replayed}
+
+
+def elo_table(names: list[str], rows: list[dict]) -> list[dict[str, Any]]:
+    """The maximum-likelihood Elo of ``names`` from the pairs' ``rows`` (their decided games), `ANCHOR`
+    at 0, each with its 95% interval, best first."""
+    elo = fit_elo(names, [(r["player"], r["opponent"], r["points"], r["decided"]) for r in rows], ANCHOR)
+    table = [
+        {"player": p, "elo": e, "stderr": s, "ci95": [e - Z95 * s, e + Z95 * s]} for p, (e, s) in elo.items()
+    ]
+    return sorted(table, key=lambda row: -row["elo"])
 
 
 def checkpoint_identities(players: Sequence[PlayerSpec | str]) -> dict[str, dict]:
