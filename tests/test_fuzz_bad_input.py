@@ -460,20 +460,9 @@ def _checkpoint(data):
     import torch
 
     from hive_envs.agents import load_policy, save_checkpoint
-    from hive_envs.agents.networks import build_network
+    from tests.agents.test_checkpoint_bounds import tiny_payload
 
-    spec = {"kind": "mlp", "hidden_sizes": [4]}
-    payload = {
-        "game": "toy",
-        "game_options": {},
-        "encoding_version": "v0",
-        "observation_shape": (5,),
-        "num_actions": 3,
-        "network": spec,
-        "model": build_network(spec, (5,), 3).state_dict(),
-        "global_step": 1,
-        "update": 1,
-    }
+    payload = tiny_payload()
     key = data.draw(st.sampled_from(["observation_shape", "num_actions", "network", "model", "zip"]))
     if key == "network":
         payload["network"] = {
