@@ -7,7 +7,7 @@
         --json docs/results/move_times_hive_mlp.json
 
 Each player plays ``--games`` games (half in each seat) against ``--opponent`` from the arena's book of
-4-ply random openings (`training.arena`); every move of the timed player is timed with
+4-ply random openings (`evaluation.arena`); every move of the timed player is timed with
 ``time.process_time`` (CPU: what the move costs whatever else the machine runs) and
 ``time.perf_counter`` (wall). The first move of each player is played before timing starts (the
 compiled kernels load then). torch and numba run on one thread, as in the UHP engine, the play CLI and
@@ -25,11 +25,11 @@ import time
 
 import numpy as np
 
+from hive_envs.evaluation.arena import Settings, distinct_openings
+from hive_envs.evaluation.provenance import git_commit, machine
 from hive_envs.games import GAMES
 from hive_envs.play import parse_options
 from hive_envs.players.base import play_on_one_thread
-from hive_envs.training.arena import Settings, distinct_openings
-from hive_envs.training.provenance import git_commit, machine
 
 
 def time_moves(spec: str, opponent: str, settings: Settings, games: int) -> dict:

@@ -34,7 +34,7 @@ import json
 import math
 from pathlib import Path
 
-from hive_envs.training.provenance import ROOT, git_commit, machine, versions
+from hive_envs.evaluation.provenance import ROOT, git_commit, machine, versions
 
 __all__ = ["ROOT", "git_commit", "machine", "read", "versions", "write"]
 

@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.before or not Path(args.before, "hive_envs").is_dir():
         parser.error(f"--before must be the root of a checkout of the package, got {args.before!r}")
     sys.path.insert(0, str(HERE))
-    from hive_envs.training.provenance import git_commit, machine
+    from hive_envs.evaluation.provenance import git_commit, machine
 
     checkouts = {"before": Path(args.before).resolve(), "after": HERE}
     commits = {

@@ -33,10 +33,10 @@ from dataclasses import replace
 
 from benchmarks.bench_search import random_positions
 from hive_envs.agents.search import search
+from hive_envs.evaluation.provenance import git_commit, machine
 from hive_envs.players import PlayerContext, make_player
 from hive_envs.players.base import play_on_one_thread
 from hive_envs.pretrained import model_card
-from hive_envs.training.provenance import git_commit, machine
 
 OPENING_PLIES = (6, 24)
 

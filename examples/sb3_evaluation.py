@@ -4,7 +4,7 @@ clock, and the printed results and JSON report.
 `evaluate(model, env, games, seed)` plays the model's argmax policy (over the legal moves) against
 built-in players (`hive_envs.players`: "random", "greedy") from the arena's random openings
 (`training/arena.py`: ``games / 2`` distinct openings of 2 random plies, each played once from each
-seat) and returns `training.match.MatchResult`s (W/D/L per seat, win rate with its 95% Wilson
+seat) and returns `evaluation.match.MatchResult`s (W/D/L per seat, win rate with its 95% Wilson
 interval). ``env`` is the Gymnasium env the model was trained on: its ``observation_of(game)`` gives
 the observation, its encoder the mask and the move of an action.
 
@@ -32,11 +32,11 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
+from hive_envs.evaluation.arena import distinct_openings
+from hive_envs.evaluation.match import MatchResult, format_table, paired, play_games, summarise
+from hive_envs.evaluation.provenance import git_commit, machine
 from hive_envs.games import game_entry
 from hive_envs.players import PlayerContext, SearchLimits, make_player
-from hive_envs.training.arena import distinct_openings
-from hive_envs.training.match import MatchResult, format_table, paired, play_games, summarise
-from hive_envs.training.provenance import git_commit, machine
 
 OPENING_PLIES = 2
 COMMIT_AT_START = git_commit(untracked=False)  # (sha or None, uncommitted changes to tracked files)

@@ -44,16 +44,17 @@ def hive_train(argv: list[str] | None = None) -> int:
 
 @command
 def hive_evaluate(argv: list[str] | None = None) -> int:
-    """``hive-evaluate``: checkpoints against players, Elo, the ladder (`hive_envs.training.evaluate`)."""
-    from hive_envs.training.evaluate import main
+    """``hive-evaluate``: checkpoints against players, Elo, the ladder (`hive_envs.evaluation.evaluate`;
+    checkpoints need the ``train`` extra)."""
+    from hive_envs.evaluation.evaluate import main
 
     return main(argv)
 
 
 @command
 def hive_arena(argv: list[str] | None = None) -> int:
-    """``hive-arena``: games one by one between any players (`hive_envs.training.arena`)."""
-    from hive_envs.training.arena import main
+    """``hive-arena``: games one by one between any players (`hive_envs.evaluation.arena`)."""
+    from hive_envs.evaluation.arena import main
 
     return main(argv)
 

@@ -21,13 +21,16 @@ the game's options, instead of a TypeError from deep inside a constructor.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hive_envs.core.aec_definition import AEC
+from hive_envs.core.aec_source import AecOptions, own_env_names, register_env_id
 from hive_envs.core.definition import GameDefinition
 from hive_envs.core.game import Game
 from hive_envs.hive.definition import HIVE
 from hive_envs.hoyito.definition import HOYITO
 
-GAMES: dict[str, GameDefinition] = {definition.name: definition for definition in (HIVE, HOYITO, AEC)}
+GAMES: dict[str, GameDefinition] = {}
 """Every game by name: the package's own, then those added with `add_game`."""
 
 
@@ -40,6 +43,13 @@ def add_game(definition: GameDefinition) -> None:
     if known is not None and known is not definition:
         raise ValueError(f"a game named {definition.name!r} is already registered")
     GAMES[definition.name] = definition
+    entry_point = definition.ref("aec_env")
+    if definition.aec_id is not None and isinstance(entry_point, str):  # its id names an env by text
+        register_env_id(definition.aec_id, entry_point)
+
+
+for _definition in (HIVE, HOYITO, AEC):
+    add_game(_definition)
 
 
 def game_entry(name: str) -> GameDefinition:
@@ -54,6 +64,19 @@ def game_for_network(network: str) -> GameDefinition | None:
     for definition in GAMES.values():
         if network in definition.networks:
             return definition
+    return None
+
+
+def own_game(options: AecOptions) -> tuple[GameDefinition, Any] | None:
+    """(definition, its parsed options) of the game of this package whose own env ``options`` names (its
+    ``aec_id`` after ``pettingzoo:``, or the module of its ``aec_env``); None for any other env.
+
+    The env's keywords that are not the game's options (``render_mode``, reward shaping) change no
+    observation and are left out; a bad value of a game option raises the game's own ValueError."""
+    for definition in GAMES.values():
+        if options.env in own_env_names(definition):
+            game_options = {k: v for k, v in options.env_options.items() if definition.has_option(k)}
+            return definition, definition.parse_options(game_options)
     return None
 
 

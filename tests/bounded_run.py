@@ -1,7 +1,7 @@
 """Bounds on a test's own run, so that a test that an input is refused *within bounds* fails cleanly
 (MemoryError, timeout) on code that does not bound it, instead of exhausting the machine:
-`run_bounded` runs Python in a fresh interpreter with its memory and time capped, `deadline` stops a
-block of this process after some seconds."""
+`run_bounded` runs Python in a fresh interpreter with its memory and time capped (`refusal_bounded`: one
+call whose ValueError is the answer), `deadline` stops a block of this process after some seconds."""
 
 from __future__ import annotations
 
@@ -39,6 +39,21 @@ def run_bounded(code: str, memory_bytes: int = 1 << 30, seconds: float = 60) -> 
         )
     except subprocess.TimeoutExpired as expired:
         return subprocess.CompletedProcess(expired.cmd, -9, "", f"timed out after {seconds} s")
+
+
+def refusal_bounded(
+    module: str, function: str, path: str | Path, memory_bytes: int, seconds: float
+) -> subprocess.CompletedProcess:
+    """`run_bounded` of ``function(path)`` imported from ``module``, printing the ValueError it raises
+    (the refusal a test expects within the bounds) on stdout."""
+    code = f"""
+        from {module} import {function}
+        try:
+            {function}({str(path)!r})
+        except ValueError as error:
+            print(error)
+    """
+    return run_bounded(code, memory_bytes=memory_bytes, seconds=seconds)
 
 
 @contextlib.contextmanager

@@ -16,8 +16,9 @@ import pytest
 from hive_envs import play, register_game
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
+from hive_envs.evaluation import arena, evaluate, ladder
 from hive_envs.players import PlayerContext, make_player
-from hive_envs.training import arena, evaluate, ladder, ppo_selfplay
+from hive_envs.training import ppo_selfplay
 from hive_envs.training.config import config_from_dict
 from tests.nim import NIM, NimGame, NimOptions
 

@@ -69,7 +69,7 @@ def test_the_web_command_and_its_module_say_which_extra_to_install(without_extra
             "import sys; from hive_envs.commands import hive_train; sys.exit(hive_train(['--config', 'quickstart']))",
         ],
         ["-m", "hive_envs.training.ppo_selfplay", "--config", "quickstart"],
-        ["-m", "hive_envs.training.evaluate", "pretrained:hoyito_2x6"],
+        ["-m", "hive_envs.evaluation.evaluate", "pretrained:hoyito_2x6"],
         ["training/expert_iteration.py", "--config", "experiments/hoyito_2x6_exit"],  # a checkout's script
         # torch is first needed deep inside the command: when the checkpoint player is made
         [
@@ -85,11 +85,23 @@ def test_the_training_commands_say_which_extra_to_install(without_extras, args):
     assert TRAIN_HINT in done.stderr
 
 
+def test_the_arena_of_classical_players_needs_no_extra(without_extras):
+    """The evaluation needs torch only for checkpoints: an arena match of classical players runs in an
+    installation without any extra (no torch, tqdm, yaml or matplotlib)."""
+    done = without_extras(
+        "-c",
+        "import sys; from hive_envs.commands import hive_arena; "
+        "sys.exit(hive_arena(['alphabeta:1', 'random', '--games', '2']))",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "alphabeta:1" in done.stdout and "random" in done.stdout
+
+
 def test_imported_as_a_library_a_module_raises_the_message(without_extras):
     done = without_extras(
         "-c",
         "from hive_envs.extras import MissingExtra\n"
-        "try:\n    import hive_envs.training.evaluate\n"
+        "try:\n    import hive_envs.training.pretrained\n"
         "except MissingExtra as error:\n    print(isinstance(error, ModuleNotFoundError), error)",
     )
     assert done.returncode == 0, done.stderr

@@ -14,7 +14,7 @@ shape) into:
 - the training config loader (`training.config.load_config`) on junk YAML;
 - the checkpoint reader (`load_policy`): a valid file whose spaces, network spec or weights are junk
   (with a valid digest), or whose archive is re-packed compressed;
-- the ladder report reader (`training.ladder.check_report_rows`, what ``--extend`` reads): rows with
+- the ladder report reader (`evaluation.ladder.check_report_rows`, what ``--extend`` reads): rows with
   a junk value or a key missing;
 - the UHP engine client (`UHPClient`): an engine that prints junk bytes at start-up.
 
@@ -460,20 +460,9 @@ def _checkpoint(data):
     import torch
 
     from hive_envs.agents import load_policy, save_checkpoint
-    from hive_envs.agents.networks import build_network
+    from tests.agents.test_checkpoint_bounds import tiny_payload
 
-    spec = {"kind": "mlp", "hidden_sizes": [4]}
-    payload = {
-        "game": "toy",
-        "game_options": {},
-        "encoding_version": "v0",
-        "observation_shape": (5,),
-        "num_actions": 3,
-        "network": spec,
-        "model": build_network(spec, (5,), 3).state_dict(),
-        "global_step": 1,
-        "update": 1,
-    }
+    payload = tiny_payload()
     key = data.draw(st.sampled_from(["observation_shape", "num_actions", "network", "model", "zip"]))
     if key == "network":
         payload["network"] = {
@@ -536,7 +525,7 @@ REPORT_ROW = {
 
 @fuzz(60, soak=1500)
 def _report_rows(data):
-    from hive_envs.training.ladder import check_report_rows
+    from hive_envs.evaluation.ladder import check_report_rows
 
     rows = [dict(REPORT_ROW)]
     for _ in range(data.draw(st.integers(1, 3))):

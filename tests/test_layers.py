@@ -1,10 +1,17 @@
 """The import contract: the package is a stack of layers (docs/architecture.md), imports go only downward.
 
 Every import statement of `hive_envs/` and `training/` (module level or inside a function, it does not
-matter: both run) is read with `ast` and checked against `LAYERS`: a module may import modules of its
+matter: both run), and every ``importlib.import_module("name")`` of a written name (an import all the
+same, only later), is read with `ast` and checked against `LAYERS`: a module may import modules of its
 own layer or of a layer below it, and only the third-party libraries its layer allows. Within a layer
 the import graph must have no cycle. A runtime check then imports the engines, encoders, batches and
-players in a fresh interpreter where gymnasium, pettingzoo and torch cannot be imported at all.
+players in a fresh interpreter where gymnasium, pettingzoo and torch cannot be imported at all, and
+another plays an arena match and a ladder with the evaluation package in one where torch cannot.
+
+A game definition's parts (``"module:attribute"`` texts, `hive_envs.core.definition.Part`) are not
+imports: they are entry points, read on demand as Gymnasium's are, and point up from the definition to
+its envs, drawing and agents by design (the registry and each game's envs then form loops through
+them that no import statement closes).
 """
 
 from __future__ import annotations
@@ -136,6 +143,9 @@ LAYERS = [
         ],
         (),
     ),
+    # Matches, the arena, the ladder: below the trainers, and without torch (a checkpoint player
+    # imports it when it is made, in the players layer).
+    ("evaluation", ["hive_envs.evaluation", "hive_envs.evaluation.*"], ()),
     (
         "training",
         ["hive_envs.training", "hive_envs.training.*", "training.*"],
@@ -181,13 +191,29 @@ def layer_of(module: str) -> int:
     return best
 
 
+def imported_by_name(node: ast.AST) -> str | None:
+    """The module an ``importlib.import_module("name")`` (or ``import_module("name")``) call imports,
+    when the name is written in the call; None for any other node."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    function, name = node.func, node.args[0]
+    called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+    if called == "import_module" and isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return name.value
+    return None
+
+
 def imports_of(module: str) -> list[tuple[str, int]]:
     """(imported module, line) of every import in ``module``; ``from pkg import name`` counts as
-    importing ``pkg.name`` when that is a module of ours, else ``pkg``."""
+    importing ``pkg.name`` when that is a module of ours, else ``pkg``; ``importlib.import_module``
+    of a written name counts as importing it."""
     tree = ast.parse(MODULES[module].read_text(), str(MODULES[module]))
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        by_name = imported_by_name(node)
+        if by_name is not None:
+            found.append((by_name, node.lineno))
+        elif isinstance(node, ast.Import):
             found += [(alias.name, node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -258,6 +284,19 @@ def test_the_contract_catches_an_upward_import(monkeypatch, tmp_path):
     assert "imports torch, which layer engines may not use" in str(raised.value)
 
 
+def test_an_import_by_importlib_closes_a_cycle_too(monkeypatch, tmp_path):
+    """A module that reaches a module above it with ``importlib.import_module("...")`` imports it: the
+    registry of games imports `aec_source`, so `aec_source` importing the registry so is a cycle."""
+    hidden = tmp_path / "aec_source.py"
+    hidden.write_text(
+        'import importlib\n\ndef games():\n    return importlib.import_module("hive_envs.games")\n'
+    )
+    monkeypatch.setitem(MODULES, "hive_envs.core.aec_source", hidden)
+    assert ("hive_envs.games", 4) in imports_of("hive_envs.core.aec_source")
+    with pytest.raises(AssertionError, match="hive_envs.core.aec_source -> hive_envs.games"):
+        test_no_import_cycles()
+
+
 @pytest.mark.parametrize(
     "imported",
     ["hive_envs.hive.search.alphabeta", "hive_envs.hoyito.search.alphabeta", "hive_envs.core.alphabeta"],
@@ -301,3 +340,35 @@ def test_engines_encoders_batches_and_players_run_without_gymnasium_pettingzoo_a
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_the_evaluation_plays_an_arena_match_and_a_ladder_without_torch(tmp_path):
+    """The evaluation package sits below the trainers and imports no torch: a match between classical
+    players, its report and a ladder run where torch cannot be imported (a checkpoint player would
+    import it when made, and say which extra brings it)."""
+    code = textwrap.dedent(
+        f"""
+        import importlib.abc, sys
+
+        class Refuse(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "torch":
+                    raise ModuleNotFoundError(f"blocked: {{name}}", name="torch")
+
+        sys.meta_path.insert(0, Refuse())
+        import hive_envs.evaluation.agent_results, hive_envs.evaluation.evaluate
+        from hive_envs.evaluation import arena, ladder
+
+        settings = arena.Settings(game="hoyito", seed=1)
+        report = arena.run(["alphabeta:2"], ["greedy"], 4, settings, out=r"{tmp_path / "arena.json"}")
+        (match,) = report["matches"]
+        assert match["games"] == 4 and match["wins"] + match["draws"] + match["losses"] == 4, match
+        elo = ladder.ladder(game="hoyito", games=2, progress=False)["elo"]
+        assert {{row["player"] for row in elo}} >= {{"random", "greedy", "alphabeta:2"}}, elo
+        print(sorted(m for m in sys.modules if m.split(".")[0] == "torch"))
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "arena.json").is_file()

@@ -5,22 +5,17 @@ and must match byte for byte: observation and mask digests, legal-action counts,
 names and final rewards of seeded games of every Hive game type and both Hoyito boards.
 """
 
-import itertools
-
 import pytest
 
 from tests.data.make_playthroughs import COMMAND, PLAYTHROUGHS, render
+from tests.frozen_text import assert_same_text
 
 
 @pytest.mark.parametrize("playthrough", PLAYTHROUGHS, ids=lambda p: p.name)
 def test_playthrough_matches_the_golden_file(playthrough):
-    expected = playthrough.path.read_text()
-    actual = render(playthrough)
-    if actual != expected:
-        pairs = itertools.zip_longest(expected.splitlines(), actual.splitlines(), fillvalue="(none)")
-        line, (golden, now) = next((i, p) for i, p in enumerate(pairs, 1) if p[0] != p[1])
-        pytest.fail(
-            f"{playthrough.path.name}: the encoder/env contract changed: bump the env version "
-            f"({playthrough.env}_v0 -> {playthrough.env}_v1) and regenerate with `{COMMAND}`.\n"
-            f"First difference, line {line}:\n  golden: {golden}\n  now:    {now}"
-        )
+    assert_same_text(
+        playthrough.path.read_text(),
+        render(playthrough),
+        f"{playthrough.path.name}: the encoder/env contract changed: bump the env version "
+        f"({playthrough.env}_v0 -> {playthrough.env}_v1) and regenerate with `{COMMAND}`.",
+    )

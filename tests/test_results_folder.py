@@ -1,5 +1,5 @@
 """docs/results/ holds summaries: every figure the docs quote, none of the games behind them
-(`hive_envs.training.results_files` writes those to records files the repository does not keep)."""
+(`hive_envs.evaluation.results_files` writes those to records files the repository does not keep)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def keys(document) -> set[str]:
 @pytest.mark.parametrize("path", RESULTS, ids=[path.name for path in RESULTS])
 def test_a_results_file_is_a_summary_that_names_its_records_file(path):
     document = json.loads(path.read_text())
-    assert "games_played" not in keys(document), "write it with training.results_files (its games apart)"
+    assert "games_played" not in keys(document), "write it with evaluation.results_files (its games apart)"
     pointer = document.get("records") if isinstance(document, dict) else None
     if pointer is not None:
         assert pointer["file"] == f"records/{path.stem}.json.gz" and pointer["games"] > 0

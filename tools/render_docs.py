@@ -74,7 +74,7 @@ def _ladder(report: str, picture: str) -> Callable[[], str]:
     """A ladder block of docs/results.md (its picture linked relative to docs/)."""
 
     def render() -> str:
-        from hive_envs.training.ladder import markdown
+        from tools.ladder_tables import markdown
 
         return markdown(_json(report), picture)
 
@@ -83,7 +83,7 @@ def _ladder(report: str, picture: str) -> Callable[[], str]:
 
 def _pretrained(headline: bool) -> Callable[[], str]:
     def render() -> str:
-        from hive_envs.training.pretrained import results_table
+        from tools.model_cards import results_table
 
         return results_table(headline=headline)
 
@@ -91,7 +91,7 @@ def _pretrained(headline: bool) -> Callable[[], str]:
 
 
 def _pretrained_page() -> str:
-    from hive_envs.training.pretrained import docs_markdown
+    from tools.model_cards import docs_markdown
 
     return docs_markdown()
 

@@ -18,8 +18,11 @@ one of these forms, checked before anything is imported:
 `call_factory(options)` builds one env from it (a fresh one per call: batches and games each own
 theirs; they call it through `hive_envs.core.aec_make.make_env`, which makes a classic game's env in a
 child process first, under a memory ceiling).
-`own_game(options)` is the game of this package whose own env a name makes (``pettingzoo:ID`` of its
-``aec_id`` or ``hive_envs.NAME`` of its ``aec_env``), with that game's options.
+`own_env_names(definition)` are the names that make a game's own env (``pettingzoo:ID`` of its
+``aec_id`` or ``hive_envs.NAME`` of its ``aec_env``; `hive_envs.games.own_game` finds the game of a name).
+
+The ids of ``pettingzoo:ID`` are those the registry of games (`hive_envs.games`, which sits above this
+module) declares with `register_env_id` as it adds each game: this module never imports the registry.
 """
 
 from __future__ import annotations
@@ -55,15 +58,14 @@ def trust_env_module(spec: str) -> None:
     _trusted.add(spec)
 
 
-def _registry() -> dict[str, str]:
-    """The PettingZoo ids of the registered games -> their env entry points (the games' definitions,
-    imported on use: the registry imports this module)."""
-    games = importlib.import_module("hive_envs.games").GAMES
-    return {
-        d.aec_id: d.ref("aec_env")
-        for d in games.values()
-        if d.aec_id is not None and isinstance(d.ref("aec_env"), str)
-    }
+_REGISTERED: dict[str, str] = {}
+"""The PettingZoo ids of the registered games -> their envs' entry points (``"module:attribute"``)."""
+
+
+def register_env_id(aec_id: str, entry_point: str) -> None:
+    """Declare ``pettingzoo:aec_id`` a name of this package's registry, made by ``entry_point``
+    (``"module:attribute"``); the registry of games calls it for each game it adds."""
+    _REGISTERED[aec_id] = entry_point
 
 
 def check_env_name(env: Any) -> str:
@@ -76,7 +78,7 @@ def check_env_name(env: Any) -> str:
             f"env {short_repr(env)} is not an AEC env name: a name has at most {MAX_NAME} characters"
         )
     if env.startswith(_REGISTRY_PREFIX):
-        ids = _registry()
+        ids = _REGISTERED
         if env[len(_REGISTRY_PREFIX) :] not in ids:
             raise ValueError(
                 f"env {env!r}: no such id in hive_envs' PettingZoo registry; the ids are "
@@ -156,19 +158,6 @@ def check_small(env_options: dict) -> None:
             stack.extend((item, depth + 1) for pair in value.items() for item in pair)
 
 
-def own_game(options: AecOptions):
-    """(definition, its parsed options) of the game of this package whose own env ``options`` names (its
-    ``aec_id`` after ``pettingzoo:``, or the module of its ``aec_env``); None for any other env.
-
-    The env's keywords that are not the game's options (``render_mode``, reward shaping) change no
-    observation and are left out; a bad value of a game option raises the game's own ValueError."""
-    for definition in importlib.import_module("hive_envs.games").GAMES.values():
-        if options.env in own_env_names(definition):
-            game_options = {k: v for k, v in options.env_options.items() if definition.has_option(k)}
-            return definition, definition.parse_options(game_options)
-    return None
-
-
 def own_env_names(definition) -> set[str]:
     """The names of the forms above that make ``definition``'s own env."""
     names = set()
@@ -188,7 +177,7 @@ def is_classic(env: str) -> bool:
 def import_factory(env: str):
     """The factory a checked name (`check_env_name`) stands for, imported; ValueError when it cannot be."""
     if env.startswith(_REGISTRY_PREFIX):
-        target = _registry()[env[len(_REGISTRY_PREFIX) :]]
+        target = _REGISTERED[env[len(_REGISTRY_PREFIX) :]]
     elif ":" in env:
         target = env
     else:

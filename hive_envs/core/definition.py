@@ -51,7 +51,7 @@ never read from a file.
   game has not been in (the network players avoid repeating); None for a game without repetitions.
 - ``uhp``: whether external Universal Hive Protocol engines play the game (``uhp:COMMAND`` players).
 - ``potential``: the name of the game's potential for the opt-in reward shaping, None for none.
-- ``evaluate_in_batch``: a training run's evaluation plays the games in one batch (`training.match`)
+- ``evaluate_in_batch``: a training run's evaluation plays the games in one batch (`evaluation.match`)
   instead of game by game: for games whose protocol copy is slow (an AEC env copied every move).
 - ``networks``: network kinds (`hive_envs.agents.networks`) made for this game only; of them,
   ``rule_networks`` simulate moves with the game's own kernels, and their spec carries the rule

@@ -87,6 +87,12 @@ def read_checkpoint(path: str | os.PathLike) -> dict:
     return _READ[key]
 
 
+def set_torch_threads(threads: int) -> None:
+    """torch's CPU threads in this process, for the tools that play checkpoints and import torch only
+    through this module (the arena's workers, ``hive-evaluate --threads``)."""
+    torch.set_num_threads(threads)
+
+
 TIMED_LEAF_BATCH = 8
 """Leaves per network call in a search by time (`SearchConfig.leaf_batch`, virtual loss): about twice
 the simulations of one leaf per call in the same time, and more leaves add little

@@ -39,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from hive_envs.core.alphabeta import AlphaBetaSearcher
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
 
@@ -55,7 +56,9 @@ class AlphaBetaExpert:
     """Scores the legal moves of a position by the game's alpha-beta searcher (see the module doc)."""
 
     def __init__(self, game: str, depth: int, temperature: float, seed: int = 0, workers: int = 1):
-        searcher_class = GAMES[game].searcher_class() if game in GAMES else None
+        searcher_class: type[AlphaBetaSearcher] | None = (
+            GAMES[game].searcher_class() if game in GAMES else None
+        )
         if searcher_class is None:
             raise ValueError(f"exit_expert 'alphabeta': game {game!r} has no alpha-beta searcher")
         if (

@@ -34,13 +34,13 @@ from multiprocessing import Pool
 
 import numpy as np
 
+from hive_envs.evaluation.arena import distinct_openings
+from hive_envs.evaluation.match import paired, play_games, summarise
+from hive_envs.evaluation.results_files import write_report
 from hive_envs.extras import command
 from hive_envs.hoyito.engine.game import HoyitoGame
 from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS, COUNTER, HoyitoAlphaBeta, check_board_values
 from hive_envs.players import BasePlayer, SearchLimits
-from hive_envs.training.arena import distinct_openings
-from hive_envs.training.cli import write_report
-from hive_envs.training.match import paired, play_games, summarise
 
 SELF_PLAY_DEPTH = 4
 """Plies of the self-play games' alpha-beta."""
@@ -66,7 +66,10 @@ def self_play_positions(
     games (module doc): the board from the mover's first hole, and what the mover gained by the end
     beyond the margin then, in counters."""
     rng = np.random.default_rng(seed)
-    boards, movers, margins, finals = [], [], [], []
+    boards: list[np.ndarray] = []
+    movers: list[int] = []
+    margins: list[int] = []
+    finals: list[int] = []
     for _ in range(games):
         game = HoyitoGame(**game_options)
         n = game.holes_per_row

@@ -28,7 +28,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import yaml
 
@@ -204,8 +204,10 @@ def check_rule_start(config: Any, feature_keys: dict[str, str]) -> None:
 class KeyedConfig:
     """Base of a config dataclass: its keys as a dict (what checkpoints and run folders record)."""
 
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # set by @dataclass on a subclass
+
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)  # type: ignore[call-overload]
+        return dataclasses.asdict(self)
 
 
 C = TypeVar("C", bound=KeyedConfig)
@@ -272,7 +274,7 @@ class ConfigKeys(Generic[C]):
         """One line per key: name, type, default, allowed values, doc (for --help)."""
         lines = []
         for name, f in self.fields.items():
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
+            default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
             allowed = f.metadata.get("allowed")
             if allowed is not None and typing.get_origin(self.types[name]) is list:
                 allowed = f"each {allowed}"

@@ -5,7 +5,7 @@
 
 For every ``checkpoints/gen_NNNN.pt`` of the run folder (`hive_envs.training.eval_training`), a match of
 ``alphabeta:T=S,eval=learned:gen_NNNN.pt`` against ``alphabeta:T=S`` (or both at ``--depth`` plies) in
-the arena (`hive_envs.training.arena`: paired random openings, both seats, each side's moves over the
+the arena (`hive_envs.evaluation.arena`: paired random openings, both seats, each side's moves over the
 limit counted), after the run rather than inside it: at 1 s a move a generation's match takes longer
 than its training. The report holds each generation's score with the pairs' and the games' intervals
 and the run's training time when that generation was written (``progress.jsonl``); ``--plot`` draws
@@ -19,9 +19,10 @@ import json
 import sys
 from pathlib import Path
 
+from hive_envs.evaluation.arena import Settings, play_match
+from hive_envs.evaluation.cli import exit_code
+from hive_envs.evaluation.results_files import check_writable, write_report
 from hive_envs.extras import command
-from hive_envs.training.arena import Settings, play_match
-from hive_envs.training.cli import check_writable, exit_code, write_report
 
 
 def generation_files(run_dir: Path) -> list[tuple[int, Path]]:

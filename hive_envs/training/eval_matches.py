@@ -7,12 +7,12 @@ import functools
 
 from hive_envs.agents.search import SearchConfig
 from hive_envs.agents.views import view_for
+from hive_envs.evaluation.arena import distinct_openings
+from hive_envs.evaluation.match import halves, play_games, play_games_batched, summarise
 from hive_envs.games import game_entry, new_game
 from hive_envs.players import PlayerContext, SearchLimits, make_player
 from hive_envs.players.checkpoint import AgentPlayer
-from hive_envs.training.arena import distinct_openings
 from hive_envs.training.config import TrainConfig
-from hive_envs.training.match import halves, play_games, play_games_batched, summarise
 
 
 def make_players(config: TrainConfig, specs: list[str], seed: int) -> list:
@@ -36,7 +36,7 @@ def evaluate_now(
 ) -> list:
     """Matches of the current network (argmax play, or sampled) vs each opponent spec.
 
-    Played by the match runner (`training.match`), the first half of the games with the network in
+    Played by the match runner (`evaluation.match`), the first half of the games with the network in
     seat 0, game k from random opening k of `eval_opening_plies` plies (`match.halves`): game by game
     as the arena plays (the players choosing on games that keep their history, which the network's
     player needs to avoid repeating positions), or, for a game whose definition says

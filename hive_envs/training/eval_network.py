@@ -26,6 +26,9 @@ from hive_envs.core.learned_eval import SCORE_PER_LOGIT, LearnedFeatures
 class EvalNetwork(nn.Module):
     """The learned evaluation's network (module docstring)."""
 
+    dense_scale: torch.Tensor  # buffers (register_buffer), typed for the checker
+    hand_weights: torch.Tensor
+
     def __init__(self, features: LearnedFeatures, width: int = 32, hidden: int = 32):
         super().__init__()
         self.num_features, self.num_dense, self.width = features.num_features, features.num_dense, width

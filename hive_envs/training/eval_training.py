@@ -46,6 +46,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,8 @@ with script_imports(__name__):  # run as a script without an extra: one line, no
 
     from hive_envs.agents.eval_checkpoint import load_eval_checkpoint, save_eval_checkpoint
     from hive_envs.core.learned_eval import LearnedFeatures
-    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser, exit_code
+    from hive_envs.evaluation.cli import exit_code
+    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser
     from hive_envs.training.config_keys import parse_overrides
     from hive_envs.training.eval_config import EvalTrainConfig, describe_keys, load_config
     from hive_envs.training.eval_network import EvalNetwork
@@ -86,7 +88,11 @@ def save_data(path: Path, data: dict[str, np.ndarray], scale: float) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
     with open(temporary, "wb") as handle:
-        np.savez(handle, scale=np.float64(scale), **data)
+        arrays: dict[str, Any] = {
+            "scale": np.float64(scale),
+            **data,
+        }  # Any: numpy's stub reads a bool keyword
+        np.savez(handle, **arrays)
     os.replace(temporary, path)
 
 
@@ -204,7 +210,7 @@ def payload(config, network, optimizer, generation: int, positions: int, state: 
 
 def evaluation_match(config: EvalTrainConfig, checkpoint: Path, generation: int) -> dict:
     """The new network's search against the hand evaluation's (module docstring, step 4)."""
-    from hive_envs.training.arena import Settings, play_match
+    from hive_envs.evaluation.arena import Settings, play_match
 
     limit = f"T={config.eval_move_time:g}" if config.eval_move_time else f"{config.eval_depth}"
     learned, hand = f"alphabeta:{limit},eval=learned:{checkpoint}", f"alphabeta:{limit}"
@@ -294,6 +300,34 @@ def _undo_start(run_dir: Path, found, found_data: set[Path]) -> None:
     undo_start(run_dir, found)
 
 
+def _log_generation(
+    config, run_dir: Path, writer, bar, generation: int, checkpoint: Path, data, scale, metrics, started
+) -> None:
+    """Generation ``generation``'s (counted from 1) line of progress.jsonl and its TensorBoard scalars,
+    with its match against the hand search when ``config.eval_games``; ``checkpoint``: its file."""
+    line = {
+        "generation": generation,
+        "positions": int(data["score"].shape[0]),
+        "games": config.games_per_generation,
+        "scale": scale,
+        **game_lengths(data),
+        **{key.split("/")[-1]: value for key, value in metrics.items() if key.startswith("losses/")},
+    }
+    if config.eval_games:
+        bar.set_description(f"generation {generation} evaluation")
+        line["vs_hand"] = evaluation_match(config, checkpoint, generation)
+        writer.add_scalar("eval/vs_hand/score", line["vs_hand"]["score"], generation)
+    line["elapsed_s"] = round(time.time() - started, 1)
+    line["load_average"] = list(os.getloadavg())
+    with open(run_dir / "progress.jsonl", "a") as handle:
+        handle.write(json.dumps(line) + "\n")
+    for key, value in metrics.items():
+        writer.add_scalar(key, value, generation)
+    writer.add_scalar("data/scale", scale, generation)
+    writer.add_scalar("data/positions", line["positions"], generation)
+    bar.set_postfix(val=f"{metrics.get('losses/validation', float('nan')):.4f}")
+
+
 def _generations(config, run_dir: Path, network, optimizer, features, state: dict, stack) -> dict:
     writer = SummaryWriter(str(run_dir))
     stack.callback(writer.close)
@@ -345,35 +379,12 @@ def _generations(config, run_dir: Path, network, optimizer, features, state: dic
         elapsed = time.time() - started
         record = {"scales": scales, "elapsed_s": elapsed}
         checkpoint = run_dir / CHECKPOINTS / f"gen_{generation + 1:04d}.pt"
-        save_eval_checkpoint(
-            checkpoint, payload(config, network, optimizer, generation + 1, positions, record)
-        )
-        save_eval_checkpoint(
-            run_dir / CHECKPOINTS / "latest.pt",
-            payload(config, network, optimizer, generation + 1, positions, record),
-        )
+        for path in (checkpoint, run_dir / CHECKPOINTS / "latest.pt"):
+            save_eval_checkpoint(path, payload(config, network, optimizer, generation + 1, positions, record))
         state.update(generation=generation + 1, positions=positions, scales=scales)
-        line = {
-            "generation": generation + 1,
-            "positions": int(data["score"].shape[0]),
-            "games": config.games_per_generation,
-            "scale": scale,
-            **game_lengths(data),
-            **{key.split("/")[-1]: value for key, value in metrics.items() if key.startswith("losses/")},
-        }
-        if config.eval_games:
-            bar.set_description(f"generation {generation + 1} evaluation")
-            line["vs_hand"] = evaluation_match(config, checkpoint, generation + 1)
-            writer.add_scalar("eval/vs_hand/score", line["vs_hand"]["score"], generation + 1)
-        line["elapsed_s"] = round(time.time() - started, 1)
-        line["load_average"] = list(os.getloadavg())
-        with open(run_dir / "progress.jsonl", "a") as handle:
-            handle.write(json.dumps(line) + "\n")
-        for key, value in metrics.items():
-            writer.add_scalar(key, value, generation + 1)
-        writer.add_scalar("data/scale", scale, generation + 1)
-        writer.add_scalar("data/positions", line["positions"], generation + 1)
-        bar.set_postfix(val=f"{metrics.get('losses/validation', float('nan')):.4f}")
+        _log_generation(
+            config, run_dir, writer, bar, generation + 1, checkpoint, data, scale, metrics, started
+        )
         longest = max(longest, time.time() - began)
     bar.set_description("done")
     summary = {

@@ -54,9 +54,10 @@ with script_imports(__name__):  # run as a script without an extra: one line, no
     from hive_envs.agents.distributions import mask_logits
     from hive_envs.agents.search import SearchConfig, choose
     from hive_envs.agents.views import view_for
+    from hive_envs.evaluation.cli import exit_code
     from hive_envs.games import GAMES
     from hive_envs.training.alphabeta_expert import AlphaBetaExpert
-    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser, exit_code
+    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser
     from hive_envs.training.config import TrainConfig, describe_keys, load_config
     from hive_envs.training.config_keys import parse_overrides
     from hive_envs.training.eval_matches import game_options

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from hive_envs.core.aec_definition import AEC
-from hive_envs.core.aec_source import AecOptions, own_env_names, own_game
-from hive_envs.games import game_entry, game_for_network
+from hive_envs.core.aec_source import AecOptions, own_env_names
+from hive_envs.games import game_entry, game_for_network, own_game
 
 
 def make_batch(game: str, num_games: int, options: dict[str, Any]):
@@ -35,7 +35,7 @@ def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, A
     object or a dict of its options; ValueError if the network is not for this game.
 
     Over the ``aec`` game (``options``: `AecOptions` or its dict) the network is for the game whose own
-    PettingZoo env the options name (`aec_source.own_game`): a rule network computes its features
+    PettingZoo env the options name (`games.own_game`): a rule network computes its features
     from the observation alone (`LegalActionNetwork.rule_features`), and a game's own env gives the
     observations of its batch (the lock-step tests of hive_envs.core.aec_batch), so the network plays
     the same there; the rules are then the env's game options."""

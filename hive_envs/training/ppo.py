@@ -6,6 +6,7 @@ under the policy, averaged over the labelled decisions of each minibatch, weight
 from __future__ import annotations
 
 import functools
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import torch
@@ -13,6 +14,26 @@ from torch import nn
 
 from hive_envs.agents.distributions import MaskedCategorical
 from hive_envs.training.selfplay import Rollout, legal_distribution, take_rows
+
+
+@runtime_checkable
+class LegalActionForm(Protocol):
+    """A network with a legal-action form (`hive_envs.agents.networks.LegalActionNetwork`), which the
+    update trains in that form."""
+
+    def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]: ...
+
+    def legal_policy(
+        self, observation, rule_features: tuple[torch.Tensor, ...]
+    ) -> tuple[torch.Tensor, ...]: ...
+
+
+@runtime_checkable
+class SparsePlanes(Protocol):
+    """A network that can read its observations as their entries (`agents.networks.PlaneEntries`, or
+    None where it reads the planes), found once for every minibatch."""
+
+    def plane_entries(self, observation: torch.Tensor) -> Any: ...
 
 
 def action_places(rule_features: tuple[torch.Tensor, ...], actions: torch.Tensor) -> torch.Tensor:
@@ -29,29 +50,10 @@ def ppo_update(
     generator: np.random.Generator,
 ) -> dict[str, float]:
     """Train on the rollout's trained decisions; returns the `losses/...` metrics."""
-    keep = rollout.trained.reshape(-1)
-    flat = {
-        "obs": rollout.observations.reshape(-1, *rollout.observations.shape[2:])[keep],
-        "mask": rollout.action_masks.reshape(-1, rollout.action_masks.shape[-1])[keep],
-        "actions": rollout.actions.reshape(-1)[keep],
-        "log_probs": rollout.log_probs.reshape(-1)[keep],
-        "values": rollout.values.reshape(-1)[keep],
-        "advantages": rollout.advantages.reshape(-1)[keep],
-        "returns": rollout.returns.reshape(-1)[keep],
-    }
-    imitate = rollout.teacher_actions is not None and config.teacher_coef > 0
-    if imitate:
-        flat["teacher"] = rollout.teacher_actions.reshape(-1)[keep]
+    flat = trained_decisions(rollout, config)
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
-    # A network with a legal-action form (hive_lookahead) is trained in it; its rule features
-    # depend on the observation only, so the rollout's are reused (or computed once here).
-    features, entries = None, None
-    if hasattr(network, "legal_policy"):
-        features = rollout.rule_features or network.rule_features(data["obs"])
-        features = tuple(x.to(device) for x in features)
-    if hasattr(network, "plane_entries"):  # the observations' entries, found once for every minibatch
-        entries = network.plane_entries(data["obs"])
-    size = int(keep.sum())
+    features, entries = legal_action_inputs(network, rollout, data["obs"], device)
+    size = len(flat["actions"])
     minibatch = max(1, size // config.num_minibatches)
     sums: dict[str, float] = {}
     counts: dict[str, int] = {}
@@ -59,61 +61,12 @@ def ppo_update(
         order = generator.permutation(size)
         for start in range(0, size - minibatch + 1, minibatch):
             mb = torch.as_tensor(order[start : start + minibatch], device=device)
-            rows = functools.partial(take_rows, index=mb)
-            if features is None:
-                logits, new_value = network(rows(data["obs"]))
-                dist = MaskedCategorical(logits, rows(data["mask"]))
-                new_log_prob = dist.log_prob(rows(data["actions"]))
-                mb_features = None
-            else:
-                mb_features = tuple(rows(x) for x in features)
-                observations = rows(data["obs"]) if entries is None else entries.take(mb)
-                dist, new_value = legal_distribution(network, observations, mb_features)
-                new_log_prob = dist.log_prob(action_places(mb_features, rows(data["actions"])))
-            entropy = dist.entropy().mean()
-            log_ratio = new_log_prob - rows(data["log_probs"])
-            ratio = log_ratio.exp()
-            adv = rows(data["advantages"])
-            if config.norm_adv and adv.numel() > 1:
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            policy_loss = torch.max(
-                -adv * ratio, -adv * ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
-            ).mean()
-            returns = rows(data["returns"])
-            if config.clip_value:
-                old_value = rows(data["values"])
-                clipped = old_value + (new_value - old_value).clamp(-config.clip_coef, config.clip_coef)
-                value_loss = 0.5 * torch.max((new_value - returns) ** 2, (clipped - returns) ** 2).mean()
-            else:
-                value_loss = 0.5 * ((new_value - returns) ** 2).mean()
-            loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
-            extra = {}
-            if imitate:
-                teacher = rows(data["teacher"])
-                labelled = teacher >= 0
-                if bool(labelled.any()):
-                    index = teacher.clamp(min=0)
-                    if mb_features is not None:
-                        index = action_places(mb_features, index)
-                    imitation = -(dist.log_prob(index) * labelled).sum() / labelled.sum()
-                    loss = loss + config.teacher_coef * imitation
-                    agree = (dist.mode() == index).float()[labelled].mean()
-                    extra = {"losses/teacher_cross_entropy": imitation, "losses/teacher_agreement": agree}
+            loss, losses = minibatch_losses(network, data, features, entries, mb, config)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
             optimizer.step()
-            with torch.no_grad():
-                approx_kl = ((ratio - 1) - log_ratio).mean()
-                clipfrac = ((ratio - 1).abs() > config.clip_coef).float().mean()
-            for key, value in (
-                ("losses/policy_loss", policy_loss),
-                ("losses/value_loss", value_loss),
-                ("losses/entropy", entropy),
-                ("losses/approx_kl", approx_kl),
-                ("losses/clipfrac", clipfrac),
-                *extra.items(),
-            ):
+            for key, value in losses.items():
                 sums[key] = sums.get(key, 0.0) + float(value.detach())
                 counts[key] = counts.get(key, 0) + 1
     metrics = {key: total / counts[key] for key, total in sums.items()}
@@ -124,3 +77,112 @@ def ppo_update(
     )
     metrics["charts/trained_decisions"] = float(size)
     return metrics
+
+
+def trained_decisions(rollout: Rollout, config) -> dict[str, np.ndarray]:
+    """The rollout's trained decisions as flat arrays (observation, mask, action, log-probability,
+    value, advantage, return) and, when the update imitates a teacher, the teacher's action
+    (``"teacher"``, -1 where it was not asked)."""
+    if rollout.advantages is None or rollout.returns is None:
+        raise ValueError("the PPO update needs the rollout's advantages and returns (compute_gae)")
+    keep = rollout.trained.reshape(-1)
+    flat = {
+        "obs": rollout.observations.reshape(-1, *rollout.observations.shape[2:])[keep],
+        "mask": rollout.action_masks.reshape(-1, rollout.action_masks.shape[-1])[keep],
+        "actions": rollout.actions.reshape(-1)[keep],
+        "log_probs": rollout.log_probs.reshape(-1)[keep],
+        "values": rollout.values.reshape(-1)[keep],
+        "advantages": rollout.advantages.reshape(-1)[keep],
+        "returns": rollout.returns.reshape(-1)[keep],
+    }
+    if rollout.teacher_actions is not None and config.teacher_coef > 0:
+        flat["teacher"] = rollout.teacher_actions.reshape(-1)[keep]
+    return flat
+
+
+def legal_action_inputs(
+    network: nn.Module, rollout: Rollout, observations: torch.Tensor, device: torch.device
+):
+    """(rule features, plane entries) of the decisions for a network with a legal-action form
+    (hive_lookahead), which is trained in it; (None, None) for the others. The rule features depend on
+    the observation only, so the rollout's are reused (or computed once here); the observations'
+    plane entries are found once for every minibatch."""
+    features, entries = None, None
+    if isinstance(network, LegalActionForm):
+        features = rollout.rule_features or network.rule_features(observations)
+        features = tuple(x.to(device) for x in features)
+    if isinstance(network, SparsePlanes):
+        entries = network.plane_entries(observations)
+    return features, entries
+
+
+def minibatch_losses(
+    network: nn.Module, data: dict[str, torch.Tensor], features, entries, mb: torch.Tensor, config
+) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """The loss to minimise on the minibatch ``mb`` (rows of ``data``) and its parts, by metric name."""
+    rows = functools.partial(take_rows, index=mb)
+    dist, new_value, new_log_prob, mb_features = minibatch_policy(network, data, features, entries, mb)
+    entropy = dist.entropy().mean()
+    log_ratio = new_log_prob - rows(data["log_probs"])
+    ratio = log_ratio.exp()
+    adv = rows(data["advantages"])
+    if config.norm_adv and adv.numel() > 1:
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    policy_loss = torch.max(
+        -adv * ratio, -adv * ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
+    ).mean()
+    returns = rows(data["returns"])
+    if config.clip_value:
+        old_value = rows(data["values"])
+        clipped = old_value + (new_value - old_value).clamp(-config.clip_coef, config.clip_coef)
+        value_loss = 0.5 * torch.max((new_value - returns) ** 2, (clipped - returns) ** 2).mean()
+    else:
+        value_loss = 0.5 * ((new_value - returns) ** 2).mean()
+    loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
+    with torch.no_grad():
+        losses = {
+            "losses/policy_loss": policy_loss,
+            "losses/value_loss": value_loss,
+            "losses/entropy": entropy,
+            "losses/approx_kl": ((ratio - 1) - log_ratio).mean(),
+            "losses/clipfrac": ((ratio - 1).abs() > config.clip_coef).float().mean(),
+        }
+    if "teacher" in data:
+        imitation = imitation_loss(dist, rows(data["teacher"]), mb_features)
+        if imitation is not None:
+            cross_entropy, agreement = imitation
+            loss = loss + config.teacher_coef * cross_entropy
+            losses["losses/teacher_cross_entropy"] = cross_entropy
+            losses["losses/teacher_agreement"] = agreement
+    return loss, losses
+
+
+def minibatch_policy(network: nn.Module, data: dict[str, torch.Tensor], features, entries, mb: torch.Tensor):
+    """(the policy over the minibatch's legal actions, its values, the log-probability of the actions
+    taken, the minibatch's rule features or None): in the network's legal-action form where it has
+    one (`legal_action_inputs`), else over the masked action layout."""
+    rows = functools.partial(take_rows, index=mb)
+    if features is None:
+        logits, new_value = network(rows(data["obs"]))
+        dist = MaskedCategorical(logits, rows(data["mask"]))
+        return dist, new_value, dist.log_prob(rows(data["actions"])), None
+    mb_features = tuple(rows(x) for x in features)
+    observations = rows(data["obs"]) if entries is None else entries.take(mb)
+    dist, new_value = legal_distribution(network, observations, mb_features)
+    return dist, new_value, dist.log_prob(action_places(mb_features, rows(data["actions"]))), mb_features
+
+
+def imitation_loss(
+    dist: MaskedCategorical, teacher: torch.Tensor, mb_features
+) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """(cross-entropy of the teacher's moves under ``dist``, the share of them it would play) over the
+    labelled decisions of the minibatch (``teacher`` >= 0); None when none is labelled."""
+    labelled = teacher >= 0
+    if not bool(labelled.any()):
+        return None
+    index = teacher.clamp(min=0)
+    if mb_features is not None:
+        index = action_places(mb_features, index)
+    imitation = -(dist.log_prob(index) * labelled).sum() / labelled.sum()
+    agreement = (dist.mode() == index).float()[labelled].mean()
+    return imitation, agreement

@@ -30,14 +30,8 @@ import numpy as np
 from hive_envs.extras import command, script_imports
 
 with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
-    from hive_envs.training.cli import (
-        CONFIG_HELP,
-        add_run_flags,
-        add_trust_env_module,
-        config_parser,
-        exit_code,
-        trust_env_modules,
-    )
+    from hive_envs.evaluation.cli import add_trust_env_module, exit_code, trust_env_modules
+    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser
     from hive_envs.training.config import TrainConfig, describe_keys, load_config
     from hive_envs.training.config_keys import parse_overrides
     from hive_envs.training.eval_matches import make_players

@@ -32,8 +32,9 @@ from pathlib import Path
 from hive_envs.extras import command, script_imports
 
 with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
+    from hive_envs.evaluation.cli import exit_code
     from hive_envs.games import game_entry
-    from hive_envs.training.cli import CONFIG_HELP, config_parser, exit_code
+    from hive_envs.training.cli import CONFIG_HELP, config_parser
     from hive_envs.training.config_keys import parse_overrides
     from hive_envs.training.rllib import RAY_HINT, require_ray
     from hive_envs.training.rllib.config import RLlibConfig, describe_keys, load_config
@@ -102,7 +103,8 @@ def build_algorithm(config: RLlibConfig):
                 }
             )
         )
-        .callbacks(functools.partial(_callback_from, league))
+        # RLlib calls callbacks_class() as a factory (`_callback_from`); its annotation asks for a class
+        .callbacks(functools.partial(_callback_from, league))  # type: ignore[arg-type]
         .debugging(seed=config.seed, log_level="WARN")
     )
     return ppo.build_algo()
@@ -148,7 +150,7 @@ def train(config: RLlibConfig, address: str | None = None, overwrite: bool = Fal
             if started_ray:
                 ray.shutdown()
         if config.eval_games:
-            from hive_envs.training.evaluate import evaluate
+            from hive_envs.evaluation.evaluate import evaluate
 
             opponents = list(game_entry(config.game).eval_opponents)
             report = evaluate(

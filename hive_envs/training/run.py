@@ -36,7 +36,7 @@ import shlex
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import final
+from typing import Protocol, final, runtime_checkable
 
 import numpy as np
 import torch
@@ -46,15 +46,22 @@ from tqdm import tqdm
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.core.short_repr import short_repr
+from hive_envs.evaluation.match import format_table
+from hive_envs.evaluation.provenance import git_commit, machine
 from hive_envs.play import play_command
 from hive_envs.training.budget import TimeBudget, expected_final_step, resume_note
 from hive_envs.training.config import TrainConfig
 from hive_envs.training.eval_matches import evaluate_now, evaluation_opponents, make_players
 from hive_envs.training.game_lookup import encoding_version, network_spec
-from hive_envs.training.match import format_table
-from hive_envs.training.provenance import git_commit, machine
 from hive_envs.training.resources import PPO, Estimate, check_cores, check_env, check_run
-from hive_envs.training.run_dir import check_run_dir, folder_state, prepare_run_dir, run_lock, undo_start
+from hive_envs.training.run_dir import (
+    FolderState,
+    check_run_dir,
+    folder_state,
+    prepare_run_dir,
+    run_lock,
+    undo_start,
+)
 
 
 def pick_device(name: str) -> torch.device:
@@ -134,6 +141,20 @@ def resume_from(path: Path, data: dict, network, optimizer) -> tuple[list, float
     return list(state["pool"]), float(state["elapsed_s"])
 
 
+@runtime_checkable
+class StartsFromRule(Protocol):
+    """A network that can start from its game's rule (``init_from_rule``)."""
+
+    def init_from_rule(self) -> None: ...
+
+
+@runtime_checkable
+class LearnsBoardValues(Protocol):
+    """A network that reads a table of board values (``hoyito_board_values_games``)."""
+
+    def set_board_values(self, table) -> None: ...
+
+
 @final
 class TrainingRun:
     """One run of a trainer in ``runs/<name>/``: a context manager that holds the run folder's lock
@@ -165,18 +186,27 @@ class TrainingRun:
         self.segments: list[dict] = []
         self.latest_eval: dict[str, float] = {}
         self._cleanup = contextlib.ExitStack()
-        self._found = None  # the run folder as `open` found it, until the first update ends
-        self.writer: SummaryWriter | None = None
+        self._found: FolderState | None = (
+            None  # the run folder as `open` found it, until the first update ends
+        )
+        self._writer: SummaryWriter | None = None
 
     def __enter__(self) -> TrainingRun:
         return self
+
+    @property
+    def writer(self) -> SummaryWriter:
+        """The run's TensorBoard writer, which `open` starts."""
+        if self._writer is None:
+            raise RuntimeError("the run writes its logs once open() has started it")
+        return self._writer
 
     def __exit__(self, failure, *exc) -> None:
         """Release the lock; after a failure before the first update ended, take back what `open`
         added to the run folder."""
         try:
-            if failure is not None and self._found is not None and self.writer is not None:
-                self.writer.close()
+            if failure is not None and self._found is not None and self._writer is not None:
+                self._writer.close()
         finally:
             self._cleanup.close()
             if failure is not None and self._found is not None:
@@ -191,7 +221,8 @@ class TrainingRun:
         network = build_network(
             network_spec(config, spaces), tuple(spaces.observation_shape), spaces.num_actions
         ).to(self.device)
-        if config.init_from_rule:
+        if config.init_from_rule:  # a network with a rule: the config checks it
+            assert isinstance(network, StartsFromRule)
             network.init_from_rule()
         optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
         self.spaces, self.network, self.optimizer = spaces, network, optimizer
@@ -246,7 +277,7 @@ class TrainingRun:
         self._found = found  # from here on a failed start is taken back (never another run's files)
         check_run_dir(self.dir, resume=self.resume, overwrite=self.overwrite)
         prepare_run_dir(self.dir, overwrite=self.overwrite)
-        self.writer = SummaryWriter(str(self.dir))
+        self._writer = SummaryWriter(str(self.dir))
         self.budget = TimeBudget(self.config.time_limit_minutes * 60.0)
         self.bar = tqdm(
             total=self._expected_final_step(),
@@ -268,6 +299,7 @@ class TrainingRun:
         table, summary = learn_board_values(
             dict(self.config.game_options), self.config.hoyito_board_values_games, self.config.seed + 41
         )
+        assert isinstance(self.network, LearnsBoardValues)  # the config checks the network reads them
         self.network.set_board_values(table)
         for name, value in summary.items():
             self.writer.add_scalar(f"board_values/{name}", value, 0)
@@ -351,10 +383,8 @@ class TrainingRun:
         total_steps = self.config.total_steps
         self.bar.total = self._expected_final_step()
         self.bar.update(min(self.global_step, total_steps) - self.bar.n)
-        self.bar.set_postfix(
-            sps=f"{self.global_step / max(self.elapsed, 1e-9):.0f}",
-            **{f"vs_{k}": f"{v:.2f}" for k, v in self.latest_eval.items()},
-        )
+        results = sorted((f"vs_{k}", f"{v:.2f}") for k, v in self.latest_eval.items())
+        self.bar.set_postfix({"sps": f"{self.global_step / max(self.elapsed, 1e-9):.0f}", **dict(results)})
 
     def _expected_final_step(self) -> int | None:
         return expected_final_step(

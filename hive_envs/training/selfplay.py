@@ -71,9 +71,13 @@ def compute_gae(
     steps, games = rollout.actions.shape
     idx = np.arange(games)
     shaping = shaping_coef > 0
-    if shaping and rollout.potentials is None:
+    potentials = rollout.potentials if shaping else None
+    final_potentials = rollout.final_potentials if shaping else None
+    if shaping and (potentials is None or final_potentials is None):
         raise ValueError("shaping_coef > 0 needs a rollout collected with potentials")
-    next_phi = rollout.final_potentials.astype(np.float64).copy() if shaping else np.zeros((games, 2))
+    next_phi = (
+        np.zeros((games, 2)) if final_potentials is None else final_potentials.astype(np.float64).copy()
+    )
     next_value = rollout.final_values.astype(np.float64).copy()
     next_adv = np.zeros((games, 2))
     next_done = np.zeros((games, 2))
@@ -89,7 +93,7 @@ def compute_gae(
         seat = rollout.movers[t].astype(np.int64)
         value = rollout.values[t].astype(np.float64)
         alive = 1.0 - next_done[idx, seat]
-        phi = rollout.potentials[t][idx, seat].astype(np.float64) if shaping else np.zeros(games)
+        phi = np.zeros(games) if potentials is None else potentials[t][idx, seat].astype(np.float64)
         shaped = shaping_coef * (gamma * next_phi[idx, seat] - phi)
         delta = next_reward[idx, seat] + shaped + gamma * next_value[idx, seat] * alive - value
         adv = delta + gamma * gae_lambda * alive * next_adv[idx, seat]

@@ -12,7 +12,7 @@ Accepted texts (`read_replay`):
   results file (``"results"``, from ``training/pretrained.py measure``): a row without
   ``"games_played"`` is listed as its tally; a row that carries them lists its games as the arena's do.
 
-A summary the tools wrote (`hive_envs.training.results_files`) holds the tallies only and names its
+A summary the tools wrote (`hive_envs.evaluation.results_files`) holds the tallies only and names its
 records file (``"records"``: ``records/NAME.json.gz`` beside it), the same report with every game,
 gzip-compressed: the page unpacks such a file when it is opened, and the listing names it.
 

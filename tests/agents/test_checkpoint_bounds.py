@@ -14,7 +14,7 @@ import hive_envs.agents.checkpoint as checkpoint_module
 from hive_envs.agents import load_checkpoint, save_checkpoint
 from hive_envs.agents.checkpoint_file import sign
 from hive_envs.agents.networks import build_network
-from tests.bounded_run import deadline, run_bounded
+from tests.bounded_run import deadline, refusal_bounded
 
 # hive_envs/agents/plain_values.py's ceilings, as docs/safety.md states them
 MAX_VALUES = 100_000
@@ -89,14 +89,7 @@ def test_a_tensor_viewing_more_bytes_than_the_file_holds_is_refused_before_its_v
     key = next(iter(data["model"]))
     huge = torch.zeros(1).as_strided((2**31,), (0,))
     path = crafted(tmp_path / "view.pt", 2, model={**data["model"], key: huge})
-    code = f"""
-        from hive_envs.agents import load_checkpoint
-        try:
-            load_checkpoint({str(path)!r})
-        except ValueError as error:
-            print(error)
-    """
-    result = run_bounded(code, memory_bytes=2 << 30, seconds=60)
+    result = refusal_bounded("hive_envs.agents", "load_checkpoint", path, memory_bytes=2 << 30, seconds=60)
     assert result.returncode == 0 and "bytes of data" in result.stdout, (result.stdout, result.stderr[-500:])
 
 

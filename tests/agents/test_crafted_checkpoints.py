@@ -12,9 +12,9 @@ import torch
 
 import hive_envs  # noqa: F401  (registers the env ids)
 from hive_envs.agents import load_checkpoint, load_policy
+from hive_envs.evaluation import arena, evaluate
 from hive_envs.hive.uhp import load_player
 from hive_envs.players.checkpoint import AgentPlayer
-from hive_envs.training import arena, evaluate
 from tests.agents.crafted import KINDS, write_crafted_checkpoint
 
 REFUSED = "was refused|is corrupt or not a torch file"

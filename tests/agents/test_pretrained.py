@@ -19,16 +19,17 @@ from hive_envs import play
 from hive_envs.agents import load_pretrained
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
 from hive_envs.agents.networks import build_network
+from hive_envs.evaluation import agent_results, arena, evaluate
+from hive_envs.evaluation.arena import Settings
+from hive_envs.evaluation.provenance import utc_text
+from hive_envs.evaluation.results_files import read_records
 from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import SearchLimits, make_player
 from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
-from hive_envs.training import arena, evaluate
 from hive_envs.training import pretrained as pretrained_script
-from hive_envs.training.arena import Settings
-from hive_envs.training.pretrained import MAX_BYTES, results_table
-from hive_envs.training.provenance import utc_text
-from hive_envs.training.results_files import read_records
+from hive_envs.training.pretrained import MAX_BYTES
+from tools.model_cards import card_markdown, play_label, play_order, results_table
 
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
@@ -166,13 +167,18 @@ def test_the_headline_table_keeps_argmax_and_search_against_the_classical_player
         assert any(line.startswith(row[:-1]) for line in full.splitlines()), row
 
 
+def agents_in(folder: Path, monkeypatch) -> None:
+    """The pretrained agents' folder and the results folder of `export` and `measure` in ``folder``."""
+    for module in (pretrained_module, pretrained_script, agent_results):
+        monkeypatch.setattr(module, "pretrained_folder", lambda: folder)
+    monkeypatch.setattr(agent_results, "RESULTS_FOLDER", folder / "results")
+
+
 def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
     for suffix in (".pt", ".json"):
         shutil.copy(pretrained_module.pretrained_folder() / f"hoyito_2x6{suffix}", tmp_path)
-    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
-    rows = pretrained_script.measure("hoyito_2x6", ["random"], 2, "sampled")
+    agents_in(tmp_path, monkeypatch)
+    rows = agent_results.measure("hoyito_2x6", ["random"], 2, "sampled")
     assert rows[0]["play"] == "sampled" and rows[0]["games"] == 2 and len(rows[0]["load_average_before"]) == 3
     results_file = tmp_path / "results" / "pretrained_hoyito_2x6.json"
     saved = json.loads(results_file.read_text())["results"]
@@ -185,10 +191,10 @@ def test_measure_adds_rows_to_the_results_and_the_card(tmp_path, monkeypatch):
         card_rows[-1] == rows[0]
         and sum(r["play"] == "sampled" and r["opponent"] == "random" for r in card_rows) == 1
     )
-    pretrained_script.measure("hoyito_2x6", ["greedy"], 2, "sampled")  # a second run keeps the first's games
+    agent_results.measure("hoyito_2x6", ["greedy"], 2, "sampled")  # a second run keeps the first's games
     assert [len(row["games_played"]) for row in read_records(results_file)["results"]] == [2, 2]
     with pytest.raises(ValueError, match="--play must be one of"):
-        pretrained_script.measure("hoyito_2x6", ["random"], 2, "best")
+        agent_results.measure("hoyito_2x6", ["random"], 2, "best")
 
 
 def test_a_search_by_time_is_a_default_search_and_a_row_of_its_own(tmp_path, monkeypatch):
@@ -196,45 +202,39 @@ def test_a_search_by_time_is_a_default_search_and_a_row_of_its_own(tmp_path, mon
     budget, and its rows stand beside (not over) the rows of a search by simulations."""
     for suffix in (".pt", ".json"):
         shutil.copy(pretrained_module.pretrained_folder() / f"hoyito_2x6{suffix}", tmp_path)
-    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    agents_in(tmp_path, monkeypatch)
     pretrained_script.export(str(tmp_path / "hoyito_2x6.pt"), "hoyito_2x6", 0, move_time_s=0.02)
     card = model_card("hoyito_2x6")
     assert (
         card["default_search"] == "@T=0.02" and card["usage"]["with search"] == "pretrained:hoyito_2x6@T=0.02"
     )
-    assert pretrained_script.default_search(card) == (0, 0.02)
-    assert "The card's default search: `pretrained:hoyito_2x6@T=0.02`" in pretrained_script.card_markdown(
-        card
-    )
-    (timed,) = pretrained_script.measure("hoyito_2x6", ["random"], 2, "search")
+    assert agent_results.default_search(card) == (0, 0.02)
+    assert "The card's default search: `pretrained:hoyito_2x6@T=0.02`" in card_markdown(card)
+    (timed,) = agent_results.measure("hoyito_2x6", ["random"], 2, "search")
     assert (timed["player"], timed["simulations"], timed["move_time_s"]) == (
         "pretrained:hoyito_2x6@T=0.02",
         0,
         0.02,
     )
-    (counted,) = pretrained_script.measure("hoyito_2x6", ["random"], 2, "search", simulations=2)
+    (counted,) = agent_results.measure("hoyito_2x6", ["random"], 2, "search", simulations=2)
     assert "move_time_s" not in counted
     rows = model_card("hoyito_2x6")["results"]
     assert rows[-2:] == [timed, counted]
     longest = timed["move_seconds"]["player"]["max"]
-    assert f"longest {longest:.3f} s (the limit: 0.02 s)" in pretrained_script.card_markdown(
-        model_card("hoyito_2x6")
-    )
-    labels = [pretrained_script.play_label(row) for row in rows[-2:]]
+    assert f"longest {longest:.3f} s (the limit: 0.02 s)" in card_markdown(model_card("hoyito_2x6"))
+    labels = [play_label(row) for row in rows[-2:]]
     assert labels == ["search @T=0.02", "search @2"]
-    assert sorted(["search @T=0.02", "search @2", "argmax"], key=pretrained_script.play_order) == [
+    assert sorted(["search @T=0.02", "search @2", "argmax"], key=play_order) == [
         "argmax",
         "search @2",
         "search @T=0.02",
     ]
     with pytest.raises(ValueError, match="not both"):
-        pretrained_script.measure("hoyito_2x6", ["random"], 2, "search", simulations=2, move_time_s=1.0)
+        agent_results.measure("hoyito_2x6", ["random"], 2, "search", simulations=2, move_time_s=1.0)
     before = (tmp_path / "hoyito_2x6.json").read_text()
     for seconds in (0.0, float("nan")):
         with pytest.raises(ValueError, match="seconds per move"):
-            pretrained_script.measure("hoyito_2x6", ["random"], 2, "search", move_time_s=seconds)
+            agent_results.measure("hoyito_2x6", ["random"], 2, "search", move_time_s=seconds)
         with pytest.raises(ValueError, match="seconds per move"):
             pretrained_script.export(str(tmp_path / "hoyito_2x6.pt"), "hoyito_2x6", 0, move_time_s=seconds)
     assert (tmp_path / "hoyito_2x6.json").read_text() == before
@@ -243,16 +243,16 @@ def test_a_search_by_time_is_a_default_search_and_a_row_of_its_own(tmp_path, mon
 def test_ladder_rows_of_a_search_by_time(tmp_path):
     """A ladder's ``pretrained:NAME@T=S`` pairs are the agent's timed rows; against its own ``@N`` the
     search by time is the side the row is written from."""
-    from hive_envs.training.ladder import ladder
+    from hive_envs.evaluation.ladder import ladder
 
     options = model_card("hoyito_2x6")["game_options"]
     out = tmp_path / "ladder.json"
     players = ["pretrained:hoyito_2x6@2", "pretrained:hoyito_2x6@T=0.02"]
     ladder(players, game="hoyito", game_options=options, games=2, progress=False, out=str(out))
-    results, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(out))
+    results, rows = agent_results.rows_from_ladder("hoyito_2x6", str(out))
     timed = [row for row in rows if row.get("move_time_s") == 0.02]
     assert timed and all(row["play"] == "search" and row["simulations"] == 0 for row in timed)
-    assert {pretrained_script.play_label(row) for row in rows} == {"search @2", "search @T=0.02"}
+    assert {play_label(row) for row in rows} == {"search @2", "search @T=0.02"}
     assert ("pretrained:hoyito_2x6@T=0.02", "pretrained:hoyito_2x6@2") in {
         (r.player, r.opponent) for r in results
     }
@@ -263,14 +263,14 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
     (the ladder lists the fixed players first, so the agent is the pair's second player there). The
     arena, book and seats are `measure`'s: between two deterministic players (the agent's two
     settings) the ladder's games are the ones a direct match plays."""
-    from hive_envs.training.arena import play_matches
-    from hive_envs.training.ladder import ladder
+    from hive_envs.evaluation.arena import play_matches
+    from hive_envs.evaluation.ladder import ladder
 
     options = model_card("hoyito_2x6")["game_options"]
     out = tmp_path / "ladder.json"
     players = ["pretrained:hoyito_2x6", "pretrained:hoyito_2x6@2"]
     ladder(players, game="hoyito", game_options=options, games=4, progress=False, out=str(out))
-    results, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(out))
+    results, rows = agent_results.rows_from_ladder("hoyito_2x6", str(out))
     assert len(rows) == 11  # 5 fixed players x 2 settings + the pair of the two settings
     by_pair = {(r.player, r.opponent): r for r in results}
     assert ("pretrained:hoyito_2x6@2", "pretrained:hoyito_2x6") in by_pair  # the searched one's side
@@ -288,13 +288,13 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
     plays = {(row["opponent"], row["play"], row["simulations"]) for row in rows}
     assert ("greedy", "argmax", 0) in plays and ("greedy", "search", 2) in plays
     with pytest.raises(ValueError, match="is a hoyito ladder"):
-        pretrained_script.rows_from_ladder("hive_base", str(out))
+        agent_results.rows_from_ladder("hive_base", str(out))
 
 
 def test_ladder_rows_of_kept_pairs_say_the_run_that_played_them(tmp_path):
     """A pair an extended ladder kept was played by the earlier run: its row has that run's command,
     commit, date, load and wall time, not the extending run's."""
-    from hive_envs.training.ladder import ladder
+    from hive_envs.evaluation.ladder import ladder
 
     options = model_card("hoyito_2x6")["game_options"]
     first, second = tmp_path / "first.json", tmp_path / "second.json"
@@ -302,7 +302,7 @@ def test_ladder_rows_of_kept_pairs_say_the_run_that_played_them(tmp_path):
     ladder(["pretrained:hoyito_2x6"], **common, out=str(first), command="the first run")
     players = ["pretrained:hoyito_2x6", "pretrained:hoyito_2x6@2"]
     ladder(players, **common, out=str(second), command="the second run", extend=str(first))
-    _, rows = pretrained_script.rows_from_ladder("hoyito_2x6", str(second))
+    _, rows = agent_results.rows_from_ladder("hoyito_2x6", str(second))
     runs = {run["command"]: run for run in (json.loads(path.read_text()) for path in (first, second))}
     for row in rows:
         run = runs["the first run" if row["play"] == "argmax" else "the second run"]
@@ -317,7 +317,7 @@ def test_ladder_rows_of_kept_pairs_say_the_run_that_played_them(tmp_path):
     ]
     second.write_text(json.dumps(report))
     with pytest.raises(ValueError, match=r"without the run that played it \(command\)"):
-        pretrained_script.rows_from_ladder("hoyito_2x6", str(second))
+        agent_results.rows_from_ladder("hoyito_2x6", str(second))
 
 
 def test_ladder_rows_of_another_file_under_the_agents_name_are_refused(tmp_path):
@@ -331,7 +331,7 @@ def test_ladder_rows_of_another_file_under_the_agents_name_are_refused(tmp_path)
     ):
         report.write_text(json.dumps({"game": "hoyito", "pairs": [pair], "checkpoints": checkpoints}))
         with pytest.raises(ValueError, match=f"played pretrained:hoyito_2x6@2 with {said}"):
-            pretrained_script.rows_from_ladder("hoyito_2x6", str(report))
+            agent_results.rows_from_ladder("hoyito_2x6", str(report))
 
 
 def test_the_uhp_engine_runs_an_agent_on_one_thread():
@@ -364,20 +364,18 @@ def feature_set_1_copy(source: Path, path: Path) -> Path:
 def test_export_writes_the_cards_search_and_a_new_search_drops_the_searched_results(tmp_path, monkeypatch):
     source = shutil.copy(pretrained_path("hoyito_2x6"), tmp_path / "source.pt")  # set 2: has a rule value
     set_1 = feature_set_1_copy(pretrained_path("hoyito_2x6"), tmp_path / "set_1.pt")  # no rule value
-    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    agents_in(tmp_path, monkeypatch)
     pretrained_script.export(source, "hoyito_2x6", 8, prior_temperature=2.0, rule_value_share=0.5)
     card = model_card("hoyito_2x6")
     assert card["search"] == {"prior_temperature": 2.0, "rule_value_share": 0.5}
     player = make_player("pretrained:hoyito_2x6@8")  # every @N of it searches so
     assert player.config.prior_temperature == 2.0 and player.evaluator.rule_value_share == 0.5
-    assert "prior temperature 2, 50% of the leaf value" in pretrained_script.card_markdown(card)
+    assert "prior temperature 2, 50% of the leaf value" in card_markdown(card)
     rows = [
         {"play": "argmax", "simulations": 0, "opponent": "random"},
         {"play": "search", "simulations": 8, "opponent": "random"},
     ]
-    pretrained_script.record_rows("hoyito_2x6", rows)
+    agent_results.record_rows("hoyito_2x6", rows)
     pretrained_script.export(source, "hoyito_2x6", 8, prior_temperature=2.0, rule_value_share=0.5)
     assert model_card("hoyito_2x6")["results"] == rows  # the same agent and search: all kept
     pretrained_script.export(source, "hoyito_2x6", 8, prior_temperature=1.0, rule_value_share=0.5)
@@ -397,9 +395,7 @@ def test_export_takes_the_checkpoints_own_search_unless_told_and_keeps_it_in_the
     source = tmp_path / "source.pt"
     searched = {"prior_temperature": 2.0, "rule_value_share": 0.5}  # as a run's config's search_* keys
     save_checkpoint(source, {**load_checkpoint(pretrained_path("hoyito_2x6")), "search": searched})
-    monkeypatch.setattr(pretrained_module, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "pretrained_folder", lambda: tmp_path)
-    monkeypatch.setattr(pretrained_script, "RESULTS_FOLDER", tmp_path / "results")
+    agents_in(tmp_path, monkeypatch)
     weights, _ = pretrained_script.export(str(source), "hoyito_2x6", 8)
     assert model_card("hoyito_2x6")["search"] == searched
     assert "search" not in load_checkpoint(weights)  # the card is the one place of a shipped agent's search

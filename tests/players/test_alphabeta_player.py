@@ -17,11 +17,11 @@ import pytest
 
 import hive_envs  # noqa: F401  (registers the env ids)
 from hive_envs import play
+from hive_envs.evaluation import arena, evaluate
 from hive_envs.hive import HiveAlphaBeta, HiveGame
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
 from hive_envs.players import AlphaBetaPlayer, PlayerContext, SearchLimits, make_player
-from hive_envs.training import arena, evaluate
 from tests.play.helpers import tiny_hoyito_checkpoint
 
 

@@ -13,21 +13,13 @@ from hive_envs.hive import HiveGame
 from hive_envs.players import PlayerContext, SearchLimits, checkpoint, make_player
 from hive_envs.players.checkpoint import MAX_SIMULATIONS
 from tests.agents.test_rule_value import random_positions
+from tests.players.search_roots import record_search_roots
 
 
 @pytest.fixture
 def roots(monkeypatch):
     """Every root `AgentPlayer.choose` searches, as it was when the search returned."""
-    found = []
-    search_root = checkpoint.search_root
-
-    def recording(*args, **kwargs):
-        root = search_root(*args, **kwargs)
-        found.append((root.moves.copy(), root.n.copy(), root.w.copy(), root.visits))
-        return root
-
-    monkeypatch.setattr(checkpoint, "search_root", recording)
-    return found
+    return record_search_roots(monkeypatch, checkpoint)
 
 
 def test_a_network_players_summary_holds_the_root_of_the_search_that_chose_its_move(roots):

@@ -17,6 +17,8 @@ import pytest
 
 import hive_envs  # noqa: F401  (registers the env ids)
 from hive_envs import play
+from hive_envs.evaluation import arena
+from hive_envs.evaluation.match import halves, play_games_batched, summarise
 from hive_envs.hive import HiveGame
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.hoyito import HoyitoGame
@@ -33,8 +35,6 @@ from hive_envs.players import (
 )
 from hive_envs.players import specs as player_specs
 from hive_envs.pretrained import pretrained_path
-from hive_envs.training import arena
-from hive_envs.training.match import halves, play_games_batched, summarise
 from tests.play.helpers import tiny_hoyito_checkpoint
 
 
@@ -157,7 +157,7 @@ def test_a_registered_kind_answers_uhp_bestmove_and_plays_in_the_terminal(first_
 
 
 def test_evaluate_accepts_search_specs_and_registered_kinds(first_kind, tmp_path):
-    from hive_envs.training import evaluate
+    from hive_envs.evaluation import evaluate
 
     path = tiny_hoyito_checkpoint(tmp_path / "run" / "checkpoints" / "step_1.pt")
     report = evaluate.evaluate([str(path)], ["first:0", f"{path}@2"], games=4, out=str(tmp_path / "e.json"))

@@ -10,7 +10,7 @@ pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (pip install
 import ray
 
 from hive_envs.agents import load_checkpoint
-from hive_envs.training import evaluate
+from hive_envs.evaluation import evaluate
 from hive_envs.training.rllib.cluster import init_ray
 from hive_envs.training.rllib.config import RLlibConfig
 from hive_envs.training.rllib_selfplay import train

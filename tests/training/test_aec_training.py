@@ -13,7 +13,8 @@ import torch
 from hive_envs.agents import load_checkpoint
 from hive_envs.agents.networks import build_network
 from hive_envs.core import aec_source
-from hive_envs.training import evaluate, ppo_selfplay
+from hive_envs.evaluation import evaluate
+from hive_envs.training import ppo_selfplay
 from hive_envs.training.config import config_from_dict
 
 TOY = "tests.core.aec_toy_envs:honest"

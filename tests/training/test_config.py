@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hive_envs.training.config import TrainConfig, config_from_dict, describe_keys, load_config
 from hive_envs.training.config_keys import parse_overrides
-from tests.bounded_run import run_bounded
+from tests.bounded_run import refusal_bounded
 
 
 def test_every_key_is_documented():
@@ -320,14 +320,9 @@ def test_a_yaml_alias_is_refused_in_one_line_within_bounded_memory(tmp_path, key
     path = tmp_path / "laughs.yaml"
     path.write_text(billion_laughs(key))
     assert len(path.read_bytes()) < 600
-    code = f"""
-        from hive_envs.training.config import load_config
-        try:
-            load_config({str(path)!r})
-        except ValueError as error:
-            print(error)
-    """
-    result = run_bounded(code, memory_bytes=1 << 30, seconds=60)
+    result = refusal_bounded(
+        "hive_envs.training.config", "load_config", path, memory_bytes=1 << 30, seconds=60
+    )
     assert result.returncode == 0, result.stderr[-500:]
     assert result.stdout.count("\n") == 1 and len(result.stdout) < 300, result.stdout[:1000]
     assert "alias" in result.stdout and "(line 1," in result.stdout

@@ -33,11 +33,11 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from hive_envs.evaluation.results_files import read_records, records_path
 from hive_envs.games import GAMES
 from hive_envs.hive import HiveGame
 from hive_envs.hive.render import BUG_COLOURS
 from hive_envs.pretrained import pretrained_path
-from hive_envs.training.results_files import read_records, records_path
 from hive_envs.web.compiling import FRESH_INSTALL_COMPILE_S, compile_watch
 from hive_envs.web.server import MAX_BODY, create_app
 from hive_envs.web.serving import bound_addresses, make_server
@@ -198,7 +198,7 @@ def test_an_illegal_request_shows_its_message_on_the_page(server, browser):
 
 
 def test_an_arena_report_and_a_ladder_report_are_replayed(server, browser, tmp_path):
-    from hive_envs.training import arena
+    from hive_envs.evaluation import arena
 
     out = tmp_path / "arena.json"
     arena.run(["greedy"], ["alphabeta:1"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))
@@ -388,7 +388,7 @@ def test_only_games_the_page_can_draw_are_offered(served, browser):
 
 
 def test_long_player_names_and_long_errors_keep_the_layout(served, browser, tmp_path):
-    from hive_envs.training import arena
+    from hive_envs.evaluation import arena
 
     out = tmp_path / "arena.json"
     arena.run(["random"], ["greedy"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))

@@ -20,7 +20,7 @@ from hive_envs.web.tables import Tables
 from hive_envs.web.trust import Offer
 
 ROOT = Path(__file__).resolve().parents[2]
-FAKE = f"{sys.executable} {ROOT / 'tests' / 'play' / 'fake_uhp_engine.py'} garbage"
+FAKE = f"{sys.executable} {ROOT / 'tests' / 'evaluation' / 'fake_uhp_engine.py'} garbage"
 
 
 class Clock:

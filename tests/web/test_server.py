@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("flask")
 
+from hive_envs.evaluation.results_files import records_path
 from hive_envs.games import new_game
 from hive_envs.hive import HiveGame
 from hive_envs.hive.engine.grid import DIRECTIONS
-from hive_envs.training.results_files import records_path
 from hive_envs.web.caps import Caps
 from hive_envs.web.guards import COOKIE
 from hive_envs.web.server import create_app, main
@@ -24,7 +24,7 @@ from hive_envs.web.tables import Tables
 from hive_envs.web.trust import Offer
 
 ROOT = Path(__file__).resolve().parents[2]
-FAKE = f"{sys.executable} {ROOT / 'tests' / 'play' / 'fake_uhp_engine.py'}"
+FAKE = f"{sys.executable} {ROOT / 'tests' / 'evaluation' / 'fake_uhp_engine.py'}"
 FAKE_ENGINES = Offer({mode: f"{FAKE} {mode}" for mode in ("die", "hang", "garbage", "start-exit")})
 LADDER = ROOT / "docs" / "results" / "ladder_hive_base.json"
 
@@ -188,7 +188,7 @@ def test_the_raw_policy_shows_probabilities_that_cover_the_legal_moves(client):
 
 # ---------------------------------------------------------------- replay
 def test_an_arena_report_lists_every_game_and_each_replays_to_its_record(client, tmp_path):
-    from hive_envs.training import arena
+    from hive_envs.evaluation import arena
 
     out = tmp_path / "arena.json"
     arena.run(["random"], ["greedy"], 2, arena.Settings(game="hive", opening_plies=0), out=str(out))

@@ -14,6 +14,7 @@ from hive_envs.players.checkpoint import MAX_SIMULATIONS
 from hive_envs.web.records import game_of_record
 from hive_envs.web.server import create_app
 from hive_envs.web.tables import Tables
+from tests.players.search_roots import record_search_roots
 
 
 @pytest.fixture
@@ -25,18 +26,9 @@ def client():
 
 @pytest.fixture
 def searches(monkeypatch):
-    """Every PUCT search run from here on, by anyone, as (root moves, root visits) when it returned."""
-    found = []
-    search_root = search_module.search_root
-
-    def recording(*args, **kwargs):
-        root = search_root(*args, **kwargs)
-        found.append((root.moves.tolist(), root.n.tolist()))
-        return root
-
-    monkeypatch.setattr(search_module, "search_root", recording)
-    monkeypatch.setattr(checkpoint, "search_root", recording)
-    return found
+    """Every PUCT search run from here on, by anyone, as (root moves, visits, value sums, simulations)
+    when it returned."""
+    return record_search_roots(monkeypatch, search_module, checkpoint)
 
 
 def computer_moves(client, players, count, searches=None, game="hive"):
@@ -57,18 +49,18 @@ def computer_moves(client, players, count, searches=None, game="hive"):
     return replies
 
 
-def visits_by_name(reply, moves: list[int], visits: list[int]) -> dict[str, int]:
+def visits_by_name(reply, moves, visits) -> dict[str, int]:
     """A search's root visits by move name, on the position before ``reply``'s move."""
     before = game_of_record(reply["record"])
     before.undo()
-    return {before.move_name(m): n for m, n in zip(moves, visits)}
+    return {before.move_name(int(m)): int(n) for m, n in zip(moves, visits)}
 
 
 @pytest.mark.parametrize("spec", ["pretrained:hive_base@16", "pretrained:hive_base@T=0.3"])
 def test_the_panels_visits_are_those_of_the_one_search_that_chose_the_move(client, searches, spec):
     replies = computer_moves(client, ["human", spec], 6, searches)
     assert len(searches) == len(replies) == 3  # one search per computer move, none for the panel
-    for reply, (moves, visits) in zip(replies, searches):
+    for reply, (moves, visits, _, _) in zip(replies, searches):
         thoughts = reply["thoughts"]
         assert thoughts["kind"] == "tree" and thoughts["played"] == reply["computer_move"]
         assert thoughts["visits"] == sum(visits)
@@ -84,7 +76,7 @@ def test_the_panels_visits_are_those_of_the_one_search_that_chose_the_move(clien
 
 def test_a_position_with_few_moves_lists_them_all_with_every_visit(client, searches):
     (reply,) = computer_moves(client, ["pretrained:hive_base@24", "human"], 1, searches)
-    ((moves, visits),) = searches
+    ((moves, visits, _, _),) = searches
     rows = reply["thoughts"]["moves"]
     assert len(rows) == len(moves) == 4  # the tournament opening's four first placements
     assert sum(row["visits"] for row in rows) == sum(visits) == 24

@@ -11,6 +11,7 @@ Python environments need the package's dependencies (`pip install 'hive_envs[rll
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from pathlib import Path
@@ -57,7 +58,7 @@ def init_ray(address: str | None, num_cpus: int) -> None:
             num_cpus=num_cpus,
             include_dashboard=False,
             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(paths)}},
-            logging_level="WARNING",
+            logging_level=logging.WARNING,
         )
         return
     if address != "auto":
@@ -65,5 +66,5 @@ def init_ray(address: str | None, num_cpus: int) -> None:
     ray.init(
         address=address,
         runtime_env={"working_dir": str(REPO_ROOT), "excludes": WORKING_DIR_EXCLUDES},
-        logging_level="WARNING",
+        logging_level=logging.WARNING,
     )

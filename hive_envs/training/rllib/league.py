@@ -74,7 +74,9 @@ class LeagueCallback(RLlibCallback):
         self._history: list[tuple[float, float]] = [(0.0, 0.0)]
 
     # ------------------------------------------------------------ env runners
-    def on_episode_end(self, *, episode, metrics_logger, **kwargs) -> None:
+    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
+        if metrics_logger is None:  # the new API stack's env runners always give one
+            return
         modules = [episode.module_for(agent) for agent in AGENTS]
         if modules == [MAIN, MAIN]:
             metrics_logger.log_value(("league", "self_play_games"), 1, reduce="lifetime_sum")

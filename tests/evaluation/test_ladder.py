@@ -1,4 +1,4 @@
-"""The Elo ladder (`training.ladder`, ``evaluate.py --ladder``) on tiny matches: what the CI can run."""
+"""The Elo ladder (`evaluation.ladder`, ``evaluate.py --ladder``) on tiny matches: what the CI can run."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from hive_envs.evaluation import evaluate, ladder
+from hive_envs.evaluation.results_files import read_records, records_path
 from hive_envs.hoyito.definition import HOYITO
-from hive_envs.training import evaluate, ladder
-from hive_envs.training.results_files import read_records, records_path
 from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
+from tools.ladder_tables import markdown as ladder_markdown
 
 PNG = b"\x89PNG\r\n\x1a\n"
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,7 +98,7 @@ def test_bad_arguments_are_refused_before_any_game(tmp_path, no_games):
 
 def test_markdown_of_a_tiny_ladder(tmp_path):
     report = ladder.ladder(game="hoyito", games=2, progress=False)
-    text = ladder.markdown(report, "x.png")
+    text = ladder_markdown(report, "x.png")
     assert "**Hoyito II 2x6**" in text and "![Hoyito II 2x6 Elo ladder](x.png)" in text
     assert text.count("\n| `") == len(report["elo"]) + len(report["pairs"])
     for pair in report["pairs"]:  # every game's record, for replay (hive-web)
@@ -136,7 +137,7 @@ def test_extend_keeps_the_earlier_pairs_and_plays_only_the_new_ones(tmp_path, pl
         assert len(row["games_played"]) == 2
         assert row["from"] == run_then  # the run that played it, not this one
     assert report["reused"][0]["report"] == str(first)
-    assert "10 pairs are kept from" in ladder.markdown(report)
+    assert "10 pairs are kept from" in ladder_markdown(report)
     assert {row["player"] for row in report["elo"]} == set(report["players"])
 
 
@@ -172,13 +173,13 @@ def test_a_second_extension_keeps_where_each_pair_was_played(tmp_path):
     assert all(sources[frozenset((name, "alphabeta:1"))] == str(second) for name in classical)
     assert all(sources[frozenset((name, "alphabeta:3"))] is None for name in [*classical, "alphabeta:1"])
     assert [source["report"] for source in report["reused"]] == [str(first), str(second)]
-    text = ladder.markdown(report)
+    text = ladder_markdown(report)
     assert "10 pairs are kept from" in text and "5 pairs are kept from" in text
     assert text.count("The time and load above are the new pairs'.") == 1  # said once, not per source
     third = {"report": "third.json", "commit": "0" * 40, "date": report["date"]}
     report["pairs"][0]["from"] = third
     report["reused"].append(third)
-    assert "1 pair is kept from `third.json`" in ladder.markdown(report)
+    assert "1 pair is kept from `third.json`" in ladder_markdown(report)
 
 
 def test_extend_refuses_a_report_played_under_other_settings(tmp_path, no_games):

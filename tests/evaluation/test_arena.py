@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from hive_envs.evaluation import arena, evaluate
+from hive_envs.evaluation.results_files import read_records
 from hive_envs.hive import HiveGame
 from hive_envs.players import register_player_kind, split_checkpoint_spec
 from hive_envs.players import specs as player_specs
-from hive_envs.training import arena, evaluate
-from hive_envs.training.results_files import read_records
 from hive_envs.uhp_client import UHPClient, UHPEngineError, UHPTimeout
 from tests.play.helpers import tiny_hoyito_checkpoint
 from tests.play.oscillator import Oscillator

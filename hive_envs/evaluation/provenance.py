@@ -38,7 +38,7 @@ def machine() -> dict:
 
 def versions() -> dict:
     """Installed versions of the libraries the rows use (None when one is not installed)."""
-    found = {}
+    found: dict[str, str | None] = {}
     for name in LIBRARIES:
         try:
             found[name] = metadata.version(name)

@@ -11,7 +11,7 @@ every slot of a seat. Every tool plays its matches here, in one of two modes:
   move (`play_game`): any players, UHP engine processes included; a player that fails or moves
   illegally forfeits (no result). The arena, its ladder and the trainers' evaluation of a compiled
   game play so;
-- `play_games_batched`: all the games at once in one batch of the game (`training.game_lookup.make_batch`),
+- `play_games_batched`: all the games at once in one batch of the game (`GameDefinition.make_batch`),
   each player moving on all the rows it is to move in with its batched ``act`` when it has one (one
   network forward pass for all of them), else ``choose`` on each row's game: ``evaluate.py`` and the
   trainers' evaluation of an AEC env play so. Each row counts only its first finished game; a row
@@ -35,8 +35,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from hive_envs.core.game import Game
+from hive_envs.games import game_entry
 from hive_envs.players import Player, PlayerFailure, RandomPlayer, SearchLimits, batch_actions
-from hive_envs.training.game_lookup import make_batch
 
 Schedule = list[tuple[list[int], int]]
 """One ``(opening, seat of A)`` per game (module doc)."""
@@ -132,7 +132,7 @@ def play_games_batched(
     num_games = len(schedule)
     if num_games < 2:
         raise ValueError(f"a match needs at least 2 games (one per seat), got {num_games}")
-    batch = make_batch(game, num_games, game_options)
+    batch = game_entry(game).make_batch(num_games, game_options)
     batch.reset(seed=seed)
     _play_row_openings(batch, [opening for opening, _ in schedule])
     filler = RandomPlayer(seed)  # moves in the rows whose first game is over
@@ -213,6 +213,7 @@ def pair_points(records: list[GameRecord]) -> list[int]:
     or two draws."""
     counts = [0] * 5
     for first, second in game_pairs(records):
+        assert first.result_for_a is not None and second.result_for_a is not None  # `game_pairs`: results
         counts[int(first.result_for_a + second.result_for_a + 2)] += 1
     return counts
 

@@ -8,9 +8,9 @@ import pytest
 
 from hive_envs.agents import save_checkpoint
 from hive_envs.agents.networks import build_network
-from hive_envs.training import evaluate
-from hive_envs.training.elo import fit_elo
-from hive_envs.training.match import wilson_interval
+from hive_envs.evaluation import evaluate
+from hive_envs.evaluation.elo import fit_elo
+from hive_envs.evaluation.match import wilson_interval
 from tests.nim import NIM
 
 TOY = NIM.name  # the toy game, added by its definition (the nim_registered fixture)
@@ -180,7 +180,7 @@ def test_flags_that_would_be_ignored_are_refused(tmp_path, capsys, no_games, fla
 def test_a_report_whose_folder_became_unwritable_is_saved_elsewhere_and_said_so(tmp_path, capsys):
     import shutil
 
-    from hive_envs.training.cli import write_report
+    from hive_envs.evaluation.results_files import write_report
 
     out = tmp_path / "results" / "r.json"
     write_report(out, {"a": 1})

@@ -1,4 +1,4 @@
-"""Pairs of games from one opening with the seats swapped (`hive_envs.training.match`): the
+"""Pairs of games from one opening with the seats swapped (`hive_envs.evaluation.match`): the
 pentanomial count and the score's interval over the pairs."""
 
 import math
@@ -6,9 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from hive_envs.hoyito import HoyitoGame
-from hive_envs.players import RandomPlayer, SearchLimits
-from hive_envs.training.match import (
+from hive_envs.evaluation.match import (
     GameRecord,
     MatchResult,
     format_table,
@@ -22,6 +20,8 @@ from hive_envs.training.match import (
     play_games_batched,
     summarise,
 )
+from hive_envs.hoyito import HoyitoGame
+from hive_envs.players import RandomPlayer, SearchLimits
 
 
 def record(seat, result, opening):

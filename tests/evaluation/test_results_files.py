@@ -1,4 +1,4 @@
-"""A report with games is written as a summary and a compressed records file (`training.results_files`)."""
+"""A report with games is written as a summary and a compressed records file (`evaluation.results_files`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hive_envs.training import results_files
-from hive_envs.training.cli import write_report
-from hive_envs.training.results_files import read_records, read_report, records_path
+from hive_envs.evaluation import results_files
+from hive_envs.evaluation.results_files import read_records, read_report, records_path, write_report
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
+import tempfile
 from pathlib import Path
 
 GAMES = "games_played"
@@ -120,3 +122,52 @@ def read_report(path: str | Path) -> tuple[dict, str | None]:
         return read_records(path), None
     except ValueError as error:
         return summary, str(error)
+
+
+def write_report(path: str | Path, report: dict) -> None:
+    """Write `report` as indented JSON (making the folder again if it vanished) and say where; a report
+    that holds games is written as its summary at `path` and its records file beside it
+    (`split`: ``records/NAME.json.gz``). If a file cannot be written any more (`path` is
+    checked at the start, but the folder may have become a file or read-only since), it is saved to
+    a new file in the temporary folder instead and a ValueError names both, so that a long run's
+    results are never lost."""
+    summary, records = split(report, path)
+    files = [(Path(path), json.dumps(summary, indent=2).encode(), ".json")]
+    if records is not None:
+        files.append((records_path(path), records, ".json.gz"))
+    rescued = [message for message in (_write_or_rescue(*file) for file in files) if message]
+    if rescued:
+        raise ValueError("; ".join(rescued))
+    print(f"\nwrote {path}" + (f" and its games, {files[1][0]}" if records else ""))
+
+
+def _write_or_rescue(path: Path, data: bytes, suffix: str) -> str | None:
+    """Write ``data`` at ``path``; if that fails, to a new temporary file, and say so (else None)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as error:
+        handle, saved = tempfile.mkstemp(prefix=f"{path.name.split('.')[0]}.", suffix=suffix)
+        with os.fdopen(handle, "wb") as rescue:
+            rescue.write(data)
+        return (
+            f"cannot write the report to {str(path)!r} ({error.strerror or error}); it was saved to {saved!r}"
+        )
+    return None
+
+
+def check_writable(path: str | Path, flag: str) -> None:
+    """ValueError naming ``flag`` unless a file can be written at ``path`` (its folder is made if
+    missing): checked before a long run, so that hours of games are not lost to a typo."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a folder; give a file path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        with open(path, "a"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        raise ValueError(f"{flag} {str(path)!r} cannot be written: {error.strerror or error}") from None

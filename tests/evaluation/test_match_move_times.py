@@ -1,10 +1,10 @@
-"""The referee times every move of a game-by-game match (`hive_envs.training.match`)."""
+"""The referee times every move of a game-by-game match (`hive_envs.evaluation.match`)."""
 
 import time
 
+from hive_envs.evaluation.match import paired, play_games, summarise
 from hive_envs.hoyito import HoyitoGame
 from hive_envs.players import RandomPlayer, SearchLimits
-from hive_envs.training.match import paired, play_games, summarise
 
 PAUSE_S = 0.01
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from hive_envs.evaluation import arena
+from hive_envs.evaluation.match import paired, play_games, summarise
 from hive_envs.hoyito import HoyitoGame
 from hive_envs.players import RandomPlayer, SearchLimits
 from hive_envs.players.base import keeps_move_time
-from hive_envs.training import arena
-from hive_envs.training.match import paired, play_games, summarise
-from tests.training.test_match_move_times import PAUSE_S, SlowRandom
+from tests.evaluation.test_match_move_times import PAUSE_S, SlowRandom
 
 
 def test_moves_over_the_limit_are_counted_for_each_side():
