@@ -50,9 +50,9 @@ def game_entry(name: str) -> GameDefinition:
 
 
 def game_for_network(network: str) -> GameDefinition | None:
-    """The game a network kind is made for (`GameDefinition.networks`), None for a generic one."""
+    """The game a network kind is made for (its definition's ``agents.networks``), None for a generic one."""
     for definition in GAMES.values():
-        if network in definition.networks:
+        if network in definition.agents.networks:
             return definition
     return None
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from hive_envs.core.alphabeta import WIN_SCORE, AlphaBetaSearcher
 from hive_envs.core.batch import BatchGame, check_num_games, check_rows
-from hive_envs.core.definition import GameDefinition, MatchMetric
+from hive_envs.core.definition import EnvParts, Evaluation, GameDefinition, MatchMetric, Presentation
 from hive_envs.core.game import check_integer
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.single_agent import SingleAgentEnv
@@ -299,18 +299,24 @@ NIM = GameDefinition(
     options=NimOptions,
     new_game=NimGame,
     from_record=NimGame.from_record,
-    encoder=NimEncoder,
-    label=lambda options: f"Nim of {options.pile}",
-    seat_names=("First", "Second"),
-    batch=NimBatch,
-    aec_env=nim_env,
-    aec_id="hive_envs_tests/nim-v0",
-    gym_envs={"hive_envs_tests/Nim-v0": {}},
-    gym_entry_point=nim_gym_env,
-    vector_entry_point=NimVectorEnv,
-    searcher=NimAlphaBeta,
-    draw_text=lambda game: f"{game.stones} stones left",
-    ladder=("random", "greedy", "alphabeta:2"),
-    eval_opponents=("random", "greedy"),
-    metrics=(MatchMetric("moves_by_a", "moves A made", lambda game, seat: game.movers.count(seat)),),
+    envs=EnvParts(
+        encoder=NimEncoder,
+        batch=NimBatch,
+        aec_env=nim_env,
+        aec_id="hive_envs_tests/nim-v0",
+        gym_envs={"hive_envs_tests/Nim-v0": {}},
+        gym_entry_point=nim_gym_env,
+        vector_entry_point=NimVectorEnv,
+    ),
+    presentation=Presentation(
+        label=lambda options: f"Nim of {options.pile}",
+        seat_names=("First", "Second"),
+        draw_text=lambda game: f"{game.stones} stones left",
+    ),
+    evaluation=Evaluation(
+        searcher=NimAlphaBeta,
+        ladder=("random", "greedy", "alphabeta:2"),
+        eval_opponents=("random", "greedy"),
+        metrics=(MatchMetric("moves_by_a", "moves A made", lambda game, seat: game.movers.count(seat)),),
+    ),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from hive_envs.core.definition import GameDefinition
+from hive_envs.core.definition import AgentKit, EnvParts, Evaluation, GameDefinition, Presentation
 
 if TYPE_CHECKING:
     from hive_envs.hoyito.engine.game import HoyitoGame
@@ -32,27 +32,35 @@ HOYITO = GameDefinition(
     options="hive_envs.hoyito.engine.options:HoyitoOptions",
     new_game="hive_envs.hoyito.engine.game:HoyitoGame.from_options",
     from_record=_from_record,
-    encoder="hive_envs.hoyito.encoding:HoyitoEncoding",
-    label=lambda options: f"Hoyito II 2x{options.holes_per_row}",
-    seat_names=("South", "North"),
-    batch="hive_envs.hoyito.batch:HoyitoBatch",
-    aec_env="hive_envs.hoyito_v0:env",
-    aec_id="hive_envs/hoyito-v0",
-    gym_envs={"hive_envs/Hoyito-v0": {}, "hive_envs/Hoyito2x12-v0": {"holes_per_row": 12}},
-    gym_entry_point="hive_envs.hoyito.gym_env:HoyitoEnv",
-    vector_entry_point="hive_envs.hoyito.gym_env:HoyitoVectorEnv",
-    searcher="hive_envs.hoyito.search.alphabeta:HoyitoAlphaBeta",
-    draw_text="hive_envs.hoyito.render:render_numbered",
-    draw_picture="hive_envs.hoyito.render:render_rgb",
-    web_board="hive_envs.web.boards:hoyito_position",
-    score_text=lambda game: " ({}-{})".format(*game.captured),
-    move_notation="the number of the hole to sow from, as printed around the board",
-    ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
-    eval_opponents=("random", "greedy"),
-    potential="captured_margin",  # hive_envs.hoyito.engine.game.POTENTIAL_NAME (tested equal)
-    networks=("hoyito_lookahead",),
-    rule_networks=("hoyito_lookahead",),
-    network_rules=lambda options: {
-        f.name: int(getattr(options, f.name)) for f in dataclasses.fields(options)
-    },
+    envs=EnvParts(
+        encoder="hive_envs.hoyito.encoding:HoyitoEncoding",
+        batch="hive_envs.hoyito.batch:HoyitoBatch",
+        aec_env="hive_envs.hoyito_v0:env",
+        aec_id="hive_envs/hoyito-v0",
+        gym_envs={"hive_envs/Hoyito-v0": {}, "hive_envs/Hoyito2x12-v0": {"holes_per_row": 12}},
+        gym_entry_point="hive_envs.hoyito.gym_env:HoyitoEnv",
+        vector_entry_point="hive_envs.hoyito.gym_env:HoyitoVectorEnv",
+        potential="captured_margin",  # hive_envs.hoyito.engine.game.POTENTIAL_NAME (tested equal)
+    ),
+    presentation=Presentation(
+        label=lambda options: f"Hoyito II 2x{options.holes_per_row}",
+        seat_names=("South", "North"),
+        draw_text="hive_envs.hoyito.render:render_numbered",
+        score_text=lambda game: " ({}-{})".format(*game.captured),
+        move_notation="the number of the hole to sow from, as printed around the board",
+        draw_picture="hive_envs.hoyito.render:render_rgb",
+        web_board="hive_envs.web.boards:hoyito_position",
+    ),
+    evaluation=Evaluation(
+        searcher="hive_envs.hoyito.search.alphabeta:HoyitoAlphaBeta",
+        ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
+        eval_opponents=("random", "greedy"),
+    ),
+    agents=AgentKit(
+        networks=("hoyito_lookahead",),
+        rule_networks=("hoyito_lookahead",),
+        network_rules=lambda options: {
+            f.name: int(getattr(options, f.name)) for f in dataclasses.fields(options)
+        },
+    ),
 )

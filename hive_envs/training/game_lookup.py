@@ -27,7 +27,7 @@ def encoding_version(batch) -> str:
 def carries_rules(network: str) -> bool:
     """Whether a network kind simulates moves with a game's kernels (its spec carries the rules)."""
     definition = game_for_network(network)
-    return definition is not None and network in definition.rule_networks
+    return definition is not None and network in definition.agents.rule_networks
 
 
 def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, Any]:
@@ -40,7 +40,11 @@ def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, A
     observations of its batch (the lock-step tests of hive_envs.core.aec_batch), so the network plays
     the same there; the rules are then the env's game options."""
     definition = game_for_network(network)
-    if definition is None or definition.network_rules is None or network not in definition.rule_networks:
+    if (
+        definition is None
+        or definition.agents.network_rules is None
+        or network not in definition.agents.rule_networks
+    ):
         raise ValueError(f"network {network!r} simulates no game's moves")
     if game == AEC.name:
         aec = options if isinstance(options, AecOptions) else AecOptions(**options)
@@ -50,12 +54,12 @@ def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, A
                 f"network {network!r} needs the {definition.name} game or its own PettingZoo env "
                 f"({' or '.join(sorted(own_env_names(definition)))}), not the env {aec.label}"
             )
-        return definition.network_rules(own[1])
+        return definition.agents.network_rules(own[1])
     if definition.name != game:
         raise ValueError(f"network {network!r} needs the {definition.name} game")
     if isinstance(options, dict):
         options = definition.parse_options({k: v for k, v in options.items() if k != "parallel"})
-    return definition.network_rules(options)
+    return definition.agents.network_rules(options)
 
 
 def network_spec(config, batch) -> dict[str, Any]:
