@@ -49,14 +49,6 @@ def game_entry(name: str) -> GameDefinition:
     return GAMES[name]
 
 
-def game_for_network(network: str) -> GameDefinition | None:
-    """The game a network kind is made for (its definition's ``agents.networks``), None for a generic one."""
-    for definition in GAMES.values():
-        if network in definition.agents.networks:
-            return definition
-    return None
-
-
 def check_option_names(name: str, options, extra: tuple[str, ...] = ()) -> None:
     """`GameDefinition.check_option_names` of the game called ``name``."""
     game_entry(name).check_option_names(options, extra)

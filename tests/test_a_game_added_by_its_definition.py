@@ -15,7 +15,7 @@ import pytest
 
 from hive_envs import play, register_game
 from hive_envs.agents import save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.players import PlayerContext, make_player
 from hive_envs.training import arena, evaluate, ladder, ppo_selfplay
 from hive_envs.training.config import config_from_dict

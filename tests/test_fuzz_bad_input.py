@@ -460,7 +460,7 @@ def _checkpoint(data):
     import torch
 
     from hive_envs.agents import load_policy, save_checkpoint
-    from hive_envs.agents.networks import build_network
+    from hive_envs.agents.network_kinds import build_network
 
     spec = {"kind": "mlp", "hidden_sizes": [4]}
     payload = {

@@ -16,6 +16,7 @@ from hive_envs.core.definition import (
     MatchMetric,
     Presentation,
 )
+from hive_envs.core.network_kind import NetworkKind
 
 if TYPE_CHECKING:
     from hive_envs.hive.engine.game import HiveGame
@@ -45,12 +46,28 @@ def _encoder(options: HiveOptions, observation: str = "planes"):
 
 
 def _network_rules(options: HiveOptions) -> dict:
+    """The game options a ``hive_lookahead`` spec carries (its features decode observations under them)."""
     return {
         "expansions": options.expansions,
         "tournament_opening": options.tournament_opening,
         "max_turns": options.max_turns,
     }
 
+
+HIVE_LOOKAHEAD = NetworkKind(
+    name="hive_lookahead",
+    summary=(
+        "Hive only: the hexconv trunk plus each legal action's rule features (hive_envs/hive/agent/; "
+        "network_options: features, search_depth)"
+    ),
+    options="hive_envs.hive.agent.options:HiveLookaheadOptions",
+    build="hive_envs.hive.agent.network:build",
+    rules=_network_rules,
+    legal_actions=True,
+    batch_evaluator="hive_envs.hive.agent.evaluator:HiveStateEvaluator",
+    legacy_keys={"hive_features": "features", "hive_search_depth": "search_depth"},
+)
+"""Hive's own network kind (`hive_envs.hive.agent`)."""
 
 QUEEN_MARGIN = MatchMetric(
     "queen_margin_for_a",
@@ -106,10 +123,5 @@ HIVE = GameDefinition(
         metrics=(QUEEN_MARGIN,),
         uhp=True,
     ),
-    agents=AgentKit(
-        networks=("hexconv", "hive_lookahead"),
-        rule_networks=("hive_lookahead",),
-        network_rules=_network_rules,
-        fresh_moves="hive_envs.agents.history:fresh_moves",
-    ),
+    agents=AgentKit(networks=(HIVE_LOOKAHEAD,), fresh_moves="hive_envs.hive.agent.history:fresh_moves"),
 )

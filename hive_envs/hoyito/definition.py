@@ -10,6 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from hive_envs.core.definition import AgentKit, EnvParts, Evaluation, GameDefinition, Presentation
+from hive_envs.core.network_kind import NetworkKind
 
 if TYPE_CHECKING:
     from hive_envs.hoyito.engine.game import HoyitoGame
@@ -25,6 +26,29 @@ def _from_record(text: str, options: HoyitoOptions) -> HoyitoGame:
         raise ValueError(f"Hoyito record {text!r} is a game of {game.options}, not of {options}")
     return game
 
+
+def _network_rules(options: HoyitoOptions) -> dict:
+    """The rule options a ``hoyito_lookahead`` spec carries (its features simulate moves under them)."""
+    return {f.name: int(getattr(options, f.name)) for f in dataclasses.fields(options)}
+
+
+HOYITO_LOOKAHEAD = NetworkKind(
+    name="hoyito_lookahead",
+    summary=(
+        "Hoyito only: the mlp trunk plus each action's rule features (hive_envs/hoyito/agent/; "
+        "network_options: features, search_depth, board_values_games)"
+    ),
+    options="hive_envs.hoyito.agent.options:HoyitoLookaheadOptions",
+    build="hive_envs.hoyito.agent.network:build",
+    rules=_network_rules,
+    legal_actions=True,
+    legacy_keys={
+        "hoyito_features": "features",
+        "hoyito_search_depth": "search_depth",
+        "hoyito_board_values_games": "board_values_games",
+    },
+)
+"""Hoyito's own network kind (`hive_envs.hoyito.agent`)."""
 
 HOYITO = GameDefinition(
     name="hoyito",
@@ -56,11 +80,5 @@ HOYITO = GameDefinition(
         ladder=("random", "greedy", "alphabeta:2", "alphabeta:4", "alphabeta:6"),
         eval_opponents=("random", "greedy"),
     ),
-    agents=AgentKit(
-        networks=("hoyito_lookahead",),
-        rule_networks=("hoyito_lookahead",),
-        network_rules=lambda options: {
-            f.name: int(getattr(options, f.name)) for f in dataclasses.fields(options)
-        },
-    ),
+    agents=AgentKit(networks=(HOYITO_LOOKAHEAD,)),
 )

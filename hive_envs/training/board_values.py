@@ -15,7 +15,7 @@ fitted to 2,048 games already plays as well as one fitted to 8,192.
 The table enters the search at `VALUE_WEIGHT` of its fitted size (`to_score_units`): half a counter
 per counter expected, as the hand evaluation counts the best capture on the board (`THREAT`). A
 hoyito_lookahead network with ``board_values`` (config key ``hoyito_board_values_games``) carries
-the table and its features' search uses it (`hive_envs.agents.hoyito_features`).
+the table and its features' search uses it (`hive_envs.hoyito.agent.features`).
 
 The screen (``python -m hive_envs.training.board_values --depths 6 8 --out FILE``) fits a table and
 plays the alpha-beta with it, and without, against ``alphabeta:6`` at each depth, from the arena's

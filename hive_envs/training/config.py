@@ -85,21 +85,21 @@ class TrainConfig(KeyedConfig):
         2,
         "hive_lookahead: rule feature set; 1 = the Queen features (11 per action), 2 = plus the "
         "alpha-beta evaluation after each move and its two-ply value (14 per action; "
-        "hive_envs/agents/hive_features.py)",
+        "hive_envs/hive/agent/features.py)",
         one_of(1, 2),
     )
     hive_search_depth: int = key(
         2,
         "hive_lookahead with hive_features 2: plies of each move's searched value; 2 = the features' "
         "two-ply value, 3 or more = the alpha-beta player's root search that deep (about 35 ms a "
-        "position at 3; hive_envs/agents/hive_features.py)",
+        "position at 3; hive_envs/hive/agent/features.py)",
         between(2, 8),
     )
     hoyito_features: int = key(
         1,
         "hoyito_lookahead: rule feature set; 1 = the two-ply features (6 per action), 2 = plus an "
         "alpha-beta search of hoyito_search_depth plies after each move (8 per action; "
-        "hive_envs/agents/hoyito_features.py)",
+        "hive_envs/hoyito/agent/features.py)",
         one_of(1, 2),
     )
     hoyito_search_depth: int = key(

@@ -44,7 +44,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.core.short_repr import short_repr
 from hive_envs.play import play_command
 from hive_envs.training.budget import TimeBudget, expected_final_step, resume_note

@@ -25,8 +25,8 @@ None for a draw), ``reason`` (why the game ended), ``sides``, ``record`` and ``s
 
 from __future__ import annotations
 
-from hive_envs.core.definition import load
 from hive_envs.core.game import Game
+from hive_envs.core.parts import load
 from hive_envs.games import game_entry
 from hive_envs.hive.engine.grid import DIRECTIONS, cell_to_qr, qr_to_cell
 from hive_envs.hive.engine.moves import PASS_MOVE, move_cell, move_piece

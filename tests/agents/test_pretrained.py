@@ -18,7 +18,7 @@ import hive_envs.pretrained as pretrained_module
 from hive_envs import play
 from hive_envs.agents import load_pretrained
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import SearchLimits, make_player

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from hive_envs.agents import load_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.core import aec_source
 from hive_envs.training import evaluate, ppo_selfplay
 from hive_envs.training.config import config_from_dict

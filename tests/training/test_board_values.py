@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS, COUNTER
 from hive_envs.training import board_values, ppo_selfplay
 from hive_envs.training.board_values import (

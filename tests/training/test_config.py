@@ -239,8 +239,8 @@ RLLIB_TABLE = [
     ({"num_gpus_per_learner": float("nan")}, "config key 'num_gpus_per_learner' has an invalid value nan"),
     ({"name": "../x"}, "config key 'name' has an invalid value '../x'; allowed: a folder name"),
     (
-        {"network": "hexconv", "game": "hoyito"},
-        "config key 'network' has an invalid value 'hexconv'; allowed: 'mlp' or a network for game 'hoyito'",
+        {"network": "hive_lookahead", "game": "hoyito"},
+        "config key 'network' has an invalid value 'hive_lookahead'; allowed: 'mlp' or a network for game 'hoyito'",
     ),
     (
         {"train_batch_size": 1000, "minibatch_size": 600, "num_learners": 2},

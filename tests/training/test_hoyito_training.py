@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents.hoyito_features import (
+from hive_envs.agents.network_kinds import build_network
+from hive_envs.core.alphabeta import MATE_BOUND
+from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.agent.features import (
     FEATURES,
     SCALE,
     SEARCH_CLIP,
@@ -14,9 +17,7 @@ from hive_envs.agents.hoyito_features import (
     HoyitoRuleFeatures,
     lookahead_features,
 )
-from hive_envs.agents.networks import HOYITO_RULE_VALUE_WEIGHT, build_network
-from hive_envs.core.alphabeta import MATE_BOUND
-from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.agent.network import RULE_VALUE_WEIGHT as HOYITO_RULE_VALUE_WEIGHT
 from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS
 from hive_envs.training import ppo_selfplay
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config

@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from hive_envs.agents.network_kinds import game_of_kind, network_kind
 from hive_envs.games import GAMES as ALL_GAMES
-from hive_envs.games import game_entry, game_for_network
+from hive_envs.games import game_entry
 from hive_envs.training.config import NETWORKS
 from hive_envs.training.config_keys import (
     FOLDER_NAME,
@@ -33,7 +34,7 @@ from hive_envs.training.config_keys import (
     reject,
     zero_or_at_least,
 )
-from hive_envs.training.game_lookup import carries_rules, lookahead_rules
+from hive_envs.training.game_lookup import network_rules
 
 GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.ref("aec_env") is not None)
 """The games with a PettingZoo env (RLlib plays those), as registered when this module is imported."""
@@ -123,7 +124,7 @@ class RLlibConfig(KeyedConfig):
 
     def __post_init__(self) -> None:
         check_fields(self)
-        network_game = game_for_network(self.network)
+        network_game = game_of_kind(self.network)
         needs = self.game if network_game is None else network_game.name
         if needs != self.game:
             reject(
@@ -170,11 +171,8 @@ class RLlibConfig(KeyedConfig):
         same as native training's for the same keys."""
         if self.network == "mlp":
             return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
-        rules = (
-            lookahead_rules(self.network, self.game, self.game_options)
-            if carries_rules(self.network)
-            else None
-        )
+        kind = network_kind(self.network)
+        rules = None if kind.rules is None else network_rules(kind, self.game, self.game_options)
         if self.network == "hoyito_lookahead":
             return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes), "rules": rules}
         spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
