@@ -150,7 +150,13 @@ LAYERS = [
     ),
     (
         "training",
-        ["hive_envs.training", "hive_envs.training.*", "training.*"],
+        # the screen of Hoyito's board values plays matches with the arena's machinery
+        [
+            "hive_envs.training",
+            "hive_envs.training.*",
+            "training.*",
+            "hive_envs.hoyito.agent.board_values_screen",
+        ],
         ("torch", "ray", "gymnasium", "pettingzoo"),
     ),
     ("commands", ["hive_envs.commands"], ()),

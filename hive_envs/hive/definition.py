@@ -56,10 +56,7 @@ def _network_rules(options: HiveOptions) -> dict:
 
 HIVE_LOOKAHEAD = NetworkKind(
     name="hive_lookahead",
-    summary=(
-        "Hive only: the hexconv trunk plus each legal action's rule features (hive_envs/hive/agent/; "
-        "network_options: features, search_depth)"
-    ),
+    summary="Hive only: the hexconv trunk plus each legal action's rule features (hive_envs/hive/agent/)",
     options="hive_envs.hive.agent.options:HiveLookaheadOptions",
     build="hive_envs.hive.agent.network:build",
     rules=_network_rules,

@@ -34,14 +34,12 @@ def _network_rules(options: HoyitoOptions) -> dict:
 
 HOYITO_LOOKAHEAD = NetworkKind(
     name="hoyito_lookahead",
-    summary=(
-        "Hoyito only: the mlp trunk plus each action's rule features (hive_envs/hoyito/agent/; "
-        "network_options: features, search_depth, board_values_games)"
-    ),
+    summary="Hoyito only: the mlp trunk plus each action's rule features (hive_envs/hoyito/agent/)",
     options="hive_envs.hoyito.agent.options:HoyitoLookaheadOptions",
     build="hive_envs.hoyito.agent.network:build",
     rules=_network_rules,
     legal_actions=True,
+    new_run="hive_envs.hoyito.agent.network:new_run",
     legacy_keys={
         "hoyito_features": "features",
         "hoyito_search_depth": "search_depth",

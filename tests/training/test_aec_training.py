@@ -57,7 +57,7 @@ def trained_weights(tmp_path, name, **keys):
 def test_first_update_on_the_adapter_equals_the_compiled_batch_bit_for_bit(
     tmp_path, game, options, env, network
 ):
-    """The game's rule network over its own env too: it reads the observation only (`lookahead_rules`)."""
+    """The game's rule network over its own env too: it reads the observation only (`game_lookup.network_rules`)."""
     compiled = trained_weights(tmp_path, "batch", game=game, game_options=options, network=network)
     adapted = trained_weights(tmp_path, "adapter", env=env, env_options=options, network=network)
     assert compiled["network"] == adapted["network"]  # the same rules in the spec

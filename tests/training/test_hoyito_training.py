@@ -232,7 +232,7 @@ def test_a_checkpoint_path_is_an_opponent_of_the_gymnasium_env(tmp_path):
 def test_tiny_run_with_search_features_starts_from_the_rule(tmp_path):
     config = tiny_config(
         tmp_path, game="hoyito", game_options={"holes_per_row": 6}, network="hoyito_lookahead",
-        hoyito_features=2, hoyito_search_depth=2, init_from_rule=True,
+        network_options={"features": 2, "search_depth": 2}, init_from_rule=True,
         search_prior_temperature=2.0, search_rule_value_share=0.5,
     )  # fmt: skip
     ppo_selfplay.train(config)

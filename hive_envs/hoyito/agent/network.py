@@ -16,6 +16,7 @@ The kind is declared in Hoyito's definition (`hive_envs.hoyito.definition`); its
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import cast
 
 import numpy as np
@@ -23,6 +24,7 @@ import torch
 from torch import nn
 
 from hive_envs.agents.networks import LegalActionNetwork, MLPPolicy, NetworkSpec
+from hive_envs.hoyito.agent.options import HoyitoLookaheadOptions
 
 RULE_WEIGHTS = {6: 16.0, 7: 8.0}
 """Feature-set-2 action feature -> logit weight of `HoyitoLookaheadPolicy.init_from_rule`: the
@@ -176,3 +178,23 @@ def build(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: in
         spec.get("search_depth"),
         bool(spec.get("board_values", False)),
     )
+
+
+def new_run(
+    network: HoyitoLookaheadPolicy,
+    options: HoyitoLookaheadOptions,
+    game_options: dict,
+    seed: int,
+    status: Callable[[str], object],
+) -> dict[str, float]:
+    """What a new run does first (the kind's ``new_run``): with ``board_values_games``, fit the board
+    values the features' search reads to that many self-play games (`board_values.learn_board_values`)
+    and load them into the network; the fit's summary as ``board_values/...`` scalars."""
+    if not options.board_values_games:
+        return {}
+    from hive_envs.hoyito.agent.board_values import learn_board_values
+
+    status("fitting board values")
+    table, summary = learn_board_values(dict(game_options), options.board_values_games, seed)
+    network.set_board_values(table)
+    return {f"board_values/{name}": value for name, value in summary.items()}
