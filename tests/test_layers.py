@@ -97,7 +97,17 @@ LAYERS = [
         ],
         (),
     ),
-    ("presentation", ["hive_envs.hive.render", "hive_envs.hoyito.render", "hive_envs.uhp_client"], ()),
+    (
+        "presentation",
+        [
+            "hive_envs.hive.render",
+            "hive_envs.hoyito.render",
+            "hive_envs.hive.web_board",
+            "hive_envs.hoyito.web_board",
+            "hive_envs.uhp_client",
+        ],
+        (),
+    ),
     # The agents: the generic networks and search, and each game's agent kit beside its rules.
     (
         "agents",

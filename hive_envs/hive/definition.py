@@ -111,7 +111,9 @@ HIVE = GameDefinition(
             "on top of X (wB1 bQ); pass when nothing else is legal"
         ),
         draw_picture="hive_envs.hive.render:render_rgb",
-        web_board="hive_envs.web.boards:hive_position",
+        web_board="hive_envs.hive.web_board:position",
+        web_drawer="hive_envs.hive.web_board:drawer",
+        read_record="hive_envs.hive.web_board:read_record",
     ),
     evaluation=Evaluation(
         searcher="hive_envs.hive.search.alphabeta:HiveAlphaBeta",

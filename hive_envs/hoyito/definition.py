@@ -71,7 +71,9 @@ HOYITO = GameDefinition(
         score_text=lambda game: " ({}-{})".format(*game.captured),
         move_notation="the number of the hole to sow from, as printed around the board",
         draw_picture="hive_envs.hoyito.render:render_rgb",
-        web_board="hive_envs.web.boards:hoyito_position",
+        web_board="hive_envs.hoyito.web_board:position",
+        web_drawer="hive_envs.hoyito.web_board:drawer",
+        read_record="hive_envs.hoyito.web_board:read_record",
     ),
     evaluation=Evaluation(
         searcher="hive_envs.hoyito.search.alphabeta:HoyitoAlphaBeta",

@@ -353,11 +353,11 @@ def test_new_game_while_a_computer_thinks_leaves_the_old_game(served, browser):
     table = served.tables._tables[old]
     began = time.monotonic()
     start_game(browser, ["human", "human"], game="hoyito")
-    wait_for(lambda: page_state(browser)["kind"] == "hoyito", "the new game")
+    wait_for(lambda: page_state(browser)["game"] == "hoyito", "the new game")
     assert time.monotonic() - began < 2.5  # not after the 3 s move
     wait_for(lambda: table.closed, "the old game's players to be closed once its move ended", 10)
     state = page_state(browser)
-    assert state["kind"] == "hoyito" and state["ply"] == 0  # the old move's answer was dropped
+    assert state["game"] == "hoyito" and state["ply"] == 0  # the old move's answer was dropped
     assert old not in served.tables._tables
     assert not error_text(browser)
 
