@@ -50,7 +50,7 @@ def searcher_classes() -> dict[str, type[AlphaBetaSearcher]]:
 def uhp_searcher() -> type[AlphaBetaSearcher]:
     """The searcher of the game UHP engines play (its definition says ``uhp``), whose depths the UHP
     ``options`` command shows."""
-    return next(d.searcher_class() for d in GAMES.values() if d.uhp and d.searcher_class() is not None)
+    return next(cls for d in GAMES.values() if d.uhp and (cls := d.searcher_class()) is not None)
 
 
 def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, float | None]:
