@@ -56,10 +56,11 @@ def network_rules(kind: NetworkKind, game: str | None, options: Any) -> dict[str
 
 
 def network_spec(config, batch) -> dict[str, Any]:
-    """A training config's network spec, plus the game's rule options for the network that simulates
-    moves (as checkpoints record it)."""
+    """A training config's network spec, plus the game's rule options (from ``batch``: its validated
+    options, and its ``game_name``, the config's game for a batch that does not say) for a network that
+    simulates moves, as checkpoints record it."""
     spec = config.network_spec()
     kind = network_kind(spec["kind"])
     if kind.rules is not None:
-        spec["rules"] = network_rules(kind, getattr(batch, "game_name", None), batch.options)
+        spec["rules"] = network_rules(kind, getattr(batch, "game_name", config.game), batch.options)
     return spec
