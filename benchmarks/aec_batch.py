@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from hive_envs.core.aec_batch import AecBatch
+from hive_envs.core.definition import AgentKit
 from hive_envs.hive.definition import HIVE
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.options import HiveOptions
@@ -41,11 +42,8 @@ class AecLoopHiveBatch(AecBatch):
 AEC_LOOP_HIVE = dataclasses.replace(
     HIVE,
     name="hive_aec_loop",
-    batch=AecLoopHiveBatch,
-    aec_id=None,
-    gym_envs={},
-    networks=(),
-    rule_networks=(),
+    envs=dataclasses.replace(HIVE.envs, batch=AecLoopHiveBatch, aec_id=None, gym_envs={}),
+    agents=AgentKit(),
 )
 """Hive with the AEC-loop batch: the game the PPO benchmark's "before" row trains on (its lookahead
 network reads Hive's rules from the batch's ``game_name``)."""

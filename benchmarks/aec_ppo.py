@@ -52,7 +52,7 @@ def rollout_cpu_seconds(config, rollouts: int) -> float:
     """CPU seconds of ``rollouts`` self-play rollouts of ``config`` (after one untimed rollout)."""
     import torch
 
-    from hive_envs.agents.networks import build_network
+    from hive_envs.agents.network_kinds import build_network
     from hive_envs.training.game_lookup import make_batch
     from hive_envs.training.run import network_spec
     from hive_envs.training.selfplay import SelfPlayCollector

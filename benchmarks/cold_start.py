@@ -37,7 +37,7 @@ RESULTS = "docs/results/cold_start.json"
 TRAIN_CONFIG = "hive_base"
 CASES = {
     "gym": '`gym.make("hive_envs/Hive-v0")`, `reset(seed=0)`, one `step` (imports included)',
-    "train": f"first update of `train` with the `{TRAIN_CONFIG}` config (hive_lookahead network; torch import included)",
+    "train": f"first update of `train` with the `{TRAIN_CONFIG}` config (its network; torch import included)",
 }
 TARGETS_CPU_S = {"gym": 8.0, "train": 30.0}
 

@@ -26,9 +26,9 @@ import numpy as np
 
 from benchmarks import bench_expert_scores
 from benchmarks import results as results_file
-from hive_envs.agents.hive_features import HiveRuleFeatures
-from hive_envs.agents.hoyito_features import HoyitoRuleFeatures
+from hive_envs.hive.agent.features import HiveRuleFeatures
 from hive_envs.hoyito import HoyitoBatch
+from hive_envs.hoyito.agent.features import HoyitoRuleFeatures
 
 HIVE_DEPTH = 3
 HOYITO_DEPTH = 7

@@ -60,10 +60,13 @@ def counted(owner: object, name: str, totals: dict[str, float], part: str) -> It
 
 def profile(config_path: str, updates: int, num_threads: int | None) -> dict:
     """Steps, CPU-seconds and the CPU-seconds of each of `PARTS` over ``updates`` timed updates."""
-    from hive_envs.agents import networks
+    import torch
+
+    from hive_envs.agents.network_kinds import build_network
     from hive_envs.games import GAMES
     from hive_envs.training import ppo_selfplay, selfplay
     from hive_envs.training.config import load_config
+    from hive_envs.training.game_lookup import network_spec
 
     config = load_config(config_path)
     if num_threads is not None:
@@ -73,7 +76,12 @@ def profile(config_path: str, updates: int, num_threads: int | None) -> dict:
     with tempfile.TemporaryDirectory() as runs, contextlib.ExitStack() as patches:
         common = {"runs_dir": runs, **TIMED_RUN}
         ppo_selfplay.train(dataclasses.replace(config, name="warmup", total_steps=steps_per_update, **common))
-        for network_class in (networks.HiveLookaheadPolicy, networks.HoyitoLookaheadPolicy):
+        batch = GAMES[config.game].make_batch(1, config.game_options)
+        with torch.device("meta"):  # the trained network's class (nothing allocated)
+            network_class = type(
+                build_network(network_spec(config, batch), batch.observation_shape, batch.num_actions)
+            )
+        if hasattr(network_class, "rule_features"):
             patches.enter_context(counted(network_class, "rule_features", totals, "features"))
         patches.enter_context(counted(selfplay, "batch_actions", totals, "players"))
         patches.enter_context(counted(GAMES[config.game].batch, "step", totals, "step"))

@@ -505,7 +505,7 @@ def rollout_steps_per_second(game: str, rollouts: int, config_path: str = PPO_CO
     and of the time spent inside the batch's `step` during it (the env's share)."""
     import torch
 
-    from hive_envs.agents.networks import build_network
+    from hive_envs.agents.network_kinds import build_network
     from hive_envs.training.config import load_config
     from hive_envs.training.game_lookup import make_batch
     from hive_envs.training.run import network_spec

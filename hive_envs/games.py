@@ -59,14 +59,6 @@ def game_entry(name: str) -> GameDefinition:
     return GAMES[name]
 
 
-def game_for_network(network: str) -> GameDefinition | None:
-    """The game a network kind is made for (`GameDefinition.networks`), None for a generic one."""
-    for definition in GAMES.values():
-        if network in definition.networks:
-            return definition
-    return None
-
-
 def own_game(options: AecOptions) -> tuple[GameDefinition, Any] | None:
     """(definition, its parsed options) of the game of this package whose own env ``options`` names (its
     ``aec_id`` after ``pettingzoo:``, or the module of its ``aec_env``); None for any other env.

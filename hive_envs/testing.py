@@ -47,7 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from hive_envs.core.definition import GameDefinition, load
+from hive_envs.core.definition import GameDefinition
+from hive_envs.core.parts import load
 
 
 class ConformanceError(AssertionError):

@@ -7,21 +7,35 @@ Hoyito. Perfect play: leave a multiple of 4 (when extra_turn is False).
 
 Written here: the protocol game, its encoder (the observation is the one-hot of the stones left,
 (pile + 1,) uint8, the same for both seats: the position is all there is), a batch over the protocol
-games, a tiny negamax searcher and the definition. The AEC env, the single-agent and vector envs,
-players, arena, ladder, play CLI, PPO training and `hive_envs.testing` come from the package.
+games, a tiny negamax searcher, its own network kind (``nim_lookahead``: each action's rule features,
+with options, a rule start and a rule value), its web board and drawing script, and the definition.
+The AEC env, the single-agent and vector envs, players, arena, ladder, play CLI, PPO training and
+expert iteration, the web page and `hive_envs.testing` come from the package.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import torch
+from torch import nn
 
+from hive_envs.agents.networks import LegalActionNetwork
 from hive_envs.core.alphabeta import WIN_SCORE, AlphaBetaSearcher
 from hive_envs.core.batch import BatchGame, check_num_games, check_rows
-from hive_envs.core.definition import GameDefinition, MatchMetric
+from hive_envs.core.definition import (
+    AgentKit,
+    EnvParts,
+    Evaluation,
+    GameDefinition,
+    MatchMetric,
+    Presentation,
+)
 from hive_envs.core.game import check_integer
 from hive_envs.core.game_env import GameAECEnv
+from hive_envs.core.network_kind import NetworkKind, NetworkOptions, Trunk, check_int
 from hive_envs.core.single_agent import SingleAgentEnv
 from hive_envs.core.vector import BatchVectorEnv
 
@@ -293,24 +307,164 @@ class NimAlphaBeta(AlphaBetaSearcher):
         return best
 
 
+# ---------------------------------------------------------------- its own network kind
+NIM_FEATURES = 3
+"""Per action (take k + 1 stones): legal, it leaves a multiple of 4 (the winning move), it takes the
+last stone."""
+RULE_LOGITS = {1: 8.0, 2: 16.0}
+"""The rule `NimLookaheadPolicy.init_from_rule` starts from: feature -> logit."""
+
+
+@dataclass(frozen=True)
+class NimLookaheadOptions(NetworkOptions):
+    """``width``: the hidden units each action's features pass through."""
+
+    width: int = 8
+
+    def __post_init__(self):
+        check_int("network 'nim_lookahead'", "width", self.width, 1, 256)
+
+    def spec(self, trunk: Trunk) -> dict[str, Any]:
+        return {"width": self.width}
+
+    @property
+    def rule_value(self) -> bool:
+        return True
+
+
+def nim_features(observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """(actions (B, 3): k where legal, else the padding 3; features (B, 3, `NIM_FEATURES`); position
+    (B, 0)) of one-hot observations (B, pile + 1): what the rules say each action does."""
+    stones = observation.float().argmax(dim=1, keepdim=True)
+    take = torch.arange(1, 4, device=observation.device).unsqueeze(0)
+    legal = (take <= stones).float()
+    features = torch.stack(
+        [legal, legal * ((stones - take) % 4 == 0).float(), legal * (take == stones).float()], dim=-1
+    )
+    actions = torch.where(legal > 0, take - 1, torch.full_like(take, 3))
+    return actions, features, observation.new_zeros((len(observation), 0), dtype=torch.float32)
+
+
+class NimLookaheadPolicy(LegalActionNetwork):
+    """A logit per action from its rule features, a value from their mean (entry k is action k)."""
+
+    def __init__(self, observation_shape: tuple[int, ...], num_actions: int, width: int, rules: dict):
+        super().__init__()
+        if num_actions != 3 or observation_shape != (int(rules["pile"]) + 1,):
+            raise ValueError(f"network 'nim_lookahead' needs Nim of {rules['pile']}'s spaces")
+        self.action_net = nn.Sequential(nn.Linear(NIM_FEATURES, width), nn.ReLU(), nn.Linear(width, 1))
+        self.value_net = nn.Linear(NIM_FEATURES, 1)
+
+    def check_rule_features(self) -> None:
+        """Its features always give the rule a value (`rule_value`)."""
+
+    @torch.no_grad()
+    def init_from_rule(self) -> None:
+        """Play `RULE_LOGITS` before any training: a unit per weighted feature, the rest silent."""
+        first, last = self.action_net[0], self.action_net[2]
+        last.weight.zero_()
+        last.bias.zero_()
+        for unit, (feature, logit) in enumerate(RULE_LOGITS.items()):
+            first.weight[unit].zero_()
+            first.weight[unit, feature] = 1.0
+            first.bias[unit] = 0.0
+            last.weight[0, unit] = logit
+
+    def rule_value(self, rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """+0.5 where a legal move leaves a multiple of 4 or takes the last stone, else -0.5."""
+        wins = rule_features[1][..., 1:].amax(dim=(1, 2))
+        return wins - 0.5
+
+    def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return nim_features(observation)
+
+    def legal_policy(self, observation, rule_features) -> tuple[torch.Tensor, torch.Tensor]:
+        _, features, _ = rule_features
+        logits = self.action_net(features).squeeze(-1) * features[..., 0]
+        return logits, self.value_net(features.mean(dim=1)).squeeze(-1)
+
+    def forward(self, observation, rule_features=None):
+        return self.legal_policy(observation, rule_features or self.rule_features(observation))
+
+
+def build_nim_network(spec: dict, observation_shape: tuple[int, ...], num_actions: int) -> NimLookaheadPolicy:
+    return NimLookaheadPolicy(tuple(observation_shape), num_actions, int(spec["width"]), dict(spec["rules"]))
+
+
+NIM_LOOKAHEAD = NetworkKind(
+    name="nim_lookahead",
+    summary="Nim only: a logit from each action's rule features (tests/nim.py)",
+    options=NimLookaheadOptions,
+    build=build_nim_network,
+    rules=lambda options: {"pile": options.pile},
+    legal_actions=True,
+)
+
+
+# ---------------------------------------------------------------- its web board
+def nim_web_board(game) -> dict:
+    """What the page draws: the pile, the stones left, the moves as ``{"name", "take"}``, one turn per
+    move."""
+    names = [f"take {move}" for move in game.moves]
+    return {
+        "pile": game.options.pile,
+        "stones": game.stones,
+        "moves": [{"name": game.move_name(m), "take": int(m)} for m in game.legal_move_ids()],
+        "turns": [{"number": i + 1, "side": None, "moves": [name]} for i, name in enumerate(names)],
+        "last_move": names[-1] if names else None,
+        "reason": "the last stone was taken" if game.is_terminal else None,
+    }
+
+
+NIM_DRAWER = """
+(() => {
+  registerBoard({
+    draw(ctx) {
+      const { position, field, width, height } = ctx;
+      const r = 14, step = 2 * r + 6, left = (width - position.pile * step) / 2, y = height / 2 - 30;
+      for (let i = 0; i < position.pile; i++) {
+        el("circle", { cx: left + i * step + r, cy: y, r, class: i < position.stones ? "stone" : "taken",
+                       fill: i < position.stones ? "rgb(110,110,110)" : "none", stroke: "rgb(50,50,50)" }, field);
+      }
+      (ctx.interactive ? position.moves : []).forEach((move, k) => {
+        const g = el("g", { class: "clickable move", "data-move": move.name }, field);
+        el("rect", { x: width / 2 - 150 + 100 * k, y: y + 40, width: 90, height: 30, rx: 6, fill: "rgb(225,225,225)" }, g);
+        el("text", { x: width / 2 - 105 + 100 * k, y: y + 60, "text-anchor": "middle", "font-size": 14 }, g, move.name);
+        g.addEventListener("click", () => ctx.onMove(move.name));
+      });
+    },
+  });
+})();
+"""
+
+
 NIM = GameDefinition(
     name="nim",
     title="Nim",
     options=NimOptions,
     new_game=NimGame,
     from_record=NimGame.from_record,
-    encoder=NimEncoder,
-    label=lambda options: f"Nim of {options.pile}",
-    seat_names=("First", "Second"),
-    batch=NimBatch,
-    aec_env=nim_env,
-    aec_id="hive_envs_tests/nim-v0",
-    gym_envs={"hive_envs_tests/Nim-v0": {}},
-    gym_entry_point=nim_gym_env,
-    vector_entry_point=NimVectorEnv,
-    searcher=NimAlphaBeta,
-    draw_text=lambda game: f"{game.stones} stones left",
-    ladder=("random", "greedy", "alphabeta:2"),
-    eval_opponents=("random", "greedy"),
-    metrics=(MatchMetric("moves_by_a", "moves A made", lambda game, seat: game.movers.count(seat)),),
+    envs=EnvParts(
+        encoder=NimEncoder,
+        batch=NimBatch,
+        aec_env=nim_env,
+        aec_id="hive_envs_tests/nim-v0",
+        gym_envs={"hive_envs_tests/Nim-v0": {}},
+        gym_entry_point=nim_gym_env,
+        vector_entry_point=NimVectorEnv,
+    ),
+    presentation=Presentation(
+        label=lambda options: f"Nim of {options.pile}",
+        seat_names=("First", "Second"),
+        draw_text=lambda game: f"{game.stones} stones left",
+        web_board=nim_web_board,
+        web_drawer=lambda: NIM_DRAWER,
+    ),
+    evaluation=Evaluation(
+        searcher=NimAlphaBeta,
+        ladder=("random", "greedy", "alphabeta:2"),
+        eval_opponents=("random", "greedy"),
+        metrics=(MatchMetric("moves_by_a", "moves A made", lambda game, seat: game.movers.count(seat)),),
+    ),
+    agents=AgentKit(networks=(NIM_LOOKAHEAD,)),
 )

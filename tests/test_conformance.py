@@ -116,7 +116,7 @@ BROKEN = {
 def test_each_kind_of_disagreement_is_found(broken):
     parts, check, message = BROKEN[broken]
     with pytest.raises(ConformanceError, match=message):
-        check(dataclasses.replace(NIM, **parts))
+        check(NIM.with_parts(**parts))
 
 
 # A Hive pieces encoder that errs, and what its ConformanceError must say (the independent reading of
@@ -141,7 +141,7 @@ def _broken(cls, table=None):
             fields["action_table"] = table(right.action_table)
         return cls(**fields)
 
-    return dataclasses.replace(HIVE, encoder=encoder)
+    return HIVE.with_parts(encoder=encoder)
 
 
 def _destinations_one_cell_east(table):

@@ -39,6 +39,8 @@ LAYERS = [
             "hive_envs.core",
             "hive_envs.core.game",
             "hive_envs.core.definition",
+            "hive_envs.core.network_kind",
+            "hive_envs.core.parts",
             "hive_envs.core.lazy",
             "hive_envs.core.choice",
             "hive_envs.core.cancel",
@@ -104,8 +106,30 @@ LAYERS = [
         ],
         (),
     ),
-    ("presentation", ["hive_envs.hive.render", "hive_envs.hoyito.render", "hive_envs.uhp_client"], ()),
-    ("agents", ["hive_envs.agents", "hive_envs.agents.*"], ("torch",)),
+    (
+        "presentation",
+        [
+            "hive_envs.hive.render",
+            "hive_envs.hoyito.render",
+            "hive_envs.hive.web_board",
+            "hive_envs.hoyito.web_board",
+            "hive_envs.uhp_client",
+        ],
+        (),
+    ),
+    # The agents: the generic networks and search, and each game's agent kit beside its rules.
+    (
+        "agents",
+        [
+            "hive_envs.agents",
+            "hive_envs.agents.*",
+            "hive_envs.hive.agent",
+            "hive_envs.hive.agent.*",
+            "hive_envs.hoyito.agent",
+            "hive_envs.hoyito.agent.*",
+        ],
+        ("torch",),
+    ),
     ("players", ["hive_envs.players", "hive_envs.players.*"], ("torch",)),
     (
         "envs",
@@ -148,16 +172,28 @@ LAYERS = [
     ("evaluation", ["hive_envs.evaluation", "hive_envs.evaluation.*"], ()),
     (
         "training",
-        ["hive_envs.training", "hive_envs.training.*", "training.*"],
+        # the screen of Hoyito's board values plays matches with the arena's machinery
+        [
+            "hive_envs.training",
+            "hive_envs.training.*",
+            "training.*",
+            "hive_envs.hoyito.agent.board_values_screen",
+        ],
         ("torch", "ray", "gymnasium", "pettingzoo"),
     ),
     ("commands", ["hive_envs.commands"], ()),
 ]
 # Within agents and players, only these modules may import torch (the rest stays importable without it).
 TORCH_FREE = [
-    "hive_envs.agents.hive_features",
-    "hive_envs.agents.hoyito_features",
+    "hive_envs.agents.network_kinds",
     "hive_envs.agents.views",
+    "hive_envs.hive.agent",
+    "hive_envs.hive.agent.features",
+    "hive_envs.hive.agent.history",
+    "hive_envs.hive.agent.options",
+    "hive_envs.hoyito.agent",
+    "hive_envs.hoyito.agent.features",
+    "hive_envs.hoyito.agent.options",
     "hive_envs.players",
     "hive_envs.players.alphabeta",
     "hive_envs.players.base",

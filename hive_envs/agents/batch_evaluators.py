@@ -9,10 +9,9 @@ examples (`training/expert_iteration.py`).
 
 `make_batch_evaluator(network, view, ...)` picks the fastest path the network allows:
 
-- `HiveStateEvaluator`, a ``hive_lookahead`` network: the games' engine states go to one compiled
-  kernel (`HiveRuleFeatures.from_states`) that writes each observation and each legal move's rule
-  features from the state itself (no state -> planes -> state round trip), then one forward pass of
-  the network's legal-action form scores those moves only (no dense 12,673-wide logits);
+- its kind's own ``batch_evaluator`` (`hive_envs.core.network_kind.NetworkKind`), when it has one
+  (Hive's ``hive_lookahead``: `hive_envs.hive.agent.evaluator.HiveStateEvaluator`, from the games'
+  engine states in one compiled call);
 - `ViewEvaluator`, any other network: each game encoded by its view, one forward pass over the
   stack, the legal logits read from the dense ones (Hoyito: 6 or 12 actions, cheap).
 
@@ -29,7 +28,7 @@ import numpy as np
 import torch
 
 from hive_envs.agents.distributions import check_finite_outputs
-from hive_envs.agents.networks import RULE_VALUE_WEIGHT
+from hive_envs.agents.network_kinds import kind_of
 from hive_envs.core.game import Game
 
 
@@ -50,7 +49,8 @@ class LeafBatch:
     rule_features: tuple[torch.Tensor, ...] | None
 
 
-def _check_share(network: torch.nn.Module, share: float, source: str) -> float:
+def check_share(network: torch.nn.Module, share: float, source: str) -> float:
+    """``rule_value_share`` checked: a number in [0, 1], above 0 only for a network with a rule value."""
     if not (isinstance(share, (int, float)) and 0.0 <= share <= 1.0):
         raise ValueError(f"rule_value_share must be a number in [0, 1], got {share!r}")
     if share:
@@ -63,48 +63,11 @@ def _check_share(network: torch.nn.Module, share: float, source: str) -> float:
     return float(share)
 
 
-def _mixed_value(network: Any, value: torch.Tensor, rule_features, share: float) -> torch.Tensor:
+def mixed_value(network: Any, value: torch.Tensor, rule_features, share: float) -> torch.Tensor:
+    """``value`` with the share ``share`` taken from the network's rule value instead."""
     if share:
         value = (1.0 - share) * value + share * network.rule_value(rule_features)
     return value
-
-
-class HiveStateEvaluator:
-    """A ``hive_lookahead`` network's evaluation of Hive games from their engine states (module doc)."""
-
-    def __init__(self, network: torch.nn.Module, source: str = "the network", rule_value_share: float = 0.0):
-        self.network: Any = network
-        self.source = source
-        self.rule_value_share = _check_share(network, rule_value_share, source)
-        self.value_only = self._rule_value if self.rule_value_share == 1.0 else None
-        self._rule_value_weight = np.float32(RULE_VALUE_WEIGHT)
-
-    def _rule_value(self, game: Game) -> float:
-        """The value `__call__` gives ``game`` when it is all the rule's (``rule_value_share`` 1):
-        the same number, from the best two-ply value alone (`HiveRuleFeatures.best_value`), without
-        the per-move features or the network. A search makes a new leaf's node from it
-        (`search.Node`) and asks for the priors only when a walk goes through that node."""
-        scaled = self.network.extractor.best_value(game.state)  # type: ignore[attr-defined]
-        return min(1.0, max(-1.0, float(self._rule_value_weight * np.float32(scaled))))
-
-    @torch.no_grad()
-    def __call__(self, games: Sequence[Game]) -> LeafBatch:
-        device = next(self.network.parameters()).device
-        states = np.stack([game.state for game in games])  # type: ignore[attr-defined]
-        observations, moves, actions, features, position, counts = self.network.extractor.from_states(states)
-        obs = torch.as_tensor(observations, device=device)
-        rule_features = tuple(torch.as_tensor(x, device=device) for x in (actions, features, position))
-        logits, value = self.network.legal_policy(obs, rule_features)
-        value = _mixed_value(self.network, value, rule_features, self.rule_value_share)
-        logits = logits.double().cpu()
-        check_finite_outputs(self.source, logits, self.network.legal_mask(rule_features).cpu(), value)
-        priors = [torch.softmax(logits[i, : counts[i]], dim=0).numpy() for i in range(len(games))]
-        values = value.clamp(-1.0, 1.0).double().cpu().numpy()
-        rows = range(len(games))
-        return LeafBatch(
-            [moves[i, : counts[i]] for i in rows], [actions[i, : counts[i]] for i in rows], priors, values,
-            obs, rule_features,
-        )  # fmt: skip
 
 
 class ViewEvaluator:
@@ -116,7 +79,7 @@ class ViewEvaluator:
         self.network: Any = network
         self.view = view
         self.source = source
-        self.rule_value_share = _check_share(network, rule_value_share, source)
+        self.rule_value_share = check_share(network, rule_value_share, source)
 
     @torch.no_grad()
     def __call__(self, games: Sequence[Game]) -> LeafBatch:
@@ -128,7 +91,7 @@ class ViewEvaluator:
             logits, value = self.network(obs, rule_features)
         else:
             logits, value = self.network(obs)
-        value = _mixed_value(self.network, value, rule_features, self.rule_value_share)
+        value = mixed_value(self.network, value, rule_features, self.rule_value_share)
         logits = logits.double().cpu()
         legal = [logits[i, torch.as_tensor(row_actions)] for i, (_, _, row_actions) in enumerate(encoded)]
         check_finite_outputs(self.source, torch.cat(legal), value=value)
@@ -144,8 +107,7 @@ def make_batch_evaluator(
     network: torch.nn.Module, view, source: str = "the network", rule_value_share: float = 0.0
 ):
     """The evaluator for ``network`` playing ``view``'s game (the module doc says which)."""
-    from hive_envs.agents.networks import HiveLookaheadPolicy
-
-    if isinstance(network, HiveLookaheadPolicy):
-        return HiveStateEvaluator(network, source, rule_value_share)
+    kind = kind_of(network)
+    if kind is not None and kind.batch_evaluator is not None:
+        return kind.batch_evaluator(network, source, rule_value_share)
     return ViewEvaluator(network, view, source, rule_value_share)

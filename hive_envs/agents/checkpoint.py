@@ -62,7 +62,7 @@ import torch
 from torch.torch_version import TorchVersion
 
 from hive_envs.agents import checkpoint_file
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.agents.plain_values import PLAIN_TYPES, byte_budget, check_plain
 from hive_envs.core.short_repr import short_repr
 

@@ -1,42 +1,23 @@
-"""Policy-value networks for the games of this package.
+"""Policy-value networks every game can use, and the base of a game's own (`LegalActionNetwork`).
 
 Every network maps a batch of observations (uint8/bool planes from the env, as float) to
 `(logits, value)`: `logits` has one entry per action of the env's `Discrete` space, `value`
 is the expected final reward of the player to move (the observation is always from that
 player's view, so one network serves both seats).
 
-- `mlp`: flattened observation -> hidden layers -> policy and value heads. Hoyito's
-  observation is small; this is the default there (and a baseline for Hive).
-- `hoyito_lookahead`: the mlp plus, for each action, two-ply rule features computed from the
-  observation by the Hoyito engine's kernels (`hoyito_features.py`); a small network shared
-  across actions turns each action's features into a logit added to the mlp's. The spec
-  carries the rule options (`rules`) the features need and the feature set (`features`: 1, the
-  two-ply features, or 2, plus an alpha-beta search of `search_depth` plies after each move; a
-  spec without it is set 1, as every checkpoint written before set 2). `init_from_rule()` sets
-  the heads to play the searched value (set 2). With `board_values: true` in the spec the
-  network carries a table of learned board values (a buffer saved with its weights) that its
-  search adds to the alpha-beta's evaluation (`set_board_values`).
-- `hive_lookahead`: the hexconv network plus, for each legal action, two-ply rule features
-  computed from the observation by the Hive engine's kernels (`hive_features.py`): a small
-  network shared across actions turns each action's features into a logit added to the
-  trunk's, and a DeepSets pooling of them (mean and max) plus position features feeds the
-  value. The spec carries the game options (`rules`) the decoder needs and the feature set
-  (`features`: 1, the Queen features, or 2, plus the alpha-beta evaluation after each move and
-  the two-ply value; a spec without it is set 1, as every checkpoint written before set 2), and
-  with set 2 optionally `search_depth` D >= 3: the two-ply value's columns then hold the alpha-beta
-  player's D-ply root scores (`hive_features`).
-  `init_from_rule()` sets the action and value heads to a hand-written rule over feature set 2
-  (the two-ply value first), so that training starts from a player that already finishes
-  games.
-- `hexconv`: for Hive planes `(C, H, W)` on a hex torus in axial coordinates. 3x3 convolutions
-  with circular padding (the frame is a torus) whose two corner taps that are not hex
-  neighbours are zeroed, residual blocks, then a policy head aligned with the action layout
-  `action = slot * H * W + cell` (+ one trailing pass action): a 1x1 convolution gives one
-  logit per (tile slot, destination cell), the pass logit and the value come from pooled
-  features.
+- `mlp` (`MLPPolicy`): flattened observation -> hidden layers -> policy and value heads.
+- `hexconv` (`HexConvPolicy`): for planes `(C, H, W)` on a hex torus in axial coordinates, with
+  actions laid out as `action = slot * H * W + cell` (+ one trailing pass action), as a game that
+  places and moves tiles on hex cells lays them out (Hive's planes). 3x3 convolutions with circular
+  padding (the frame is a torus) whose two corner taps that are not hex neighbours are zeroed,
+  residual blocks, then a policy head aligned with that layout: a 1x1 convolution gives one logit
+  per (tile slot, destination cell), the pass logit and the value come from pooled features.
 
-A network is described by a plain dict (`NetworkSpec`) saved in every checkpoint, so a
-checkpoint rebuilds its network without the training config.
+A game's own kinds (its definition's ``agents.networks``: Hive's ``hive_lookahead`` in
+`hive_envs.hive.agent.network`, Hoyito's ``hoyito_lookahead`` in `hive_envs.hoyito.agent.network`)
+build on these trunks. A network is described by a plain dict (`NetworkSpec`: its ``kind`` and that
+kind's entries) saved in every checkpoint, so a checkpoint rebuilds its network without the training
+config (`hive_envs.agents.network_kinds.build_network`).
 """
 
 from __future__ import annotations
@@ -44,16 +25,13 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple, cast
 
-import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .sparse_ops import row_max, weighted_bag_sum
+from .sparse_ops import weighted_bag_sum
 
 NetworkSpec = dict[str, Any]
-
-NETWORK_KINDS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
 
 
 class MLPPolicy(nn.Module):
@@ -90,144 +68,6 @@ class LegalActionNetwork(nn.Module):
     def check_rule_features(self) -> None:
         if self.feature_set != 2:
             raise ValueError(f"the rule needs feature set 2, this network has {self.feature_set}")
-
-
-HOYITO_RULE_WEIGHTS = {6: 16.0, 7: 8.0}
-"""Feature-set-2 Hoyito action feature -> logit weight of `HoyitoLookaheadPolicy.init_from_rule`: the
-searched value after the move (2 logits per counter), then a proven win (+8) or loss (-8)."""
-HOYITO_RULE_VALUE_WEIGHT = 0.5
-"""The initial value: this factor x the best searched value over the legal moves (feature 6)."""
-
-
-class HoyitoLookaheadPolicy(LegalActionNetwork):
-    """MLP over the counters plus per-action rule features (see the module doc and `hoyito_features`).
-
-    Like `HiveLookaheadPolicy` it has a legal-action form: `rule_features(observation)` gives
-    (actions (B, n): hole k where legal, else the padding index n; features (B, n, F); position
-    (B, 0)), computed once per rollout by training (feature set 2 runs a search per move), and
-    `legal_policy` scores them; `forward` gives the dense logits.
-    """
-
-    def __init__(
-        self,
-        observation_shape: tuple[int, ...],
-        num_actions: int,
-        hidden_sizes: list[int],
-        rules: dict,
-        feature_set: int = 1,
-        search_depth: int | None = None,
-        board_values: bool = False,
-    ):
-        """``board_values``: the network carries learned board values (a buffer, saved with the
-        weights) that its features' search adds to the evaluation (`set_board_values`)."""
-        super().__init__()
-        from hive_envs.agents.hoyito_features import DEFAULT_SEARCH_DEPTH, HoyitoRuleFeatures
-        from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS
-
-        self.holes = num_actions
-        if observation_shape != (2 * num_actions + 4,):
-            raise ValueError(
-                f"network 'hoyito_lookahead' needs Hoyito observations (2n+4,) with n actions; got "
-                f"shape {observation_shape} and {num_actions} actions"
-            )
-        self.feature_set = feature_set
-        self.extractor = HoyitoRuleFeatures(
-            num_actions, int(rules["seeds_per_hole"]), int(rules["max_laps"]), int(rules["no_capture_limit"]),
-            feature_set, DEFAULT_SEARCH_DEPTH if search_depth is None else search_depth,
-        )  # fmt: skip
-        if board_values:
-            if feature_set != 2:
-                raise ValueError("board values are used by the search of feature set 2 only")
-            self.register_buffer(
-                "board_values", torch.zeros((2 * num_actions, BOARD_BUCKETS), dtype=torch.int32)
-            )
-        features = self.extractor.features
-        self.board = MLPPolicy(observation_shape, num_actions, hidden_sizes)
-        width = 32
-        self.action_net = nn.Sequential(nn.Linear(features, width), nn.ReLU(), nn.Linear(width, 1))
-        self.value_net = nn.Sequential(
-            nn.Linear(num_actions * features, width), nn.ReLU(), nn.Linear(width, 1)
-        )
-
-    @torch.no_grad()
-    def init_from_rule(self) -> None:
-        """Set the heads so that, before any training, the network plays `HOYITO_RULE_WEIGHTS` (the
-        searched value after each move: an alpha-beta one ply deeper than the features' search) and
-        values a position at `HOYITO_RULE_VALUE_WEIGHT` x its best legal move's searched value; the
-        board MLP's policy and value heads start at zero. Units as in `HiveLookaheadPolicy`."""
-        self.check_rule_features()
-        first, last = cast(nn.Linear, self.action_net[0]), cast(nn.Linear, self.action_net[2])
-        last.weight.zero_()
-        last.bias.zero_()
-        for unit, (feature, weight) in enumerate(HOYITO_RULE_WEIGHTS.items()):
-            for sign, column in ((1.0, 2 * unit), (-1.0, 2 * unit + 1)):
-                first.weight[column].zero_()
-                first.weight[column, feature] = sign
-                first.bias[column] = 0.0
-                last.weight[0, column] = sign * weight
-        # the value: ReLU units (+x and -x) of each legal move's feature 6 cannot take a max, so
-        # the initial value reads the mean over the holes of (legal x searched value): close
-        # enough to start from, training corrects it.
-        value_first, value_last = cast(nn.Linear, self.value_net[0]), cast(nn.Linear, self.value_net[2])
-        value_last.weight.zero_()
-        value_last.bias.zero_()
-        features = self.extractor.features
-        for sign, unit in ((1.0, 0), (-1.0, 1)):
-            value_first.weight[unit].zero_()
-            for hole in range(self.holes):
-                value_first.weight[unit, hole * features + 6] = sign / self.holes
-            value_first.bias[unit] = 0.0
-            value_last.weight[0, unit] = sign * HOYITO_RULE_VALUE_WEIGHT
-        for head in (self.board.policy_head, self.board.value_head):
-            head.weight.zero_()
-            head.bias.zero_()
-
-    def rule_value(self, rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
-        """(B,) the rule's value of each position: `HOYITO_RULE_VALUE_WEIGHT` x the best searched
-        value over its legal moves (feature 6; the value head starts from the mean instead)."""
-        self.check_rule_features()
-        _, feats, _ = rule_features
-        searched = feats[..., 6].masked_fill(~self.legal_mask(rule_features), -math.inf)
-        return HOYITO_RULE_VALUE_WEIGHT * searched.amax(dim=1)
-
-    def set_board_values(self, table: np.ndarray) -> None:
-        """Set the learned board values (score units, shape (2n, `BOARD_BUCKETS`); the module doc of
-        `hive_envs.hoyito.search.alphabeta`); refused for a network built without them."""
-        buffer = self._buffers.get("board_values")
-        if buffer is None:
-            raise ValueError("this network has no board values (build it with board_values=True)")
-        from hive_envs.hoyito.search.alphabeta import check_board_values
-
-        table = check_board_values(table)
-        if table.shape != tuple(buffer.shape):
-            raise ValueError(f"board values of shape {tuple(buffer.shape)} expected, got {table.shape}")
-        buffer.copy_(torch.as_tensor(table))
-
-    def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        """(actions (B, n), features (B, n, F), position (B, 0)) on the observation's device."""
-        buffer = self._buffers.get("board_values")
-        if buffer is not None:  # read at each call: loading weights replaces the buffer's values
-            self.extractor.board_values = np.ascontiguousarray(buffer.cpu().numpy(), dtype=np.int32)
-        features = self.extractor(observation.detach().float().cpu().numpy())
-        holes = np.arange(self.holes, dtype=np.int64)
-        actions = np.where(features[..., 0] > 0, holes, self.holes)
-        position = np.zeros((features.shape[0], 0), dtype=np.float32)
-        return tuple(torch.as_tensor(x, device=observation.device) for x in (actions, features, position))
-
-    def legal_policy(
-        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...]
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """(logits (B, n) with 0 on illegal holes, value (B,)): entry k is hole k."""
-        _, feats, _ = rule_features
-        logits, value = self.board(observation)
-        logits = (logits + self.action_net(feats).squeeze(-1)) * feats[..., 0]
-        value = value + self.value_net(feats.flatten(1)).squeeze(-1)
-        return logits, value
-
-    def forward(
-        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...] | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.legal_policy(observation, rule_features or self.rule_features(observation))
 
 
 SPARSE_SHARE = 0.1
@@ -495,172 +335,11 @@ class HexConvPolicy(nn.Module):
         return at, pooled
 
 
-RULE_WEIGHTS = {12: 8.0, 11: 1.0, 4: 20.0, 5: -20.0}
-"""Feature-set-2 action feature -> logit weight of `HiveLookaheadPolicy.init_from_rule`: the two-ply
-value relative to the best move (a move 5 evaluation units below the best: -1), the evaluation
-after the move to break its ties, then winning (+20) and losing (-20) at once."""
-RULE_VALUE_FEATURE, RULE_VALUE_WEIGHT = 5, 0.25
-"""The position feature (the best two-ply value, in units of 100, clipped to +-4) the initial value
-is proportional to, and the factor."""
+def build_mlp(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> MLPPolicy:
+    """The ``mlp`` of a spec ``{"kind": "mlp", "hidden_sizes": [...]}``."""
+    return MLPPolicy(tuple(observation_shape), num_actions, list(spec["hidden_sizes"]))
 
 
-class HiveLookaheadPolicy(LegalActionNetwork):
-    """Hex-convolution trunk plus per-action rule features (see the module doc and `hive_features`).
-
-    The network scores the legal actions only: `legal_policy(observation, rule_features)` gives
-    (B, K) logits over each row's K legal actions (the extractor's order) and the value;
-    `forward` scatters them into the dense action layout like every other network. Training
-    uses the legal form (K is ~100 where the layout has 12,673 actions) and computes
-    `rule_features` once per rollout: they depend on the observation only, not on the weights.
-    """
-
-    def __init__(
-        self,
-        observation_shape: tuple[int, ...],
-        num_actions: int,
-        channels: int,
-        blocks: int,
-        rules: dict,
-        feature_set: int = 1,
-        search_depth: int | None = None,
-    ):
-        """``search_depth`` (feature set 2): the plies of the searched value in the features, None for
-        the two-ply value (`hive_features.TWO_PLY`), 3 or more for the alpha-beta player's root scores."""
-        super().__init__()
-        from hive_envs.agents.hive_features import TWO_PLY, HiveRuleFeatures
-
-        self.extractor = HiveRuleFeatures(
-            str(rules["expansions"]), bool(rules["tournament_opening"]), rules["max_turns"], feature_set,
-            TWO_PLY if search_depth is None else search_depth,
-        )  # fmt: skip
-        self.feature_set = feature_set
-        # a deeper searched value costs a search per position (tens to hundreds of ms): a search by
-        # time cannot bound one network call of it (`AgentPlayer.check_timed`)
-        self.keeps_time_limits = not self.extractor.searches_deeper
-        action_features, position_features = self.extractor.action_features, self.extractor.position_features
-        if tuple(observation_shape) != self.extractor.encoding.observation_shape:
-            raise ValueError(
-                f"network 'hive_lookahead' for expansions {rules['expansions']!r} needs observations "
-                f"{self.extractor.encoding.observation_shape}, got {tuple(observation_shape)}"
-            )
-        self.num_actions = num_actions
-        self.board = HexConvPolicy(observation_shape, num_actions, channels, blocks)
-        width = 64
-        self.action_embed = nn.Sequential(nn.Linear(action_features, width), nn.ReLU())
-        self.action_logit = nn.Linear(width, 1)
-        self.value_net = nn.Sequential(
-            nn.Linear(2 * width + position_features, width), nn.ReLU(), nn.Linear(width, 1)
-        )
-
-    @torch.no_grad()
-    def init_from_rule(self) -> None:
-        """Set the heads so that, before any training, the network plays `RULE_WEIGHTS` (a logit
-        that is a weighted sum of feature set 2's action features) and values a position at
-        `RULE_VALUE_WEIGHT` x its best two-ply value (position feature 5).
-
-        Each weighted feature passes the embedding's ReLU as two units, +x and -x, whose logit
-        weights are +w and -w; the other units keep their random input weights and get logit and
-        value weights 0, so they add nothing until training moves them. The trunk's own logits
-        (initialised at ~0.01) are left as they are.
-        """
-        self.check_rule_features()
-        embed = cast(nn.Linear, self.action_embed[0])
-        self.action_logit.weight.zero_()
-        self.action_logit.bias.zero_()
-        for unit, (feature, weight) in enumerate(RULE_WEIGHTS.items()):
-            for sign, column in ((1.0, 2 * unit), (-1.0, 2 * unit + 1)):
-                embed.weight[column].zero_()
-                embed.weight[column, feature] = sign
-                embed.bias[column] = 0.0
-                self.action_logit.weight[0, column] = sign * weight
-        first, last = cast(nn.Linear, self.value_net[0]), cast(nn.Linear, self.value_net[2])
-        value_input = 2 * embed.out_features + RULE_VALUE_FEATURE  # the position features come last
-        last.weight.zero_()
-        last.bias.zero_()
-        for sign, unit in ((1.0, 0), (-1.0, 1)):
-            first.weight[unit].zero_()
-            first.weight[unit, value_input] = sign
-            first.bias[unit] = 0.0
-            last.weight[0, unit] = sign * RULE_VALUE_WEIGHT
-        board_value = cast(nn.Linear, self.board.value_head[-1])
-        board_value.weight.zero_()
-        board_value.bias.zero_()
-
-    def rule_value(self, rule_features: tuple[torch.Tensor, ...]) -> torch.Tensor:
-        """(B,) the rule's value of each position: `RULE_VALUE_WEIGHT` x its best two-ply value, the
-        value `init_from_rule` starts the value head at."""
-        self.check_rule_features()
-        return RULE_VALUE_WEIGHT * rule_features[2][:, RULE_VALUE_FEATURE]
-
-    def rule_features(self, observation: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        """(actions (B, K) int64, features (B, K, F), position (B, G)) on the observation's device;
-        padding entries have action index `num_actions` and all-zero features."""
-        obs = observation.detach().to("cpu", torch.uint8).numpy()
-        return tuple(torch.as_tensor(x, device=observation.device) for x in self.extractor(obs))
-
-    def plane_entries(self, observation: torch.Tensor) -> PlaneEntries | None:
-        """The observations as `PlaneEntries` where the trunk reads them (no residual blocks, sparse
-        planes), else None: `legal_policy` then takes them (or rows of them) for the observations."""
-        return plane_entries(observation) if len(self.board.blocks) == 0 else None
-
-    def legal_policy(
-        self, observation: torch.Tensor | PlaneEntries, rule_features: tuple[torch.Tensor, ...]
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """(logits (B, K) over each row's legal actions, value (B,)); padding logits are 0."""
-        actions, features, position = rule_features
-        real = features[..., 0] > 0  # a legal action (feature 0 is 1), not padding
-        trunk, value = self.board.action_logits(observation, actions.clamp(max=self.num_actions - 1))
-        # The per-action part runs on the legal entries only (rows are padded to the widest).
-        hidden = self.action_embed(features[real])  # (legal entries, width), >= 0 (ReLU)
-        legal_logits = trunk[real] + self.action_logit(hidden).squeeze(-1)
-        logits = torch.zeros_like(trunk).masked_scatter(real, legal_logits)  # padding logits: 0
-        legal = real.sum(dim=1)  # the entries of a row are consecutive in `hidden`
-        row = torch.repeat_interleave(torch.arange(len(real), device=real.device), legal)
-        mean = hidden.new_zeros(len(real), hidden.shape[1]).index_add(0, row, hidden)
-        mean = mean / legal.clamp(min=1).unsqueeze(1)
-        # the gradient is shared among equal entries, as `amax` over the padded rows shares it
-        peak = row_max(hidden, row, len(real))  # a row without legal entries: 0
-        value = value + self.value_net(torch.cat([mean, peak, position], dim=1)).squeeze(-1)
-        return logits, value
-
-    def forward(
-        self, observation: torch.Tensor, rule_features: tuple[torch.Tensor, ...] | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        rule_features = rule_features or self.rule_features(observation)
-        logits, value = self.legal_policy(observation, rule_features)
-        dense = logits.new_zeros(logits.shape[0], self.num_actions + 1)  # + a column for padding
-        return dense.scatter(1, rule_features[0], logits)[:, :-1], value
-
-
-def build_network(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> nn.Module:
-    """Build the network a spec describes: {"kind": "mlp", "hidden_sizes": [...]},
-    {"kind": "hexconv", "channels": C, "blocks": B}, or one of those plus "rules" for the
-    lookahead kinds."""
-    kind = spec.get("kind")
-    if kind == "mlp":
-        return MLPPolicy(tuple(observation_shape), num_actions, list(spec["hidden_sizes"]))
-    if kind == "hoyito_lookahead":
-        return HoyitoLookaheadPolicy(
-            tuple(observation_shape),
-            num_actions,
-            list(spec["hidden_sizes"]),
-            dict(spec["rules"]),
-            int(spec.get("features", 1)),
-            spec.get("search_depth"),
-            bool(spec.get("board_values", False)),
-        )
-    if kind == "hive_lookahead":
-        return HiveLookaheadPolicy(
-            tuple(observation_shape),
-            num_actions,
-            int(spec["channels"]),
-            int(spec["blocks"]),
-            dict(spec["rules"]),
-            int(spec.get("features", 1)),
-            spec.get("search_depth"),
-        )
-    if kind == "hexconv":
-        return HexConvPolicy(
-            tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"])
-        )
-    raise ValueError(f"unknown network kind {kind!r}; allowed: {', '.join(NETWORK_KINDS)}")
+def build_hexconv(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> HexConvPolicy:
+    """The ``hexconv`` of a spec ``{"kind": "hexconv", "channels": C, "blocks": B}``."""
+    return HexConvPolicy(tuple(observation_shape), num_actions, int(spec["channels"]), int(spec["blocks"]))

@@ -39,7 +39,7 @@ little less informed (a walk does not see the values of the walks waiting beside
 fixed cost is shared: about twice the simulations in the same time for Hive. With ``simulations=0`` the search is
 skipped: the raw policy's most probable legal move.
 
-Value first (an evaluator with a ``value_only`` form: `batch_evaluators.HiveStateEvaluator` when the
+Value first (an evaluator with a ``value_only`` form: `hive_envs.hive.agent.evaluator.HiveStateEvaluator` when the
 value is all the rule's, ``rule_value_share`` 1): a new leaf is made from its value alone
 (`Node.from_value`), and the network is asked for its moves and priors only when a walk goes through
 it. The tree, the values and the visits are those of the search that evaluates every leaf in full (the

@@ -1,5 +1,5 @@
 """How many threads the rule features' searches run on: the ``threads`` argument of
-`hive_features.HiveRuleFeatures` and `hoyito_features.HoyitoRuleFeatures`.
+`hive_envs.hive.agent.features.HiveRuleFeatures` and `hive_envs.hoyito.agent.features.HoyitoRuleFeatures`.
 
 Their search kernels release the GIL, so plain Python threads, each with buffers of its own, search
 rows at once; the values do not depend on the thread count."""

@@ -13,7 +13,7 @@ import re
 
 from hive_envs.core.aec_game import AecEncoder, AecGame, replay
 from hive_envs.core.aec_source import AecOptions
-from hive_envs.core.definition import GameDefinition
+from hive_envs.core.definition import EnvParts, Evaluation, GameDefinition, Presentation
 
 _RECORD = re.compile(r"(?P<label>.*) seed=(?P<seed>None|-?[0-9]+) actions=(?P<actions>[0-9 ]*)")
 
@@ -36,11 +36,7 @@ AEC = GameDefinition(
     options=AecOptions,
     new_game=AecGame.from_options,
     from_record=from_record,
-    encoder=AecEncoder,
-    label=lambda options: options.label,
-    seat_names=("player_0", "player_1"),
-    batch="hive_envs.core.aec_batch:AecBatch",
-    ladder=("random",),
-    eval_opponents=("random",),
-    evaluate_in_batch=True,
+    envs=EnvParts(encoder=AecEncoder, batch="hive_envs.core.aec_batch:AecBatch"),
+    presentation=Presentation(label=lambda options: options.label, seat_names=("player_0", "player_1")),
+    evaluation=Evaluation(ladder=("random",), eval_opponents=("random",), evaluate_in_batch=True),
 )

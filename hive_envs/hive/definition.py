@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hive_envs.core.definition import GameDefinition, MatchMetric
+from hive_envs.core.definition import (
+    AgentKit,
+    EnvParts,
+    Evaluation,
+    GameDefinition,
+    MatchMetric,
+    Presentation,
+)
+from hive_envs.core.network_kind import NetworkKind
 
 if TYPE_CHECKING:
     from hive_envs.hive.engine.game import HiveGame
@@ -38,12 +46,25 @@ def _encoder(options: HiveOptions, observation: str = "planes"):
 
 
 def _network_rules(options: HiveOptions) -> dict:
+    """The game options a ``hive_lookahead`` spec carries (its features decode observations under them)."""
     return {
         "expansions": options.expansions,
         "tournament_opening": options.tournament_opening,
         "max_turns": options.max_turns,
     }
 
+
+HIVE_LOOKAHEAD = NetworkKind(
+    name="hive_lookahead",
+    summary="Hive only: the hexconv trunk plus each legal action's rule features (hive_envs/hive/agent/)",
+    options="hive_envs.hive.agent.options:HiveLookaheadOptions",
+    build="hive_envs.hive.agent.network:build",
+    rules=_network_rules,
+    legal_actions=True,
+    batch_evaluator="hive_envs.hive.agent.evaluator:HiveStateEvaluator",
+    legacy_keys={"hive_features": "features", "hive_search_depth": "search_depth"},
+)
+"""Hive's own network kind (`hive_envs.hive.agent`)."""
 
 QUEEN_MARGIN = MatchMetric(
     "queen_margin_for_a",
@@ -57,40 +78,49 @@ HIVE = GameDefinition(
     name="hive",
     title="Hive",
     options="hive_envs.hive.engine.options:HiveOptions",
-    env_options=("observation",),  # planes or pieces (hive_envs.hive.observations)
     new_game="hive_envs.hive.engine.game:HiveGame.from_options",
     from_record=_from_record,
-    encoder=_encoder,
-    label=lambda options: f"Hive {options.game_type}",
-    seat_names=("White", "Black"),
-    batch="hive_envs.hive.batch:HiveBatch",
-    aec_env="hive_envs.hive_v0:env",
-    aec_id="hive_envs/hive-v0",
-    gym_envs={
-        "hive_envs/Hive-v0": {},
-        **{f"hive_envs/Hive{letters}-v0": {"expansions": letters} for letters in _EXPANSION_SETS if letters},
-    },
-    gym_entry_point="hive_envs.hive.gym_env:HiveEnv",
-    vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
-    searcher="hive_envs.hive.search.alphabeta:HiveAlphaBeta",
-    draw_text="hive_envs.hive.render:render_ansi",
-    move_notation=(
-        "UHP move strings. A piece is its colour (w, b), bug (Q Queen, A Ant, B Beetle, "
-        "G Grasshopper, S Spider, M Mosquito, L Ladybug, P Pillbug) and number if it has one: wQ, bS1, "
-        "wA3. The game's first move is the piece alone (wS1); every other names the piece and its "
-        "destination beside a piece X on the board: -X west of X, X- east, \\X north-west, X/ "
-        "north-east, /X south-west, X\\ south-east (bG1 -wS1, wQ wS1/); the piece then X alone climbs "
-        "on top of X (wB1 bQ); pass when nothing else is legal"
+    envs=EnvParts(
+        encoder=_encoder,
+        env_options=("observation",),  # planes or pieces (hive_envs.hive.observations)
+        batch="hive_envs.hive.batch:HiveBatch",
+        aec_env="hive_envs.hive_v0:env",
+        aec_id="hive_envs/hive-v0",
+        gym_envs={
+            "hive_envs/Hive-v0": {},
+            **{
+                f"hive_envs/Hive{letters}-v0": {"expansions": letters}
+                for letters in _EXPANSION_SETS
+                if letters
+            },
+        },
+        gym_entry_point="hive_envs.hive.gym_env:HiveEnv",
+        vector_entry_point="hive_envs.hive.vector_env:HiveVectorEnv",
+        potential="queen_margin",  # hive_envs.hive.engine.heuristics.POTENTIAL_NAME (tested equal)
     ),
-    draw_picture="hive_envs.hive.render:render_rgb",
-    web_board="hive_envs.web.boards:hive_position",
-    ladder=("random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"),
-    eval_opponents=("random",),
-    metrics=(QUEEN_MARGIN,),
-    fresh_moves="hive_envs.agents.history:fresh_moves",
-    uhp=True,
-    potential="queen_margin",  # hive_envs.hive.engine.heuristics.POTENTIAL_NAME (tested equal)
-    networks=("hexconv", "hive_lookahead"),
-    rule_networks=("hive_lookahead",),
-    network_rules=_network_rules,
+    presentation=Presentation(
+        label=lambda options: f"Hive {options.game_type}",
+        seat_names=("White", "Black"),
+        draw_text="hive_envs.hive.render:render_ansi",
+        move_notation=(
+            "UHP move strings. A piece is its colour (w, b), bug (Q Queen, A Ant, B Beetle, "
+            "G Grasshopper, S Spider, M Mosquito, L Ladybug, P Pillbug) and number if it has one: wQ, bS1, "
+            "wA3. The game's first move is the piece alone (wS1); every other names the piece and its "
+            "destination beside a piece X on the board: -X west of X, X- east, \\X north-west, X/ "
+            "north-east, /X south-west, X\\ south-east (bG1 -wS1, wQ wS1/); the piece then X alone climbs "
+            "on top of X (wB1 bQ); pass when nothing else is legal"
+        ),
+        draw_picture="hive_envs.hive.render:render_rgb",
+        web_board="hive_envs.hive.web_board:position",
+        web_drawer="hive_envs.hive.web_board:drawer",
+        read_record="hive_envs.hive.web_board:read_record",
+    ),
+    evaluation=Evaluation(
+        searcher="hive_envs.hive.search.alphabeta:HiveAlphaBeta",
+        ladder=("random", "greedy", "alphabeta:1", "alphabeta:2", "alphabeta:3"),
+        eval_opponents=("random",),
+        metrics=(QUEEN_MARGIN,),
+        uhp=True,
+    ),
+    agents=AgentKit(networks=(HIVE_LOOKAHEAD,), fresh_moves="hive_envs.hive.agent.history:fresh_moves"),
 )

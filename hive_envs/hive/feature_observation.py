@@ -4,7 +4,7 @@
 
 A framework's own network (SB3, RLlib, CleanRL, TorchRL ...) gets, beside the planes, what the rules
 say each legal action does: the features the package's own Hive network reads
-(`hive_envs.hive.rule_features`, the one kernel, which `hive_envs.agents.hive_features` runs on
+(`hive_envs.hive.rule_features`, the one kernel, which `hive_envs.hive.agent.features` runs on
 decoded observations; here it runs on the engine state the env already holds, once per learner
 decision). Space, a `gymnasium.spaces.Dict`:
 

@@ -11,7 +11,7 @@ are inputs, not a search: a policy still picks a move with one forward pass.
 `state_features` computes them on an engine state with the engine's own kernels
 (`generate_moves`, `apply_move`, `undo_move`; no second implementation of the rules), playing each
 move and each reply. Two users share it: the Hive network's `HiveRuleFeatures`
-(`hive_envs.agents.hive_features`, on observations decoded back to states) and the Gymnasium envs'
+(`hive_envs.hive.agent.features`, on observations decoded back to states) and the Gymnasium envs'
 ``rule_features=True`` observation (`hive_envs.hive.feature_observation`, on the state the env
 holds; `states_features` for a batch of states). This module is below both (no torch, no
 gymnasium).

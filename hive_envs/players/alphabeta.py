@@ -37,7 +37,6 @@ import re
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher, SearchResult
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
-from hive_envs.hive.search.alphabeta import HiveAlphaBeta
 from hive_envs.players.base import BasePlayer, SearchLimits
 
 SYNTAX = (
@@ -56,6 +55,12 @@ def searcher_classes() -> dict[str, type[AlphaBetaSearcher]]:
     """The alpha-beta searcher of every game that has one (its definition's ``searcher``), by name."""
     classes = {name: definition.searcher_class() for name, definition in GAMES.items()}
     return {name: cls for name, cls in classes.items() if cls is not None}
+
+
+def uhp_searcher() -> type[AlphaBetaSearcher]:
+    """The searcher of the game UHP engines play (its definition says ``uhp``), whose depths the UHP
+    ``options`` command shows."""
+    return next(cls for d in GAMES.values() if d.uhp and (cls := d.searcher_class()) is not None)
 
 
 def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, float | None]:
@@ -245,9 +250,9 @@ class AlphaBetaPlayer(BasePlayer):
         """(name, type, value, default, min, max) of the settings the UHP ``options`` command shows:
         ``MaxDepth`` (plies of a plain ``bestmove``), ``MaxTime`` (its seconds, 0 = no limit) and
         ``TableSizeMB`` (the transposition table: the largest power-of-two entries that fit)."""
-        hive = HiveAlphaBeta  # the UHP engine's game
+        uhp = uhp_searcher()
         return [
-            ("MaxDepth", "int", self.depth or hive.default_depth, hive.default_depth, 1, hive.max_depth),
+            ("MaxDepth", "int", self.depth or uhp.default_depth, uhp.default_depth, 1, uhp.max_depth),
             ("MaxTime", "int", math.ceil(self.time_s or 0), 0, 0, int(MAX_TIME_S)),
             ("TableSizeMB", "int", self.table_megabytes(), self.table_megabytes(DEFAULT_TABLE_BITS), 1, MAX_TABLE_MB),
         ]  # fmt: skip

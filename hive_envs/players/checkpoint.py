@@ -19,7 +19,7 @@ starting no call that would end after that (`search.Deadline`). With ``simulatio
 the raw policy at once. Moves are the argmax of the policy / the most visited move; ``sample=True``
 samples from the policy / in proportion to the visits. With ``avoid_repetition`` (on by default),
 ``choose`` on a Hive game leaves out the moves that return to a position the game has already been
-in, unless every move does (`hive_envs.agents.history`: the observation has no history, so the
+in, unless every move does (`hive_envs.hive.agent.history`: the observation has no history, so the
 network cannot see it); the batched ``act`` has no history and plays the network's move as it is.
 With ``reuse_tree`` (on by default), a search by time starts from the part of the player's last tree
 that the game went on into (`hive_envs.agents.kept_tree`: Hive); a search by simulations always

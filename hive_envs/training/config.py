@@ -24,17 +24,20 @@ from hive_envs.training.config_keys import (
     at_least,
     between,
     check_fields,
-    check_rule_start,
-    has_rule_value,
     key,
     one_of,
     reject,
     zero_or_at_least,
 )
+from hive_envs.training.network_choice import (
+    NETWORK,
+    check_network,
+    config_network_spec,
+    describe_network_kinds,
+    network_options,
+    read_legacy_keys,
+)
 
-NETWORKS = ("mlp", "hoyito_lookahead", "hexconv", "hive_lookahead")
-RULE_FEATURE_KEYS = {"hive_lookahead": "hive_features", "hoyito_lookahead": "hoyito_features"}
-"""The networks with a rule value (at feature set 2) and the key of their feature set."""
 GAME = Rule("a game of hive_envs.games (hive, hoyito, or one added with register_game)", lambda v: v in GAMES)
 MAX_SPEC = 1000
 """The longest player spec a config holds (a ``uhp:`` command line with its paths is far shorter)."""
@@ -68,55 +71,28 @@ class TrainConfig(KeyedConfig):
         "'MODULE:FACTORY' only with --trust-env-module MODULE:FACTORY on the command line; '' = none",
     )
     env_options: dict = key({}, "env: keyword options of its factory (e.g. holes_per_row: 12)")
-    # --- network ---
+    # --- network (hive_envs/training/network_choice.py; --help lists the kinds and their options) ---
     network: str = key(
         "mlp",
-        "'mlp' (flattened observation), 'hoyito_lookahead' (mlp + two-ply rule features per "
-        "action, Hoyito only), 'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' "
-        "(hexconv + two-ply rule features per action, Hive only)",
-        one_of(*NETWORKS),
+        "the network kind: 'mlp' (flattened observation), 'hexconv' (hex-torus planes) or one of the "
+        "game's own kinds (its definition's agents.networks)",
+        NETWORK,
     )
-    hidden_sizes: list[int] = key([256, 256], "mlp: widths of the hidden layers", at_least(1))
-    conv_channels: int = key(64, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
-    conv_blocks: int = key(
-        4, "hexconv, hive_lookahead: residual blocks in the trunk (0 = stem only)", at_least(0)
+    hidden_sizes: list[int] = key(
+        [256, 256], "the mlp trunk's hidden widths (mlp and the kinds built on it)", at_least(1)
     )
-    hive_features: int = key(
-        2,
-        "hive_lookahead: rule feature set; 1 = the Queen features (11 per action), 2 = plus the "
-        "alpha-beta evaluation after each move and its two-ply value (14 per action; "
-        "hive_envs/agents/hive_features.py)",
-        one_of(1, 2),
+    conv_channels: int = key(
+        64, "the hex-convolution trunk's channels (hexconv and the kinds built on it)", at_least(1)
     )
-    hive_search_depth: int = key(
-        2,
-        "hive_lookahead with hive_features 2: plies of each move's searched value; 2 = the features' "
-        "two-ply value, 3 or more = the alpha-beta player's root search that deep (about 35 ms a "
-        "position at 3; hive_envs/agents/hive_features.py)",
-        between(2, 8),
-    )
-    hoyito_features: int = key(
-        1,
-        "hoyito_lookahead: rule feature set; 1 = the two-ply features (6 per action), 2 = plus an "
-        "alpha-beta search of hoyito_search_depth plies after each move (8 per action; "
-        "hive_envs/agents/hoyito_features.py)",
-        one_of(1, 2),
-    )
-    hoyito_search_depth: int = key(
-        5, "hoyito_lookahead with hoyito_features 2: plies each move's search looks ahead", between(1, 20)
-    )
-    hoyito_board_values_games: int = key(
-        0,
-        "hoyito_lookahead with hoyito_features 2: at the start of a new run, fit the learned board "
-        "values its search adds to the evaluation to this many self-play games of alphabeta:4 "
-        "(within the run's time; hive_envs/training/board_values.py); 0 = the hand evaluation alone",
-        at_least(0),
+    conv_blocks: int = key(4, "the hex-convolution trunk's residual blocks (0 = stem only)", at_least(0))
+    network_options: dict = key(
+        {},
+        "the network kind's own options, checked by its options class (e.g. features: 2); {} = its defaults",
     )
     init_from_rule: bool = key(
         False,
-        "hive_lookahead with hive_features 2: start the action and value heads from the hand-written "
-        "rule (best two-ply value first; networks.RULE_WEIGHTS); hoyito_lookahead with "
-        "hoyito_features 2: from the searched value after each move (networks.HOYITO_RULE_WEIGHTS)",
+        "start the network's heads from its kind's hand-written rule (a network whose options give it a "
+        "rule value, e.g. a game's lookahead kind with features 2)",
     )
     # --- budget ---
     total_steps: int = key(1_000_000, "stop after this many env steps (plies over all games)", at_least(1))
@@ -189,8 +165,8 @@ class TrainConfig(KeyedConfig):
     search_rule_value_share: float = key(
         0.0,
         "how PATH@N of this run's checkpoints searches: the share of a leaf's value taken from the "
-        "network's rule value instead of its value head (needs the rule features: network "
-        "hive_lookahead with hive_features 2 or hoyito_lookahead with hoyito_features 2)",
+        "network's rule value instead of its value head (needs a network with a rule value, as "
+        "init_from_rule does)",
         between(0, 1),
     )
     # --- expert iteration (training/expert_iteration.py; PPO ignores these) ---
@@ -278,32 +254,14 @@ class TrainConfig(KeyedConfig):
             self._use_env()
         elif self.env_options:
             reject(self, "env_options", self.env_options, "{} without env")
-        check_rule_start(self, RULE_FEATURE_KEYS)
-        if self.search_rule_value_share and not has_rule_value(self, RULE_FEATURE_KEYS):
+        check_network(self)
+        if self.search_rule_value_share and not network_options(self).rule_value:
             reject(
                 self,
                 "search_rule_value_share",
                 self.search_rule_value_share,
-                f"0 unless network is 'hive_lookahead' with hive_features 2 or 'hoyito_lookahead' with "
-                f"hoyito_features 2, the networks with a rule value (network {self.network!r})",
-            )
-        if self.hoyito_board_values_games and not (
-            self.network == "hoyito_lookahead" and self.hoyito_features == 2
-        ):
-            reject(
-                self,
-                "hoyito_board_values_games",
-                self.hoyito_board_values_games,
-                f"0 unless network is 'hoyito_lookahead' with hoyito_features 2, the network whose "
-                f"features search (network {self.network!r}, hoyito_features {self.hoyito_features})",
-            )
-        if self.hive_search_depth != 2 and not (self.network == "hive_lookahead" and self.hive_features == 2):
-            reject(
-                self,
-                "hive_search_depth",
-                self.hive_search_depth,
-                f"2 unless network is 'hive_lookahead' with hive_features 2, the network whose features "
-                f"hold a searched value (network {self.network!r}, hive_features {self.hive_features})",
+                f"0 unless the network has a rule value (network {self.network!r} with network_options "
+                f"{self.network_options!r} has none)",
             )
         if self.num_minibatches > self.min_trained_decisions:
             reject(
@@ -342,22 +300,8 @@ class TrainConfig(KeyedConfig):
         return (self.num_games - self.pool_games) * self.rollout_steps
 
     def network_spec(self) -> dict[str, Any]:
-        if self.network == "mlp":
-            return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
-        if self.network == "hoyito_lookahead":  # the rule options are added from the game (train.py)
-            spec: dict[str, Any] = {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes)}
-            if self.hoyito_features != 1:  # set 1: as specs before set 2
-                spec.update(features=self.hoyito_features, search_depth=self.hoyito_search_depth)
-            if self.hoyito_board_values_games:
-                spec["board_values"] = True
-            return spec
-        # hive_lookahead: the game options are added from the game (run.network_spec)
-        spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
-        if self.network == "hive_lookahead" and self.hive_features != 1:  # set 1: as specs before set 2
-            spec["features"] = self.hive_features
-            if self.hive_search_depth != 2:  # the two-ply value: as specs before search_depth
-                spec["search_depth"] = self.hive_search_depth
-        return spec
+        """The network spec without the game's ``rules`` (`game_lookup.network_spec` adds them)."""
+        return config_network_spec(self)
 
     def search(self) -> dict[str, float]:
         """A checkpoint's ``search``: how ``PATH@N`` of it searches (hive_envs/agents/checkpoint.py)."""
@@ -367,8 +311,13 @@ class TrainConfig(KeyedConfig):
         }
 
 
-KEYS = ConfigKeys(TrainConfig)
-config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
+KEYS = ConfigKeys(TrainConfig, legacy=lambda values: read_legacy_keys(values, TrainConfig.network))
+config_from_dict, load_config = KEYS.from_dict, KEYS.load
 """`config_from_dict(values)`: a config of a dict of YAML keys; `load_config(path, overrides)`: of a
-YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key);
-`describe_keys()`: one line per key for ``--help``."""
+YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key;
+the game-named keys of earlier versions are read once more, warning: `network_choice`)."""
+
+
+def describe_keys() -> str:
+    """One line per key for ``--help``, then the network kinds and their options."""
+    return KEYS.describe() + "\n\n" + describe_network_kinds()

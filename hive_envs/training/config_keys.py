@@ -180,27 +180,6 @@ def check_fields(config: Any) -> None:
             reject(config, f.name, value, str(allowed))
 
 
-def has_rule_value(config: Any, feature_keys: dict[str, str]) -> bool:
-    """Whether the config's network has a rule value: a lookahead network (``feature_keys``: network ->
-    the key of its rule feature set) with feature set 2."""
-    key = feature_keys.get(config.network)
-    return key is not None and getattr(config, key) == 2
-
-
-def check_rule_start(config: Any, feature_keys: dict[str, str]) -> None:
-    """``init_from_rule`` starts the heads at the network's rule value: refused for a network without
-    one (`has_rule_value`), naming the networks that have one."""
-    if config.init_from_rule and not has_rule_value(config, feature_keys):
-        networks = " or ".join(f"{network!r} with {key} 2" for network, key in feature_keys.items())
-        settings = ", ".join(f"{key} {getattr(config, key)}" for key in feature_keys.values())
-        reject(
-            config,
-            "init_from_rule",
-            config.init_from_rule,
-            f"false unless network is {networks} (network {config.network!r}, {settings})",
-        )
-
-
 class KeyedConfig:
     """Base of a config dataclass: its keys as a dict (what checkpoints and run folders record)."""
 
@@ -217,12 +196,17 @@ class ConfigKeys(Generic[C]):
     """Unknown-key messages, loading from YAML plus overrides, and the --help listing of one
     config dataclass. A config module offers them as its functions:
 
-        KEYS = ConfigKeys(TrainConfig)
+        KEYS = ConfigKeys(TrainConfig, legacy=...)
         config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
-    """
 
-    def __init__(self, cls: type[C]) -> None:
+    ``legacy``: a function that rewrites the keys of earlier versions in a dict of keys (warning),
+    run before the keys are checked."""
+
+    def __init__(
+        self, cls: type[C], legacy: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    ) -> None:
         self.cls = cls
+        self.legacy = legacy
         self.fields = {f.name: f for f in dataclasses.fields(cls)}
         self.types = typing.get_type_hints(cls)
 
@@ -230,6 +214,8 @@ class ConfigKeys(Generic[C]):
         """Build a config from a dict of YAML keys; unknown keys and bad values raise ValueError."""
         if not isinstance(values, dict):
             raise ValueError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
+        if self.legacy is not None:
+            values = self.legacy(values)
         unknown = [key for key in values if key not in self.fields]
         if unknown:
             key = unknown[0]

@@ -1,7 +1,7 @@
 """The learned-evaluation trainer's options (`hive_envs.training.eval_training`): one typed dataclass
 whose fields are the YAML keys, checked as `TrainConfig`'s are (hive_envs/training/config_keys.py).
 
-    config = load_config("hive_eval", {"generations": 2})     # a config of the package, or a file
+    config = load_config("experiments/hive_eval", {"generations": 2})     # a config of the package, or a file
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Train a learned evaluation for a game's alpha-beta search, generation by generation of self-play.
 
-    hive-train-eval --config hive_eval [--key value ...] [--resume | --overwrite]
-    python -m hive_envs.training.eval_training --config hive_eval      # the same
+    hive-train-eval --config experiments/hive_eval [--key value ...] [--resume | --overwrite]
+    python -m hive_envs.training.eval_training --config experiments/hive_eval      # the same
 
 Read top to bottom (one generation; `generations` of them, or until `time_limit_minutes`):
   1. self-play (`hive_envs.training.eval_selfplay`): ``games_per_generation`` games of the game's

@@ -30,8 +30,9 @@ Read top to bottom:
 
 Why visit counts (not Gumbel's improved policy): the searched players (``PATH@N``) play PUCT, and the
 policy trained on PUCT's visits is the prior that search expects (`hive_envs.agents.batched_search`).
-Only networks with a legal-action form (hive_lookahead, hoyito_lookahead) are trained here: the
-examples keep their rule features (a Hive position's are the costly part of the search's work).
+Only networks with a legal-action form (a kind's ``legal_actions``: the games' lookahead kinds) are
+trained here: the examples keep their rule features (a Hive position's are the costly part of the
+search's work).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ with script_imports(__name__):  # run as a script without an extra: one line, no
     from hive_envs.agents.batch_evaluators import LeafBatch, make_batch_evaluator
     from hive_envs.agents.batched_search import RootNoise, SearchResult, batched_search
     from hive_envs.agents.distributions import mask_logits
+    from hive_envs.agents.network_kinds import network_kind, network_kinds
     from hive_envs.agents.search import SearchConfig, choose
     from hive_envs.agents.views import view_for
     from hive_envs.evaluation.cli import exit_code
@@ -255,10 +257,11 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
         raise ValueError(
             f"expert iteration plays the package's games ({', '.join(GAMES)}); got {config.game!r}"
         )
-    if config.network not in ("hive_lookahead", "hoyito_lookahead"):
+    if not network_kind(config.network).legal_actions:
+        legal = [name for name, kind in network_kinds().items() if kind.legal_actions]
         raise ValueError(
             f"config key 'network' is {config.network!r}: expert iteration trains the networks with a "
-            f"legal-action form, 'hive_lookahead' or 'hoyito_lookahead'"
+            f"legal-action form: {', '.join(map(repr, legal))}"
         )
     expert_of(config)  # a bad expert is refused before the run folder is made
     with TrainingRun(config, resume, overwrite, EXPERT_ITERATION) as run:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from hive_envs.agents.network_kinds import game_of_kind, network_kind
 from hive_envs.core.aec_definition import AEC
 from hive_envs.core.aec_source import AecOptions, own_env_names
-from hive_envs.games import game_entry, game_for_network, own_game
+from hive_envs.core.network_kind import NetworkKind
+from hive_envs.games import game_entry, own_game
 
 
 def make_batch(game: str, num_games: int, options: dict[str, Any]):
@@ -24,44 +26,41 @@ def encoding_version(batch) -> str:
     return str(getattr(batch, "encoding_version", "v0"))
 
 
-def carries_rules(network: str) -> bool:
-    """Whether a network kind simulates moves with a game's kernels (its spec carries the rules)."""
-    definition = game_for_network(network)
-    return definition is not None and network in definition.rule_networks
-
-
-def lookahead_rules(network: str, game: str | None, options: Any) -> dict[str, Any]:
-    """The rule options a lookahead network's spec carries (`rules`), from the game's parsed options
-    object or a dict of its options; ValueError if the network is not for this game.
+def network_rules(kind: NetworkKind, game: str | None, options: Any) -> dict[str, Any]:
+    """The rule options the spec of a network of ``kind`` that simulates moves (its ``rules``) carries,
+    from the game's parsed options object or a dict of its options; ValueError if the kind is not for
+    this game.
 
     Over the ``aec`` game (``options``: `AecOptions` or its dict) the network is for the game whose own
     PettingZoo env the options name (`games.own_game`): a rule network computes its features
     from the observation alone (`LegalActionNetwork.rule_features`), and a game's own env gives the
     observations of its batch (the lock-step tests of hive_envs.core.aec_batch), so the network plays
     the same there; the rules are then the env's game options."""
-    definition = game_for_network(network)
-    if definition is None or definition.network_rules is None or network not in definition.rule_networks:
-        raise ValueError(f"network {network!r} simulates no game's moves")
+    definition = game_of_kind(kind.name)
+    if kind.rules is None or definition is None:
+        raise ValueError(f"network {kind.name!r} simulates no game's moves")
     if game == AEC.name:
         aec = options if isinstance(options, AecOptions) else AecOptions(**options)
         own = own_game(aec)
         if own is None or own[0] is not definition:
             raise ValueError(
-                f"network {network!r} needs the {definition.name} game or its own PettingZoo env "
+                f"network {kind.name!r} needs the {definition.name} game or its own PettingZoo env "
                 f"({' or '.join(sorted(own_env_names(definition)))}), not the env {aec.label}"
             )
-        return definition.network_rules(own[1])
+        return kind.rules(own[1])
     if definition.name != game:
-        raise ValueError(f"network {network!r} needs the {definition.name} game")
+        raise ValueError(f"network {kind.name!r} needs the {definition.name} game")
     if isinstance(options, dict):
         options = definition.parse_options({k: v for k, v in options.items() if k != "parallel"})
-    return definition.network_rules(options)
+    return kind.rules(options)
 
 
 def network_spec(config, batch) -> dict[str, Any]:
-    """A training config's network spec, plus the game's rule options for the network that simulates
-    moves (as checkpoints record it)."""
+    """A training config's network spec, plus the game's rule options (from ``batch``: its validated
+    options, and its ``game_name``, the config's game for a batch that does not say) for a network that
+    simulates moves, as checkpoints record it."""
     spec = config.network_spec()
-    if carries_rules(spec["kind"]):
-        spec["rules"] = lookahead_rules(spec["kind"], getattr(batch, "game_name", None), batch.options)
+    kind = network_kind(spec["kind"])
+    if kind.rules is not None:
+        spec["rules"] = network_rules(kind, getattr(batch, "game_name", config.game), batch.options)
     return spec

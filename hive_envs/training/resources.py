@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.core.short_repr import short_repr
 from hive_envs.training.game_lookup import network_spec
 

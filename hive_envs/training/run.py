@@ -44,7 +44,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from hive_envs.agents.checkpoint import load_checkpoint, load_weights, save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network, network_kind
 from hive_envs.core.short_repr import short_repr
 from hive_envs.evaluation.match import format_table
 from hive_envs.evaluation.provenance import git_commit, machine
@@ -53,6 +53,7 @@ from hive_envs.training.budget import TimeBudget, expected_final_step, resume_no
 from hive_envs.training.config import TrainConfig
 from hive_envs.training.eval_matches import evaluate_now, evaluation_opponents, make_players
 from hive_envs.training.game_lookup import encoding_version, network_spec
+from hive_envs.training.network_choice import network_options
 from hive_envs.training.resources import PPO, Estimate, check_cores, check_env, check_run
 from hive_envs.training.run_dir import (
     FolderState,
@@ -287,22 +288,22 @@ class TrainingRun:
             mininterval=2.0,
         )
         self.started = time.time() - self.elapsed
-        if self.config.hoyito_board_values_games and not self.resume:
-            self._learn_board_values()
+        if not self.resume:
+            self._prepare_network()
 
-    def _learn_board_values(self) -> None:
-        """A new run with ``hoyito_board_values_games``: fit the network's board values first, within
-        the run's time (`hive_envs.training.board_values`), and log what the fit saw."""
-        from hive_envs.training.board_values import learn_board_values
-
-        self.bar.set_description("fitting board values")
-        table, summary = learn_board_values(
-            dict(self.config.game_options), self.config.hoyito_board_values_games, self.config.seed + 41
-        )
-        assert isinstance(self.network, LearnsBoardValues)  # the config checks the network reads them
-        self.network.set_board_values(table)
-        for name, value in summary.items():
-            self.writer.add_scalar(f"board_values/{name}", value, 0)
+    def _prepare_network(self) -> None:
+        """A new run: what the network's kind does first (its ``new_run``: Hoyito's fits the board
+        values its features' search reads), within the run's time, and the scalars it reports."""
+        config = self.config
+        prepare = network_kind(config.network).new_run
+        if prepare is None:
+            return
+        scalars = prepare(
+            self.network, network_options(config), dict(config.game_options), config.seed + 41,
+            self.bar.set_description,
+        )  # fmt: skip
+        for name, value in scalars.items():
+            self.writer.add_scalar(name, value, 0)
         self.bar.set_description(None)
 
     def continues(self) -> bool:

@@ -2,8 +2,9 @@
 
 Accepted texts (`read_replay`):
 
-- a game record, as `Game.record` writes it: a Hive UHP GameString (``Base;InProgress;White[2];wS1``)
-  or a Hoyito record (``HoyitoII;holes_per_row=6;...;moves=2,11``);
+- a game record, as `Game.record` writes it, read by the game whose definition's ``read_record``
+  knows it (Hive's UHP GameStrings, ``Base;InProgress;White[2];wS1``; Hoyito's records,
+  ``HoyitoII;holes_per_row=6;...;moves=2,11``);
 - a JSON report of `training/arena.py --out`: ``{"game", "game_options", "matches": [{"player",
   "opponent", "wins", "draws", "losses", "mean_length", "repetition_draw", "games_played": [{"seat_of_a",
   "result_for_a", "plies", "reason", "record", "forfeit"}, ...]}, ...]}``;
@@ -28,36 +29,41 @@ import math
 from typing import Any
 
 from hive_envs.core.game import Game
+from hive_envs.core.short_repr import short_repr
 from hive_envs.games import game_entry
-from hive_envs.hive.engine.game import HiveGame
-from hive_envs.hoyito.engine.game import HoyitoGame
-from hive_envs.web.boards import position
+from hive_envs.web.boards import drawn_games, position
 from hive_envs.web.json_input import parse_json
 
 MAX_TEXT = 16_000_000  #: characters of a pasted or uploaded record or report
 MAX_GAMES = 20_000  #: games listed from one report
-MAX_PLIES = 5_000  #: plies of one replayed record (Hive's turn cap is 300)
+MAX_PLIES = 5_000  #: plies of one replayed record (far above any game's turn cap)
 
 
 def game_of_record(record: str, options: dict | None = None) -> Game:
-    """The finished (or stopped) game a record describes; ``options``: the rules it was played under
-    (Hive: ``tournament_opening``, ``max_turns``, ``repetition_draw``). ValueError if it is no record."""
+    """The finished (or stopped) game a record describes, read by the first drawn game whose
+    ``read_record`` knows it; ``options``: the rules it was played under that the text does not carry
+    (a report's). ValueError if it is no record of such a game, or one its rules refuse."""
     if not isinstance(record, str) or not record.strip():
-        raise ValueError("a game record must be a non-empty text (a UHP GameString or a Hoyito record)")
+        raise ValueError("a game record must be a non-empty text (a record as its game writes it)")
     if len(record) > MAX_TEXT:
         raise ValueError(f"a game record is at most {MAX_TEXT:,} characters, got {len(record):,}")
     record = record.strip()
-    if record.startswith("HoyitoII;"):
-        game: Game = HoyitoGame.from_record(record)
+    readers = {
+        entry.title: read
+        for entry in drawn_games().values()
+        if (read := entry.presentation.read_record) is not None
+    }
+    for read in readers.values():
+        game = read(record, dict(options or {}))
+        if game is not None:
+            break
     else:
-        rules = {k: v for k, v in (options or {}).items() if k in HIVE_RECORD_OPTIONS}
-        game = HiveGame.from_gamestring(record, **rules)
+        raise ValueError(
+            f"not a record of a game the page replays ({', '.join(readers)}): {short_repr(record, 80)}"
+        )
     if game.ply > MAX_PLIES:
         raise ValueError(f"a replayed record has at most {MAX_PLIES} plies, this one {game.ply}")
     return game
-
-
-HIVE_RECORD_OPTIONS = ("tournament_opening", "max_turns", "repetition_draw")
 
 
 def frames(record: str, options: dict | None = None) -> list[dict]:
@@ -80,7 +86,7 @@ def read_replay(text: str) -> dict:
     matches (``player``, ``opponent``, ``wins``, ``draws``, ``losses``, ``mean_length``, ``games``).
     """
     if not isinstance(text, str) or not text.strip():
-        raise ValueError("nothing to replay: paste a GameString, a Hoyito record or a report's JSON")
+        raise ValueError("nothing to replay: paste a game's record or a report's JSON")
     if len(text) > MAX_TEXT:
         raise ValueError(f"a replay text is at most {MAX_TEXT:,} characters, got {len(text):,}")
     if not text.lstrip().startswith(("{", "[")):

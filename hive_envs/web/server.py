@@ -12,8 +12,10 @@ moves requests hold are capped per client and in all (`caps`, `serving`).
 
 JSON API (every error is ``{"error": message}`` with a 4xx status; the game is unchanged):
 
-    GET  /api/meta                          the games the page draws, their options and defaults, player
-                                            spec forms, the engines and agents offered
+    GET  /api/meta                          the games the page draws (their options and defaults, seats
+                                            and drawing script), player spec forms, the shipped agents,
+                                            the engines and agents offered
+    GET  /boards/<game>.js                  a game's drawing script (its definition's web_drawer)
     POST /api/games                         {"game", "options", "players": [spec|"human", ...]} -> state
     GET  /api/games/<id>                    the state: position, legal moves, status, record
     GET  /api/games/<id>/moves              the legal moves only
@@ -46,13 +48,14 @@ from importlib import resources
 from hive_envs.extras import command, script_imports
 
 with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
-    from flask import Flask, g, jsonify, request
+    from flask import Flask, Response, g, jsonify, request
     from werkzeug.exceptions import HTTPException
 
-from hive_envs.games import GAMES
 from hive_envs.players.base import PlayerFailure
 from hive_envs.players.uhp_engine import add_move_timeout_argument
+from hive_envs.pretrained import pretrained_names
 from hive_envs.web import guards
+from hive_envs.web.boards import drawn_games
 from hive_envs.web.caps import Full
 from hive_envs.web.compiling import compile_watch
 from hive_envs.web.json_input import parse_json
@@ -77,18 +80,20 @@ def _body() -> dict:
 
 
 def _meta(tables: Tables) -> dict:
-    games = {}
-    for name, entry in GAMES.items():
-        if entry.ref("web_board") is None:  # the page cannot draw it (the PettingZoo AEC adapter)
-            continue
-        games[name] = {
-            f.name: None if f.default is dataclasses.MISSING else f.default
-            for f in dataclasses.fields(entry.options)
-        }
+    drawn = drawn_games()
     return {
-        "games": games,
+        "games": {
+            name: {
+                f.name: None if f.default is dataclasses.MISSING else f.default
+                for f in dataclasses.fields(entry.options)
+            }
+            for name, entry in drawn.items()
+        },
+        "seats": {name: list(entry.seat_names) for name, entry in drawn.items()},
+        "boards": {name: f"boards/{name}.js" for name in drawn},
         "specs": describe_page_specs(tables.offer, tables.caps),
         "human": HUMAN,
+        "pretrained": [f"pretrained:{name}" for name in pretrained_names()],
         **tables.offer.listed(),
     }
 
@@ -142,6 +147,14 @@ def create_app(tables: Tables | None = None, address: tuple[str, int] = (LOCAL, 
     @app.get("/api/meta")
     def meta():
         return jsonify(_meta(tables))
+
+    @app.get("/boards/<name>.js")
+    def board_script(name):
+        """A game's drawing script, by the game's name: a name only looked up, never a path."""
+        entry = drawn_games().get(name)
+        if entry is None:
+            raise NotFound(f"no drawing for a game named {name!r}")
+        return Response(entry.presentation.web_drawer(), mimetype="text/javascript")
 
     @app.post("/api/games")
     def new_game():

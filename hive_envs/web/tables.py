@@ -30,7 +30,7 @@ from hive_envs.core.game import Game
 from hive_envs.games import game_entry
 from hive_envs.players import Player, PlayerContext, make_player
 from hive_envs.players.base import PlayerFailure, play_on_one_thread
-from hive_envs.web.boards import position
+from hive_envs.web.boards import drawn_games, position
 from hive_envs.web.caps import Caps, Full, Slots
 from hive_envs.web.thoughts import thoughts_of
 from hive_envs.web.trust import Offer, PagePlayer, page_player
@@ -179,7 +179,7 @@ class Tables:
         if not isinstance(game_name, str):
             raise ValueError(f"'game' must be a game name, got {game_name!r}")
         entry = game_entry(game_name)
-        if entry.ref("web_board") is None:  # the PettingZoo AEC adapter: the page cannot draw it
+        if game_name not in drawn_games():  # the PettingZoo AEC adapter, for one
             raise ValueError(f"the page cannot draw a game of {entry.title} ({game_name!r})")
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"'options' must be a JSON object of the game's options, got {options!r}")

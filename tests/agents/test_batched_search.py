@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents.batch_evaluators import HiveStateEvaluator, ViewEvaluator, make_batch_evaluator
+from hive_envs.agents.batch_evaluators import ViewEvaluator, make_batch_evaluator
 from hive_envs.agents.batched_search import RootNoise, batched_search
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
 from hive_envs.agents.search import NetworkEvaluator, SearchConfig, search
 from hive_envs.agents.views import view_for_checkpoint
+from hive_envs.hive.agent.evaluator import HiveStateEvaluator
 from hive_envs.pretrained import pretrained_path
 from tests.agents.test_rule_value import random_positions
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from hive_envs.agents import load_checkpoint, load_policy, save_checkpoint
 from hive_envs.agents.checkpoint import payload_digest, remove_stale_temporaries
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 
 SPEC = {"kind": "mlp", "hidden_sizes": [8]}
 

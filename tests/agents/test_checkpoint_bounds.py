@@ -13,7 +13,7 @@ import torch
 import hive_envs.agents.checkpoint as checkpoint_module
 from hive_envs.agents import load_checkpoint, save_checkpoint
 from hive_envs.agents.checkpoint_file import sign
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from tests.bounded_run import deadline, refusal_bounded
 
 # hive_envs/agents/plain_values.py's ceilings, as docs/safety.md states them

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents.networks import HexConv, HexConvPolicy, build_network, plane_entries
+from hive_envs.agents.network_kinds import build_network
+from hive_envs.agents.networks import HexConv, HexConvPolicy, plane_entries
 from hive_envs.hive import HiveBatch
 
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents.batch_evaluators import HiveStateEvaluator
 from hive_envs.agents.checkpoint import load_checkpoint, network_from_checkpoint
 from hive_envs.agents.search import NetworkEvaluator
 from hive_envs.agents.views import view_for_checkpoint
+from hive_envs.hive.agent.evaluator import HiveStateEvaluator
 from hive_envs.pretrained import pretrained_path
 from tests.agents.test_rule_value import random_positions
 

@@ -18,7 +18,7 @@ import hive_envs.pretrained as pretrained_module
 from hive_envs import play
 from hive_envs.agents import load_pretrained
 from hive_envs.agents.checkpoint import load_checkpoint, save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.evaluation import agent_results, arena, evaluate
 from hive_envs.evaluation.arena import Settings
 from hive_envs.evaluation.provenance import utc_text

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from benchmarks import bench_search
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.agents.search import NetworkEvaluator
 from hive_envs.agents.views import view_for
 

@@ -8,8 +8,8 @@ import json
 import yaml
 
 from benchmarks.ppo_profile import PARTS, format_profile, main, profile
-from hive_envs.agents.networks import HiveLookaheadPolicy
 from hive_envs.hive import HiveBatch
+from hive_envs.hive.agent.network import HiveLookaheadPolicy
 from hive_envs.training import ppo_selfplay, selfplay
 from hive_envs.training.config import load_config
 

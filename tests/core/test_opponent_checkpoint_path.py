@@ -43,7 +43,7 @@ def test_checkpoint_path_opponent_works_without_importing_hive_envs_agents(tmp_p
         import gymnasium as gym
         import hive_envs
         from hive_envs.agents import save_checkpoint
-        from hive_envs.agents.networks import build_network
+        from hive_envs.agents.network_kinds import build_network
         env = gym.make("hive_envs/Hoyito-v0")
         shape, n = env.observation_space.shape, int(env.action_space.n)
         net = {{"kind": "mlp", "hidden_sizes": [8]}}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hive_envs.agents.hive_features import HiveRuleFeatures
+from hive_envs.hive.agent.features import HiveRuleFeatures
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.options import HiveOptions
 

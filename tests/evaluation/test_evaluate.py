@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hive_envs.agents import save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.evaluation import evaluate
 from hive_envs.evaluation.elo import fit_elo
 from hive_envs.evaluation.match import wilson_interval

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hive_envs.agents import save_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 
 
 def tiny_hive_checkpoint(path, expansions: str = "", kind: str = "hive_lookahead"):

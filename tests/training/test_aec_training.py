@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from hive_envs.agents import load_checkpoint
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 from hive_envs.core import aec_source
 from hive_envs.evaluation import evaluate
 from hive_envs.training import ppo_selfplay
@@ -58,7 +58,7 @@ def trained_weights(tmp_path, name, **keys):
 def test_first_update_on_the_adapter_equals_the_compiled_batch_bit_for_bit(
     tmp_path, game, options, env, network
 ):
-    """The game's rule network over its own env too: it reads the observation only (`lookahead_rules`)."""
+    """The game's rule network over its own env too: it reads the observation only (`game_lookup.network_rules`)."""
     compiled = trained_weights(tmp_path, "batch", game=game, game_options=options, network=network)
     adapted = trained_weights(tmp_path, "adapter", env=env, env_options=options, network=network)
     assert compiled["network"] == adapted["network"]  # the same rules in the spec

@@ -1,4 +1,4 @@
-"""Learned board values (`hive_envs.training.board_values`): the fit, the self-play positions, the
+"""Learned board values (`hive_envs.hoyito.agent.board_values`): the fit, the self-play positions, the
 network that carries them and the run that learns them."""
 
 import json
@@ -8,10 +8,9 @@ import pytest
 import torch
 
 from hive_envs.agents.checkpoint import load_checkpoint
-from hive_envs.agents.networks import build_network
-from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS, COUNTER
-from hive_envs.training import board_values, ppo_selfplay
-from hive_envs.training.board_values import (
+from hive_envs.agents.network_kinds import build_network
+from hive_envs.hoyito.agent import board_values_screen
+from hive_envs.hoyito.agent.board_values import (
     VALUE_WEIGHT,
     fit_board_values,
     mover_rings,
@@ -19,6 +18,8 @@ from hive_envs.training.board_values import (
     self_play_positions,
     to_score_units,
 )
+from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS, COUNTER
+from hive_envs.training import ppo_selfplay
 from hive_envs.training.config import config_from_dict
 from tests.training.test_hoyito_training import extractor, positions
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
@@ -110,16 +111,18 @@ def test_bad_board_values_are_refused():
     with pytest.raises(ValueError, match="feature set 2"):
         spec = {"kind": "hoyito_lookahead", "hidden_sizes": [8], "rules": RULES, "board_values": True}
         build_network(spec, (16,), 6)
-    with pytest.raises(ValueError, match="hoyito_board_values_games"):
-        config_from_dict({"game": "hoyito", "network": "mlp", "hoyito_board_values_games": 8})
-    with pytest.raises(ValueError, match="hoyito_board_values_games"):
-        config_from_dict({"game": "hoyito", "network": "hoyito_lookahead", "hoyito_board_values_games": 8})
+    with pytest.raises(ValueError, match="network 'mlp' has no option 'board_values_games'"):
+        config_from_dict({"game": "hoyito", "network": "mlp", "network_options": {"board_values_games": 8}})
+    with pytest.raises(ValueError, match="option 'board_values_games' is for features 2"):
+        config_from_dict(
+            {"game": "hoyito", "network": "hoyito_lookahead", "network_options": {"board_values_games": 8}}
+        )
 
 
 def test_a_run_learns_its_board_values_first_and_its_checkpoint_keeps_them(tmp_path):
     config = tiny_config(
         tmp_path, game="hoyito", game_options={"holes_per_row": 6}, network="hoyito_lookahead",
-        hoyito_features=2, hoyito_search_depth=2, init_from_rule=True, hoyito_board_values_games=4,
+        network_options={"features": 2, "search_depth": 2, "board_values_games": 4}, init_from_rule=True,
         final_eval_games=0,
     )  # fmt: skip
     ppo_selfplay.train(config)
@@ -131,7 +134,7 @@ def test_a_run_learns_its_board_values_first_and_its_checkpoint_keeps_them(tmp_p
     play_legal_moves_only(path, "hoyito", {"holes_per_row": 6})
     longer = tiny_config(
         tmp_path, game="hoyito", game_options={"holes_per_row": 6}, network="hoyito_lookahead",
-        hoyito_features=2, hoyito_search_depth=2, init_from_rule=True, hoyito_board_values_games=4,
+        network_options={"features": 2, "search_depth": 2, "board_values_games": 4}, init_from_rule=True,
         final_eval_games=0, total_steps=2 * config.total_steps, seed=config.seed + 1,
     )  # fmt: skip
     ppo_selfplay.train(longer, resume=True)  # a resumed run keeps the table it was fitted with
@@ -143,7 +146,7 @@ def test_a_run_learns_its_board_values_first_and_its_checkpoint_keeps_them(tmp_p
 def test_the_screen_plays_the_table_and_the_hand_evaluation_from_the_same_book(tmp_path):
     out = tmp_path / "screen.json"
     assert (
-        board_values.main(
+        board_values_screen.main(
             ["--games", "4", "--depths", "2", "--pairs", "3", "--workers", "1", "--out", str(out)]
         )
         == 0
@@ -159,5 +162,5 @@ def test_the_screen_plays_the_table_and_the_hand_evaluation_from_the_same_book(t
 @pytest.mark.parametrize("flags", [["--games", "0"], ["--pairs", "0"], ["--depths", "0"], ["--workers", "0"]])
 def test_the_screen_refuses_bad_flags(flags, capsys):
     with pytest.raises(SystemExit):
-        board_values.main(flags)
+        board_values_screen.main(flags)
     assert "must be" in capsys.readouterr().err

@@ -52,9 +52,6 @@ def test_ill_typed_value_is_refused_naming_the_key(key, value):
         ("conv_blocks", -1),
         ("conv_channels", 0),
         ("network", "resnet"),
-        ("hoyito_features", 3),
-        ("hoyito_search_depth", 0),
-        ("hoyito_search_depth", 21),
     ],
 )
 def test_out_of_range_value_is_refused_naming_the_key(key, value):
@@ -105,7 +102,6 @@ RANGE_TABLE = [  # (key, bad value, the allowed range the message must state)
     ("shaping_coef", float("-inf"), "a finite number"),
     ("search_prior_temperature", 0, "> 0"),
     ("search_rule_value_share", 1.5, "0 <= value <= 1"),
-    ("hive_search_depth", 9, "2 <= value <= 8"),
 ]
 
 
@@ -116,49 +112,6 @@ def test_each_numeric_key_has_a_range_stated_in_the_error(key, value, allowed):
         config_from_dict({key: value})
     with pytest.raises(ValueError, match=re.escape(message)):  # however the config is built
         TrainConfig(**{key: value})
-
-
-def test_init_from_rule_needs_a_network_with_feature_set_2():
-    for values in (
-        {"network": "hoyito_lookahead", "hoyito_features": 1, "init_from_rule": True},
-        {"network": "mlp", "init_from_rule": True},
-    ):
-        with pytest.raises(ValueError, match="config key 'init_from_rule'.*hoyito_features 2"):
-            config_from_dict(values)
-    spec = config_from_dict(
-        {
-            "network": "hoyito_lookahead",
-            "hoyito_features": 2,
-            "hoyito_search_depth": 3,
-            "init_from_rule": True,
-        }
-    ).network_spec()
-    assert (spec["features"], spec["search_depth"]) == (2, 3)
-
-
-def test_a_deeper_hive_searched_value_needs_feature_set_2_and_reaches_the_spec():
-    for values in ({"network": "mlp"}, {"network": "hive_lookahead", "hive_features": 1}):
-        with pytest.raises(ValueError, match="config key 'hive_search_depth'.*hive_features 2"):
-            config_from_dict({"game": "hive", "hive_search_depth": 3, **values})
-    hive = {"game": "hive", "network": "hive_lookahead", "hive_features": 2}
-    assert "search_depth" not in config_from_dict(hive).network_spec()  # the two-ply value: as before
-    assert config_from_dict({**hive, "hive_search_depth": 3}).network_spec()["search_depth"] == 3
-
-
-def test_a_search_on_the_rule_value_needs_a_network_with_one():
-    with pytest.raises(
-        ValueError, match="config key 'search_rule_value_share'.*the networks with a rule value"
-    ):
-        config_from_dict({"network": "mlp", "search_rule_value_share": 1.0})
-    config = config_from_dict(
-        {
-            "network": "hive_lookahead",
-            "hive_features": 2,
-            "search_prior_temperature": 3,
-            "search_rule_value_share": 1,
-        }
-    )
-    assert config.search() == {"prior_temperature": 3, "rule_value_share": 1}
 
 
 def test_more_minibatches_than_decisions_per_update_is_refused():
@@ -239,8 +192,11 @@ RLLIB_TABLE = [
     ({"num_gpus_per_learner": float("nan")}, "config key 'num_gpus_per_learner' has an invalid value nan"),
     ({"name": "../x"}, "config key 'name' has an invalid value '../x'; allowed: a folder name"),
     (
-        {"network": "hexconv", "game": "hoyito"},
-        "config key 'network' has an invalid value 'hexconv'; allowed: 'mlp' or a network for game 'hoyito'",
+        {"network": "hive_lookahead", "game": "hoyito"},
+        (
+            "config key 'network' has an invalid value 'hive_lookahead'; allowed: a generic network or "
+            "one of game 'hoyito' (this one is game 'hive''s)"
+        ),
     ),
     (
         {"train_batch_size": 1000, "minibatch_size": 600, "num_learners": 2},

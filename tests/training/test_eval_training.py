@@ -35,7 +35,7 @@ TINY = {
 
 
 def tiny(tmp_path, **keys):
-    return load_config("hive_eval", {**TINY, "runs_dir": str(tmp_path), "name": "tiny", **keys})
+    return load_config("experiments/hive_eval", {**TINY, "runs_dir": str(tmp_path), "name": "tiny", **keys})
 
 
 def test_a_run_writes_checkpoints_data_and_progress_that_a_player_reads(tmp_path):
@@ -100,7 +100,7 @@ def test_a_start_that_fails_before_its_first_generation_ends_leaves_no_run(tmp_p
 
 
 def test_main_reports_a_bad_key_as_an_error_line(tmp_path, capsys):
-    assert eval_training.main(["--config", "hive_eval", "--score_weight", "2"]) == 2
+    assert eval_training.main(["--config", "experiments/hive_eval", "--score_weight", "2"]) == 2
     assert "score_weight" in capsys.readouterr().err
 
 
@@ -127,7 +127,7 @@ def test_a_game_without_a_learned_evaluation_is_refused_before_anything_is_writt
 
 def test_hoyito_trains_by_the_same_method(tmp_path):
     config = load_config(
-        "hoyito_eval",
+        "experiments/hoyito_eval",
         {
             **TINY,
             "runs_dir": str(tmp_path),

@@ -92,10 +92,11 @@ def test_a_network_without_a_legal_action_form_is_refused(tmp_path):
         tmp_path,
         "experiments/hoyito_2x6_exit",
         network="mlp",
+        network_options={},
         init_from_rule=False,
         search_rule_value_share=0.0,
     )
-    with pytest.raises(ValueError, match="legal-action form"):
+    with pytest.raises(ValueError, match="legal-action form: 'hive_lookahead', 'hoyito_lookahead'"):
         expert_iteration.train(config)
     assert not (tmp_path / "hoyito_2x6_exit").exists()
 

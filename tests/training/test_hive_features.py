@@ -1,4 +1,4 @@
-"""The Hive network's rule features (`hive_envs.agents.hive_features`) against a reference.
+"""The Hive network's rule features (`hive_envs.hive.agent.features`) against a reference.
 
 The reference plays every legal move and every reply on a `HiveGame` (the Python API, from the
 game itself, not from a decoded observation) and names actions with the env's `uhp_to_action`;
@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents import networks
-from hive_envs.agents.hive_features import HiveRuleFeatures, _decode_states
+from hive_envs.agents.network_kinds import build_network
+from hive_envs.hive.agent.features import HiveRuleFeatures, _decode_states
+from hive_envs.hive.agent.network import RULE_WEIGHTS as NETWORK_RULE_WEIGHTS
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.moves import move_piece
 from hive_envs.hive.engine.rules import PASS_MOVE
@@ -365,7 +366,7 @@ def test_a_deeper_searched_value_in_the_network_and_its_refusals():
         "features": 2,
         "search_depth": 3,
     }
-    network = networks.build_network(spec, shape, HiveRuleFeatures("", True, MAX_TURNS).encoding.num_actions)
+    network = build_network(spec, shape, HiveRuleFeatures("", True, MAX_TURNS).encoding.num_actions)
     assert network.extractor.search_depth == 3 and not network.keeps_time_limits
     network.init_from_rule()
     _, _, _, features, _, counts = network.extractor.from_states(states)
@@ -373,7 +374,7 @@ def test_a_deeper_searched_value_in_the_network_and_its_refusals():
         per_action = network.action_logit(network.action_embed(torch.as_tensor(features))).squeeze(-1)
     for row in range(len(states)):
         count = int(counts[row])
-        rule = sum(weight * features[row, :count, f] for f, weight in networks.RULE_WEIGHTS.items())
+        rule = sum(weight * features[row, :count, f] for f, weight in NETWORK_RULE_WEIGHTS.items())
         np.testing.assert_allclose(per_action[row, :count].numpy(), rule, atol=1e-5)
         assert features[row, int(np.argmax(rule)), 12] > -1.0  # not a move refuted by the margin
     for depth, feature_set in ((1, 2), (14, 2), (3, 1), (True, 2), (3.0, 2)):

@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from hive_envs.agents.distributions import MaskedCategorical
-from hive_envs.agents.networks import HexConvPolicy, build_network
+from hive_envs.agents.network_kinds import build_network
+from hive_envs.agents.networks import HexConvPolicy
 from hive_envs.hive.batch import HiveBatch
 from hive_envs.training import ppo_selfplay
 from hive_envs.training.game_lookup import make_batch

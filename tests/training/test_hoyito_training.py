@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 import torch
 
-from hive_envs.agents.hoyito_features import (
+from hive_envs.agents.network_kinds import build_network
+from hive_envs.core.alphabeta import MATE_BOUND
+from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.agent.features import (
     FEATURES,
     SCALE,
     SEARCH_CLIP,
@@ -14,9 +17,7 @@ from hive_envs.agents.hoyito_features import (
     HoyitoRuleFeatures,
     lookahead_features,
 )
-from hive_envs.agents.networks import HOYITO_RULE_VALUE_WEIGHT, build_network
-from hive_envs.core.alphabeta import MATE_BOUND
-from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.agent.network import RULE_VALUE_WEIGHT as HOYITO_RULE_VALUE_WEIGHT
 from hive_envs.hoyito.search.alphabeta import BOARD_BUCKETS
 from hive_envs.training import ppo_selfplay
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
@@ -231,7 +232,7 @@ def test_a_checkpoint_path_is_an_opponent_of_the_gymnasium_env(tmp_path):
 def test_tiny_run_with_search_features_starts_from_the_rule(tmp_path):
     config = tiny_config(
         tmp_path, game="hoyito", game_options={"holes_per_row": 6}, network="hoyito_lookahead",
-        hoyito_features=2, hoyito_search_depth=2, init_from_rule=True,
+        network_options={"features": 2, "search_depth": 2}, init_from_rule=True,
         search_prior_temperature=2.0, search_rule_value_share=0.5,
     )  # fmt: skip
     ppo_selfplay.train(config)

@@ -101,7 +101,7 @@ def test_a_worker_count_past_two_per_core_is_refused_before_any_process_starts(t
         raise RuntimeError(f"a pool of {workers} processes was started")
 
     monkeypatch.setattr(alphabeta_expert, "ProcessPoolExecutor", no_pool)
-    keys = {**EXIT, "hoyito_features": 2, "exit_expert": "alphabeta", "exit_expert_depth": 3}
+    keys = {**EXIT, "network_options": {"features": 2}, "exit_expert": "alphabeta", "exit_expert_depth": 3}
     with pytest.raises(ValueError, match=r"config key 'exit_expert_workers' = 100000 asks for more worker"):
         expert_iteration.train(tiny_config(tmp_path, **keys, exit_expert_workers=100_000))
     assert not (tmp_path / "run").exists()

@@ -353,11 +353,11 @@ def test_new_game_while_a_computer_thinks_leaves_the_old_game(served, browser):
     table = served.tables._tables[old]
     began = time.monotonic()
     start_game(browser, ["human", "human"], game="hoyito")
-    wait_for(lambda: page_state(browser)["kind"] == "hoyito", "the new game")
+    wait_for(lambda: page_state(browser)["game"] == "hoyito", "the new game")
     assert time.monotonic() - began < 2.5  # not after the 3 s move
     wait_for(lambda: table.closed, "the old game's players to be closed once its move ended", 10)
     state = page_state(browser)
-    assert state["kind"] == "hoyito" and state["ply"] == 0  # the old move's answer was dropped
+    assert state["game"] == "hoyito" and state["ply"] == 0  # the old move's answer was dropped
     assert old not in served.tables._tables
     assert not error_text(browser)
 
@@ -539,3 +539,21 @@ def test_a_hostile_agent_name_in_the_thoughts_is_shown_as_text_and_runs_nothing(
     assert head.text.startswith(f"{agent} played ")
     assert browser.execute_script("return window.hiveApp.thoughts.t.player") == agent
     assert not error_text(browser), error_text(browser)
+
+
+def test_a_game_added_by_its_definition_is_drawn_by_the_script_it_names(served, browser, nim_registered):
+    """The tests' Nim, registered in the server's process: the page lists it with its seats, loads its
+    drawing by name and plays it by clicks, with no edit of the page."""
+    open_page(browser, served.url)
+    start_game(browser, ["human", "alphabeta:2"], game="nim", pile=6)
+    assert browser.find_element(By.ID, "seat0-name").text == "First (seat 0)"
+    wait_for(lambda: (page_state(browser) or {}).get("game") == "nim", "the Nim game")
+    board = browser.find_element(By.ID, "board")
+    assert len(board.find_elements(By.CSS_SELECTOR, "circle.stone")) == 6
+    board.find_element(By.CSS_SELECTOR, 'g.move[data-move="take 2"]').click()
+    wait_for(lambda: page_state(browser)["ply"] >= 2, "the move and alphabeta:2's reply")
+    state = page_state(browser)
+    assert (
+        state["record"].startswith("2,")
+        and len(board.find_elements(By.CSS_SELECTOR, "circle.stone")) == state["stones"]
+    )

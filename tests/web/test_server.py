@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("flask")
 
 from hive_envs.evaluation.results_files import records_path
-from hive_envs.games import new_game
+from hive_envs.games import GAMES, new_game
 from hive_envs.hive import HiveGame
 from hive_envs.hive.engine.grid import DIRECTIONS
 from hive_envs.web.caps import Caps
@@ -184,6 +184,35 @@ def test_the_raw_policy_shows_probabilities_that_cover_the_legal_moves(client):
     assert all(r["visits"] == 0 and r["value"] is None for r in thoughts["moves"])
     assert len(thoughts["moves"]) == 4  # the four first placements of the tournament opening
     assert sum(r["probability"] for r in thoughts["moves"]) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- the games' drawings
+def test_meta_names_each_drawn_games_seats_and_drawing_script_which_is_served_by_name(client):
+    meta = client.get("/api/meta").json
+    assert meta["boards"] == {name: f"boards/{name}.js" for name in meta["games"]}
+    for name, url in meta["boards"].items():
+        entry = GAMES[name]
+        assert meta["seats"][name] == list(entry.seat_names)
+        script = client.get(f"/{url}")
+        assert script.status_code == 200 and script.mimetype == "text/javascript"
+        assert script.get_data(as_text=True) == entry.presentation.web_drawer()
+        assert "registerBoard(" in script.get_data(as_text=True)
+    assert "aec" not in meta["boards"] and "pretrained:hive_base" in meta["pretrained"]
+
+
+@pytest.mark.parametrize("name", ["aec", "chess", "..%2Fstatic%2Fapp", "hive_envs.hive.web_board:drawer"])
+def test_a_drawing_script_of_a_game_the_page_does_not_draw_is_not_found(client, name):
+    refused(client.get(f"/boards/{name}.js"), 404)  # a name is looked up, never a path or module
+
+
+def test_an_unknown_drawing_says_which_name_it_did_not_find(client):
+    refused(client.get("/boards/chess.js"), 404, "no drawing for a game named 'chess'")
+
+
+def test_the_page_loads_no_games_script_of_its_own():
+    static = ROOT / "hive_envs" / "web" / "static"
+    assert "board_" not in (static / "index.html").read_text()  # the drawings come by name from meta
+    assert sorted(path.name for path in static.glob("board*.js")) == ["board.js"]
 
 
 # ---------------------------------------------------------------- replay
@@ -455,6 +484,12 @@ def test_a_corrupt_report_or_record_is_refused_with_what_is_wrong(client, edit, 
 
 
 def test_a_bad_record_to_step_through_is_refused(client):
+    refused(
+        client.post("/api/replay/frames", json={"record": "chess 1. e4"}),
+        400,
+        "not a record of a game",
+        "Hive",
+    )
     refused(client.post("/api/replay/frames", json={"record": "Base;InProgress;White[2];wQ"}), 400, "wQ")
     refused(client.post("/api/replay/frames", json={"record": "HoyitoII;moves=1"}), 400, "Hoyito record")
     refused(client.post("/api/replay/frames", json={"record": 5}), 400, "non-empty text")

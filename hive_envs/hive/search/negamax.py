@@ -502,7 +502,7 @@ def _unfinished_answer(c, pv, move, score, pv_len):
 # takes jitted functions as arguments or closes over them (numba issues #2956, #9237, #2065), so
 # every process would compile the search again: the cold start the cache exists to avoid.
 # nogil: a search touches only its own searcher's arrays, so threads with a searcher each run searches
-# at once (the rule features' deeper searched value, `hive_envs.agents.hive_features`).
+# at once (the rule features' deeper searched value, `hive_envs.hive.agent.features`).
 @njit(cache=True, nogil=True)
 def alphabeta_kernel(s, w, limits, settings, tables, evaluation, seen, out):
     """Best move for the side to move in ``s`` (not finished); see the module docstring. ``limits``:

@@ -38,7 +38,7 @@ mover's first hole round the board (the mover's row, then the opponent's, in sow
 ``c`` that hole holding ``c`` counters (the last column: that many or more). Its sum is what the
 mover is expected to gain by the end of the game from the counters still on the board, beyond the
 margin and the threat: a table fitted to self-play outcomes
-(`hive_envs.training.board_values`). An empty table (0 rows, the default) adds nothing.
+(`hive_envs.hoyito.agent.board_values`). An empty table (0 rows, the default) adds nothing.
 
 Limits: ``depth`` 1..`MAX_DEPTH` plies (moves; an extra turn is a ply), ``time_s`` in (0, 3600],
 neither: ``depth=DEFAULT_DEPTH``. The game is never changed (the search copies its state array).

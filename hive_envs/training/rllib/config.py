@@ -13,9 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from hive_envs.agents.network_kinds import network_kind
 from hive_envs.games import GAMES as ALL_GAMES
-from hive_envs.games import game_entry, game_for_network
-from hive_envs.training.config import NETWORKS
+from hive_envs.games import game_entry
 from hive_envs.training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
@@ -27,13 +27,20 @@ from hive_envs.training.config_keys import (
     at_least,
     between,
     check_fields,
-    check_rule_start,
     key,
     one_of,
     reject,
     zero_or_at_least,
 )
-from hive_envs.training.game_lookup import carries_rules, lookahead_rules
+from hive_envs.training.game_lookup import network_rules
+from hive_envs.training.network_choice import (
+    NETWORK,
+    check_network,
+    check_network_game,
+    config_network_spec,
+    describe_network_kinds,
+    read_legacy_keys,
+)
 
 GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.ref("aec_env") is not None)
 """The games with a PettingZoo env (RLlib plays those), as registered when this module is imported."""
@@ -48,23 +55,21 @@ class RLlibConfig(KeyedConfig):
     # --- game ---
     game: str = key("hoyito", "the game: " + ", ".join(repr(name) for name in GAMES), one_of(*GAMES))
     game_options: dict = key({}, "options of the game's env (e.g. holes_per_row: 6)")
-    # --- network (the package's own classes; exported as a state-dict copy) ---
+    # --- network (the package's own classes, exported as a state-dict copy; as hive_envs/training/config.py) ---
     network: str = key(
         "mlp",
-        "'mlp', 'hoyito_lookahead' (mlp + two-ply rule features per action, Hoyito only), "
-        "'hexconv' (Hive planes on the hex torus) or 'hive_lookahead' (hexconv + rule features per "
-        "action, Hive only: the native trainer's Hive network)",
-        one_of(*NETWORKS),
+        "the network kind: 'mlp', 'hexconv' or one of the game's own kinds (its definition's "
+        "agents.networks; --help lists them)",
+        NETWORK,
     )
-    hidden_sizes: list[int] = key([128, 128], "mlp: hidden widths", at_least(1))
-    conv_channels: int = key(32, "hexconv, hive_lookahead: channels of the trunk", at_least(1))
-    conv_blocks: int = key(2, "hexconv, hive_lookahead: residual blocks in the trunk", at_least(0))
-    hive_features: int = key(
-        2, "hive_lookahead: rule feature set (1 or 2; as hive_envs/training/config.py)", one_of(1, 2)
+    hidden_sizes: list[int] = key([128, 128], "the mlp trunk's hidden widths", at_least(1))
+    conv_channels: int = key(32, "the hex-convolution trunk's channels", at_least(1))
+    conv_blocks: int = key(2, "the hex-convolution trunk's residual blocks", at_least(0))
+    network_options: dict = key(
+        {}, "the network kind's own options, checked by its options class; {} = its defaults"
     )
     init_from_rule: bool = key(
-        False,
-        "hive_lookahead with hive_features 2: start from the hand-written rule (as hive_envs/training/config.py)",
+        False, "start from the kind's hand-written rule (a network with a rule value; as hive-train's key)"
     )
     # --- scale ---
     num_env_runners: int = key(
@@ -123,15 +128,7 @@ class RLlibConfig(KeyedConfig):
 
     def __post_init__(self) -> None:
         check_fields(self)
-        network_game = game_for_network(self.network)
-        needs = self.game if network_game is None else network_game.name
-        if needs != self.game:
-            reject(
-                self,
-                "network",
-                self.network,
-                f"'mlp' or a network for game {self.game!r} (this one needs {needs!r})",
-            )
+        check_network_game(self)
         if self.shaping_coef and self.gamma != 1.0:
             reject(
                 self,
@@ -148,7 +145,7 @@ class RLlibConfig(KeyedConfig):
                 f"<= {self.train_batch_size_per_learner}, the env steps each learner gets per iteration "
                 f"(train_batch_size {self.train_batch_size} / {max(1, self.num_learners)} learner(s))",
             )
-        check_rule_start(self, {"hive_lookahead": "hive_features"})
+        check_network(self)
 
     @property
     def train_batch_size_per_learner(self) -> int:
@@ -166,27 +163,22 @@ class RLlibConfig(KeyedConfig):
         return {**self.game_options, **shaping, "shaping_gamma": self.gamma}
 
     def network_spec(self) -> dict[str, Any]:
-        """The NetworkSpec saved in checkpoints (the lookahead networks carry the resolved rules), the
-        same as native training's for the same keys."""
-        if self.network == "mlp":
-            return {"kind": "mlp", "hidden_sizes": list(self.hidden_sizes)}
-        rules = (
-            lookahead_rules(self.network, self.game, self.game_options)
-            if carries_rules(self.network)
-            else None
-        )
-        if self.network == "hoyito_lookahead":
-            return {"kind": "hoyito_lookahead", "hidden_sizes": list(self.hidden_sizes), "rules": rules}
-        spec = {"kind": self.network, "channels": self.conv_channels, "blocks": self.conv_blocks}
-        if self.network == "hive_lookahead":
-            spec["rules"] = rules
-            if self.hive_features != 1:
-                spec["features"] = self.hive_features
+        """The NetworkSpec saved in checkpoints (a network that simulates moves carries the game's
+        rules), the same as native training's for the same keys."""
+        spec = config_network_spec(self)
+        kind = network_kind(self.network)
+        if kind.rules is not None:
+            spec["rules"] = network_rules(kind, self.game, self.game_options)
         return spec
 
 
-KEYS = ConfigKeys(RLlibConfig)
-config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
+KEYS = ConfigKeys(RLlibConfig, legacy=lambda values: read_legacy_keys(values, RLlibConfig.network))
+config_from_dict, load_config = KEYS.from_dict, KEYS.load
 """`config_from_dict(values)`: a config of a dict of YAML keys; `load_config(path, overrides)`: of a
-YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key);
-`describe_keys()`: one line per key for ``--help``."""
+YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key;
+the game-named keys of earlier versions are read once more, warning: `network_choice`)."""
+
+
+def describe_keys() -> str:
+    """One line per key for ``--help``, then the network kinds and their options."""
+    return KEYS.describe() + "\n\n" + describe_network_kinds()

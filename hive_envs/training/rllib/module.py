@@ -1,7 +1,7 @@
 """RLlib RLModules (new API stack) over the package's own policy-value networks.
 
 `MaskedPolicyModule` wraps the very network class native training uses
-(`hive_envs.agents.networks.build_network`) as its only submodule, `self.net`, so exporting a
+(`hive_envs.agents.network_kinds.build_network`) as its only submodule, `self.net`, so exporting a
 trained module to our checkpoint format is a copy of `self.net.state_dict()`.
 
 Observations are the PettingZoo dict `{"observation", "action_mask"}`. The logits of illegal
@@ -26,7 +26,7 @@ from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
 
 from hive_envs.agents.distributions import mask_logits
-from hive_envs.agents.networks import build_network
+from hive_envs.agents.network_kinds import build_network
 
 
 def _split(batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:

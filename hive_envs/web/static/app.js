@@ -1,6 +1,8 @@
 // The page of `hive-web`: draws what the server sends and sends what the user clicks. No rules here:
 // the legal moves, their drawing data (piece, from, to) and the game's end come from the server.
-// The boards are drawn by board.js and the games' board_*.js; the thoughts panel by thoughts.js.
+// The boards are drawn by board.js and each game's own drawing script, which its definition names and
+// the server serves by the game's name (loadBoards); the thoughts panel by thoughts.js. Nothing here
+// knows a game: what differs comes from /api/meta.
 "use strict";
 
 const W = 760, H = 580;
@@ -54,8 +56,27 @@ function draw(position, interactive) {
   });
 }
 
+// Each game's drawing script (meta.boards: game -> URL), loaded once; it registers itself for the game
+// its tag names (board.js's registerBoard).
+function loadBoards(boards) {
+  return Promise.all(Object.entries(boards).map(([game, src]) => new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.dataset.game = game;
+    script.onload = resolve;
+    script.onerror = () => reject(new Error(`the drawing of ${game} did not load`));
+    script.src = src;
+    document.head.appendChild(script);
+  })));
+}
+
 // ---------------------------------------------------------------- Play
+function renderSeats() {  // the seats as the chosen game names them
+  const seats = app.meta.seats[$("game-select").value];
+  seats.forEach((name, seat) => { $(`seat${seat}-name`).textContent = `${name} (seat ${seat})`; });
+}
+
 function renderOptions() {
+  renderSeats();
   const box = $("options");
   box.querySelectorAll("label").forEach((l) => l.remove());
   const defaults = app.meta.games[$("game-select").value];
@@ -288,7 +309,9 @@ function switchView(view) {
 
 async function start() {
   try {
-    app.meta = await api("GET", "/api/meta");
+    const meta = await api("GET", "/api/meta");
+    await loadBoards(meta.boards);
+    app.meta = meta;  // the page is ready: its games can be drawn
   } catch (e) { showError(e.message); return; }
   for (const name of Object.keys(app.meta.games)) $("game-select").add(new Option(name, name));
   app.boardView = new BoardView($("board"), (view) => { $("zoom-level").textContent = `${Math.round(100 * view.zoom)}%`; });
@@ -298,7 +321,7 @@ async function start() {
   $("zoom-fit").addEventListener("click", () => app.boardView.fit());
   $("pause").addEventListener("click", togglePause);
   $("spec-help").textContent = `players: human | ${app.meta.specs}`;
-  for (const name of [...app.meta.engines, ...app.meta.agents]) $("spec-examples").appendChild(new Option(name, name));
+  for (const name of [...app.meta.pretrained, ...app.meta.engines, ...app.meta.agents]) $("spec-examples").appendChild(new Option(name, name));
   renderOptions();
   $("game-select").addEventListener("change", renderOptions);
   $("new-game").addEventListener("click", newGame);

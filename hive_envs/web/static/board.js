@@ -1,11 +1,17 @@
-// Drawing a position on an SVG board, for any game: the game's own drawing is found by the kind of
-// position the server sends (its definition's web_board), registered in BOARDS by the game's script
-// (board_*.js). A drawing puts what must stay in place (Hive's reserves) in `fixed` and the playing
-// field in `field`, which the board's view zooms (wheel, buttons) and pans (drag).
+// Drawing a position on an SVG board, for any game: the game's own drawing is its definition's
+// web_drawer, a script the page loads by the game's name (/boards/NAME.js, app.js), which registers
+// itself with registerBoard; a position the server sends names its game. A drawing puts what must stay
+// in place (a game's reserves) in `fixed` and the playing field in `field`, which the board's view
+// zooms (wheel, buttons) and pans (drag).
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
-const BOARDS = {};  // kind -> { draw(ctx) }: see drawPosition
+const BOARDS = {};  // game name -> { draw(ctx), region(options)? }: see drawPosition
+
+// Called by a game's drawing script as it runs: the page loaded it for the game its tag names.
+function registerBoard(board) {
+  BOARDS[document.currentScript.dataset.game] = board;
+}
 const LAST_MOVE = "rgb(255,0,200)";
 const THOUGHT = "rgba(0,90,255,0.85)", PLAYED = "rgb(255,140,0)";
 
@@ -108,8 +114,8 @@ function drawPosition(svg, position, options) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   if (!position) return;
-  const board = BOARDS[position.kind];
-  if (!board) throw new Error(`this page has no drawing for positions of kind ${position.kind}`);
+  const board = BOARDS[position.game];
+  if (!board) throw new Error(`this page has no drawing for positions of the game ${position.game}`);
   const clip = `${svg.id}-clip`;
   const fixed = el("g", { class: "fixed" }, svg);
   const region = board.region ? board.region(options) : { top: 0, bottom: height };

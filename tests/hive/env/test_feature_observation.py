@@ -14,7 +14,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import hive_envs  # noqa: F401
-from hive_envs.agents.hive_features import HiveRuleFeatures
+from hive_envs.hive.agent.features import HiveRuleFeatures
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.feature_observation import SLOTS
 

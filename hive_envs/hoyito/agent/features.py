@@ -31,7 +31,7 @@ alpha-beta of ``depth + 1`` plies; training learns what to add to it.
 
 ``board_values`` (`HoyitoRuleFeatures.board_values`): the alpha-beta's optional table of learned
 board values (`hive_envs.hoyito.search.alphabeta`, fitted to self-play outcomes by
-`hive_envs.training.board_values`); `NO_BOARD_VALUES` (the default): the hand evaluation alone.
+`hive_envs.hoyito.agent.board_values`); `NO_BOARD_VALUES` (the default): the hand evaluation alone.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from numba import njit
 
 from hive_envs.agents.threads import thread_count
 from hive_envs.core.alphabeta import MATE_BOUND, new_table, search_plies, terminal_score
+from hive_envs.hoyito.agent.options import DEFAULT_SEARCH_DEPTH
 from hive_envs.hoyito.encoding import decode_observation
 from hive_envs.hoyito.engine.kernels import (
     OVER,
@@ -58,7 +59,6 @@ from hive_envs.hoyito.search.alphabeta import COUNTER, MAX_DEPTH, NO_BOARD_VALUE
 
 FEATURES = 6
 FEATURE_SETS = {1: 6, 2: 8}  #: feature set -> features per action
-DEFAULT_SEARCH_DEPTH = 5  #: plies searched after each move by feature set 2
 SCALE = 8.0
 SEARCH_SCALE = 8.0 * COUNTER  #: feature 6's unit: 8 counters of alpha-beta score
 SEARCH_CLIP = 2.0

@@ -1,4 +1,5 @@
-// Hive's drawing (positions of kind "hive", hive_envs/web/boards.py): the reserves in bands at the top
+// Hive's drawing on the web page (its definition's web_drawer; the positions of hive_envs/hive/web_board.py,
+// which the page loads by the game's name and registers with registerBoard, board.js): the reserves in bands at the top
 // (Black) and bottom (White) that stay in place, the hive in the field between them. Tiles are fitted
 // to the field, never smaller than MIN_UNIT (tile text stays readable); a hive too tall or wide for
 // that is zoomed out or panned by the board's view.
@@ -103,7 +104,7 @@
     });
   }
 
-  BOARDS.hive = {
+  registerBoard({
     region: ({ bands, height }) => (bands ? { top: BAND + 4, bottom: height - BAND - 4 } : { top: 0, bottom: height }),
     draw(ctx) {
       const moves = ctx.interactive ? ctx.position.moves : [];
@@ -114,5 +115,5 @@
       if (ctx.interactive && ctx.selected) destinations(ctx, moves, geometry);
       thoughts(ctx, geometry);
     },
-  };
+  });
 })();

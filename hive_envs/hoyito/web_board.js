@@ -1,4 +1,5 @@
-// Hoyito II's drawing (positions of kind "hoyito", hive_envs/web/boards.py): North's row above (its
+// Hoyito II's drawing on the web page (its definition's web_drawer; the positions of
+// hive_envs/hoyito/web_board.py, registered with registerBoard, board.js): North's row above (its
 // holes n..2n-1 run right to left), South's below, each side's captured counters in its store.
 "use strict";
 
@@ -8,7 +9,7 @@
     return [left + col * (pit + gap) + pit / 2, top + row * (pit + 2 * gap) + pit / 2, row];
   }
 
-  BOARDS.hoyito = {
+  registerBoard({
     draw(ctx) {
       const { position, field, width, height } = ctx;
       const n = position.holes_per_row, gap = 8, pit = Math.min(60, (width - 260) / n - gap);
@@ -40,5 +41,5 @@
         el("title", {}, label, thoughtTip(row));
       });
     },
-  };
+  });
 })();

@@ -7,7 +7,7 @@ runs on it.
 The Gymnasium envs' ``rule_features=True`` observation runs the same kernel on the env's own state,
 so a framework's network sees exactly these features.
 
-`HiveRuleFeatures.from_states` is the search's path (`hive_envs.agents.batch_evaluators`): the leaves
+`HiveRuleFeatures.from_states` is the search's path (`hive_envs.hive.agent.evaluator`): the leaves
 of a search are engine states already, so it runs the kernel on them and writes their observations
 beside (no state -> planes -> state round trip), and returns the legal moves in the features' order.
 It keeps the kernel's evaluation cache (`rule_features.new_evaluation_cache`) from call to call, so
@@ -20,7 +20,7 @@ value (action features 12 and 13, position feature 5) then hold what the package
 search D plies deep, in the same units (/ `EVAL_SCALE`, clipped to +-`EVAL_CLIP`; a proven win or
 loss clips to +-`EVAL_CLIP`) and with the same margin (`TWO_PLY_MARGIN`: a move more than that below
 the best is only proven to be so, and reads -1 in feature 12). So the rule over these features
-(`networks.RULE_WEIGHTS`, the searched value first) plays as the D-ply alpha-beta does, and a
+(`network.RULE_WEIGHTS`, the searched value first) plays as the D-ply alpha-beta does, and a
 network trained from it starts there. Why: the two-ply value alone sees less than the ladder's
 `alphabeta:2` (which has a quiescence search), and the features are what a one-pass policy can
 build on, as the Hoyito features hold a search (docs/experiments/hive_searched_features.md). The
@@ -44,6 +44,7 @@ from numba import njit, prange
 
 from hive_envs.agents.threads import thread_count
 from hive_envs.hive import encoding as E
+from hive_envs.hive.agent.options import TWO_PLY
 from hive_envs.hive.engine.game import HiveGame
 from hive_envs.hive.engine.movegen import MAX_MOVES
 from hive_envs.hive.engine.options import HiveOptions
@@ -71,10 +72,6 @@ __all__ = [
     "TWO_PLY",
     "HiveRuleFeatures",
 ]
-
-TWO_PLY = 2
-"""``search_depth`` of the features' own two-ply value (the default); deeper values come from the
-alpha-beta player (the module doc)."""
 
 
 @njit(cache=True, parallel=True)
