@@ -86,14 +86,18 @@ class ViewEvaluator:
         device = next(self.network.parameters()).device
         encoded = [self.view.encode(game) for game in games]
         obs = torch.as_tensor(np.stack([observation for observation, _, _ in encoded]), device=device)
-        rule_features = self.network.rule_features(obs) if hasattr(self.network, "rule_features") else None
-        if rule_features is not None:
-            logits, value = self.network(obs, rule_features)
+        if getattr(self.network, "reads_action_lists", False):  # scores the legal actions only
+            rows = [row_actions for _, _, row_actions in encoded]
+            rule_features = listed_rows(rows, self.view.num_actions, device)
+            logits, value = self.network.legal_policy(obs, rule_features)
+            logits = logits.double().cpu()
+            legal = [logits[i, : len(row)] for i, row in enumerate(rows)]
         else:
-            logits, value = self.network(obs)
+            rule_features = self.network.rule_features(obs) if hasattr(self.network, "rule_features") else None
+            logits, value = self.network(obs) if rule_features is None else self.network(obs, rule_features)
+            logits = logits.double().cpu()
+            legal = [logits[i, torch.as_tensor(row_actions)] for i, (_, _, row_actions) in enumerate(encoded)]
         value = mixed_value(self.network, value, rule_features, self.rule_value_share)
-        logits = logits.double().cpu()
-        legal = [logits[i, torch.as_tensor(row_actions)] for i, (_, _, row_actions) in enumerate(encoded)]
         check_finite_outputs(self.source, torch.cat(legal), value=value)
         priors = [torch.softmax(row, dim=0).numpy() for row in legal]
         moves = [row_moves for _, row_moves, _ in encoded]
@@ -101,6 +105,18 @@ class ViewEvaluator:
         return LeafBatch(
             moves, [row_actions for _, _, row_actions in encoded], priors, values, obs, rule_features
         )
+
+
+def listed_rows(rows: Sequence[np.ndarray], num_actions: int, device) -> tuple[torch.Tensor, ...]:
+    """Each row's legal actions, in its order, as `hive_envs.agents.networks.action_lists` gives them:
+    (ids (B, K) padded with ``num_actions``, (B, K, 1) flags, empty position)."""
+    width = max(max((len(row) for row in rows), default=1), 1)
+    listed = np.full((len(rows), width), num_actions, dtype=np.int64)
+    for i, row in enumerate(rows):
+        listed[i, : len(row)] = row
+    ids = torch.as_tensor(listed, device=device)
+    flags = (ids < num_actions).float().unsqueeze(-1)
+    return ids, flags, flags.new_zeros(len(rows), 0)
 
 
 def make_batch_evaluator(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple, cast
 
+import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -68,6 +69,27 @@ class LegalActionNetwork(nn.Module):
     def check_rule_features(self) -> None:
         if self.feature_set != 2:
             raise ValueError(f"the rule needs feature set 2, this network has {self.feature_set}")
+
+
+def action_lists(mask: np.ndarray, device: torch.device | str = "cpu") -> tuple[torch.Tensor, ...]:
+    """The legal actions of each row of a (B, A) 0/1 mask in the form of a legal-action network's rule
+    features, for a network that reads action lists (``reads_action_lists``: it scores listed ids
+    from the observation alone): (ids (B, K) int64 ascending, padded with A; (B, K, 1) float, 1 for a
+    listed id; an empty (B, 0) position), K the most any row has.
+
+    Found in numpy over the mask's bytes read as bools: ten times the speed of a torch ``nonzero``
+    on int8, which a rollout pays at every ply."""
+    mask = np.ascontiguousarray(mask)
+    batch, num_actions = mask.shape
+    flat = np.flatnonzero(mask.view(bool) if mask.dtype.itemsize == 1 else mask)
+    rows, ids = np.divmod(flat, num_actions)
+    counts = np.bincount(rows, minlength=batch)
+    width = max(int(counts.max(initial=0)), 1)
+    out = np.full((batch, width), num_actions, dtype=np.int64)
+    out[rows, np.arange(len(flat)) - (np.cumsum(counts) - counts)[rows]] = ids
+    listed = torch.as_tensor(out, device=device)
+    flags = (listed < num_actions).float().unsqueeze(-1)
+    return listed, flags, flags.new_zeros(batch, 0)
 
 
 SPARSE_SHARE = 0.1

@@ -64,7 +64,19 @@ HIVE_LOOKAHEAD = NetworkKind(
     batch_evaluator="hive_envs.hive.agent.evaluator:HiveStateEvaluator",
     legacy_keys={"hive_features": "features", "hive_search_depth": "search_depth"},
 )
-"""Hive's own network kind (`hive_envs.hive.agent`)."""
+"""Hive's network over its rule features (`hive_envs.hive.agent`)."""
+
+HIVE_PIECES = NetworkKind(
+    name="hive_pieces",
+    summary=(
+        "Hive only, observation 'pieces': message passing and attention over the tile rows, each legal "
+        "action scored from its tile and its destination's neighbours (hive_envs/hive/agent/)"
+    ),
+    options="hive_envs.hive.agent.options:HivePiecesOptions",
+    build="hive_envs.hive.agent.pieces_network:build",
+    legal_actions=True,  # from the lists of legal actions the trainers and searches give it
+)
+"""Hive's network over the piece observation alone: no rule features, no search."""
 
 QUEEN_MARGIN = MatchMetric(
     "queen_margin_for_a",
@@ -122,5 +134,5 @@ HIVE = GameDefinition(
         metrics=(QUEEN_MARGIN,),
         uhp=True,
     ),
-    agents=AgentKit(networks=(HIVE_LOOKAHEAD,), fresh_moves="hive_envs.hive.agent.history:fresh_moves"),
+    agents=AgentKit(networks=(HIVE_LOOKAHEAD, HIVE_PIECES), fresh_moves="hive_envs.hive.agent.history:fresh_moves"),
 )

@@ -104,11 +104,16 @@ def legal_action_inputs(
     network: nn.Module, rollout: Rollout, observations: torch.Tensor, device: torch.device
 ):
     """(rule features, plane entries) of the decisions for a network with a legal-action form
-    (hive_lookahead), which is trained in it; (None, None) for the others. The rule features depend on
+    (hive_lookahead), which is trained in it, or that reads action lists (hive_pieces: the rollout's);
+    (None, None) for the others. The rule features depend on
     the observation only, so the rollout's are reused (or computed once here); the observations'
     plane entries are found once for every minibatch."""
     features, entries = None, None
-    if isinstance(network, LegalActionForm):
+    if getattr(network, "reads_action_lists", False):  # its action lists come with the rollout
+        if rollout.rule_features is None:
+            raise ValueError("a network that reads action lists trains on a rollout that lists them")
+        features = tuple(x.to(device) for x in rollout.rule_features)
+    elif isinstance(network, LegalActionForm):
         features = rollout.rule_features or network.rule_features(observations)
         features = tuple(x.to(device) for x in features)
     if isinstance(network, SparsePlanes):

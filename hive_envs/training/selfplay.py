@@ -38,6 +38,7 @@ import numpy as np
 import torch
 
 from hive_envs.agents.distributions import MaskedCategorical
+from hive_envs.agents.networks import action_lists
 from hive_envs.players import batch_actions
 
 
@@ -164,24 +165,38 @@ class SelfPlayCollector:
         self.pool_outcomes: dict[str, list[float]] = {}  # opponent ("pool": a past policy) -> rewards
 
     @torch.no_grad()
-    def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
-        """(actions, log-probabilities, values, rule features or None) for the given rows."""
+    def _decide(self, network, rows: np.ndarray, obs: torch.Tensor, masks: np.ndarray):
+        """(actions, log-probabilities, values, rule features or None) for the given rows of the
+        observations ``obs`` and action masks ``masks`` (numpy: a network that reads action lists finds
+        them there)."""
         if hasattr(network, "legal_policy"):  # scores the legal actions only
-            chosen = take_rows(obs, torch.as_tensor(rows, device=obs.device))
-            features = network.rule_features(chosen)
+            index = torch.as_tensor(rows, device=obs.device)
+            chosen = take_rows(obs, index)
+            if getattr(network, "reads_action_lists", False):
+                features = action_lists(masks[rows], obs.device)
+            else:
+                features = network.rule_features(chosen)
             dist, value = legal_distribution(network, chosen, features)
             choice = dist.sample(self.generator)
             action = features[0].gather(1, choice.unsqueeze(1)).squeeze(1)
             return action, dist.log_prob(choice), value, features
         logits, value = network(obs[rows])
-        dist = MaskedCategorical(logits, mask[rows])
+        dist = MaskedCategorical(logits, torch.as_tensor(masks[rows], device=obs.device))
         action = dist.sample(self.generator)
         return action, dist.log_prob(action), value, None
 
-    def _opponent_actions(self, opponent, rows: np.ndarray, obs: torch.Tensor, mask: torch.Tensor):
+    def _values(self, obs: torch.Tensor, mask: np.ndarray) -> np.ndarray:
+        """The learner's values of the positions ``obs`` (a network that reads action lists: from its
+        listed form, which costs a fraction of its every-action form)."""
+        if getattr(self.network, "reads_action_lists", False):
+            listed = action_lists(mask, self.device)
+            return self.network.legal_policy(obs, listed)[1].cpu().numpy()
+        return self.network(obs)[1].cpu().numpy()
+
+    def _opponent_actions(self, opponent, rows: np.ndarray, obs: torch.Tensor, masks: np.ndarray):
         """The pool opponent's actions in ``rows``: a network samples its policy, a player chooses."""
         if isinstance(opponent, torch.nn.Module):
-            return self._decide(opponent, rows, obs, mask)[0].cpu().numpy()
+            return self._decide(opponent, rows, obs, masks)[0].cpu().numpy()
         return batch_actions(opponent, self.batch, rows)
 
     @torch.no_grad()
@@ -222,13 +237,12 @@ class SelfPlayCollector:
             learner_rows = ~is_pool | (batch.to_move == learner_seat)
             trained[t] = learner_rows
             obs = torch.as_tensor(obs_buf[t], device=self.device)
-            mask = torch.as_tensor(mask_buf[t], device=self.device)
             rows = np.flatnonzero(learner_rows)
             if teacher_actions is not None:
                 asked = rows[self.rng.random(rows.size) < teacher_share]
                 if asked.size:
                     teacher_actions[t, asked] = batch_actions(teacher, batch, asked)
-            action, log_prob, value, features = self._decide(self.network, rows, obs, mask)
+            action, log_prob, value, features = self._decide(self.network, rows, obs, mask_buf[t])
             if features is not None:
                 step_features.append(features)
             actions[t, rows] = action.cpu().numpy()
@@ -236,7 +250,7 @@ class SelfPlayCollector:
             values[t, rows] = value.cpu().numpy()
             rows = np.flatnonzero(~learner_rows)
             if rows.size:
-                actions[t, rows] = self._opponent_actions(opponent, rows, obs, mask)
+                actions[t, rows] = self._opponent_actions(opponent, rows, obs, mask_buf[t])
             batch.step(actions[t])
             terminated[t] = batch.terminated
             rewards[t] = batch.rewards
@@ -246,8 +260,7 @@ class SelfPlayCollector:
             if ended_pool.size:
                 outcomes = batch.rewards[ended_pool, learner_seat[ended_pool]].tolist()
                 self.pool_outcomes.setdefault(label, []).extend(outcomes)
-        _, last_value = self.network(torch.as_tensor(batch.observation, device=self.device))
-        last_value = last_value.cpu().numpy()
+        last_value = self._values(torch.as_tensor(batch.observation, device=self.device), batch.action_mask)
         final_values = np.empty((n, 2), dtype=np.float32)
         mover = batch.to_move.astype(np.int64)
         final_values[np.arange(n), mover] = last_value

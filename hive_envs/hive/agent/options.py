@@ -62,3 +62,25 @@ class HiveLookaheadOptions(NetworkOptions):
     @property
     def rule_value(self) -> bool:
         return self.features == 2
+
+
+@dataclass(frozen=True)
+class HivePiecesOptions(NetworkOptions):
+    """``hive_pieces`` (`hive_envs.hive.agent.pieces_network`): ``width`` of every token, ``layers``
+    of message passing and attention, attention ``heads`` (``width`` a multiple of them). The config's
+    trunk keys (``hidden_sizes``, ``conv_*``) do not apply to it."""
+
+    width: int = 32
+    layers: int = 2
+    heads: int = 1
+
+    def __post_init__(self) -> None:
+        owner = "network 'hive_pieces'"
+        check_int(owner, "width", self.width, 4, 1024)
+        check_int(owner, "layers", self.layers, 0, 16)
+        check_int(owner, "heads", self.heads, 1, 64)
+        if self.width % self.heads:
+            raise ValueError(f"{owner} option 'width' ({self.width}) must be a multiple of 'heads' ({self.heads})")
+
+    def spec(self, trunk: Trunk) -> dict[str, Any]:
+        return {"width": self.width, "layers": self.layers, "heads": self.heads}
