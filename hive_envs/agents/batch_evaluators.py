@@ -93,7 +93,9 @@ class ViewEvaluator:
             logits = logits.double().cpu()
             legal = [logits[i, : len(row)] for i, row in enumerate(rows)]
         else:
-            rule_features = self.network.rule_features(obs) if hasattr(self.network, "rule_features") else None
+            rule_features = (
+                self.network.rule_features(obs) if hasattr(self.network, "rule_features") else None
+            )
             logits, value = self.network(obs) if rule_features is None else self.network(obs, rule_features)
             logits = logits.double().cpu()
             legal = [logits[i, torch.as_tensor(row_actions)] for i, (_, _, row_actions) in enumerate(encoded)]

@@ -134,5 +134,7 @@ HIVE = GameDefinition(
         metrics=(QUEEN_MARGIN,),
         uhp=True,
     ),
-    agents=AgentKit(networks=(HIVE_LOOKAHEAD, HIVE_PIECES), fresh_moves="hive_envs.hive.agent.history:fresh_moves"),
+    agents=AgentKit(
+        networks=(HIVE_LOOKAHEAD, HIVE_PIECES), fresh_moves="hive_envs.hive.agent.history:fresh_moves"
+    ),
 )

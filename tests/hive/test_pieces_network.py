@@ -11,8 +11,8 @@ from hive_envs.agents.network_kinds import build_network, network_kind
 from hive_envs.agents.networks import action_lists
 from hive_envs.games import new_game
 from hive_envs.hive.batch import HiveBatch
-from hive_envs.training import expert_iteration, ppo_selfplay
 from hive_envs.players.checkpoint import AgentPlayer
+from hive_envs.training import expert_iteration, ppo_selfplay
 from tests.training.test_expert_iteration import tiny
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
 

@@ -80,7 +80,9 @@ class HivePiecesOptions(NetworkOptions):
         check_int(owner, "layers", self.layers, 0, 16)
         check_int(owner, "heads", self.heads, 1, 64)
         if self.width % self.heads:
-            raise ValueError(f"{owner} option 'width' ({self.width}) must be a multiple of 'heads' ({self.heads})")
+            raise ValueError(
+                f"{owner} option 'width' ({self.width}) must be a multiple of 'heads' ({self.heads})"
+            )
 
     def spec(self, trunk: Trunk) -> dict[str, Any]:
         return {"width": self.width, "layers": self.layers, "heads": self.heads}

@@ -32,7 +32,6 @@ from torch import nn
 from torch.nn import functional as F
 
 from hive_envs.agents.networks import LegalActionNetwork
-
 from hive_envs.hive.piece_layout import (
     FIELDS,
     G_IN_HAND_OPP,
@@ -117,7 +116,9 @@ class HivePiecesPolicy(nn.Module):
 
     reads_action_lists = True
 
-    def __init__(self, observation_shape: tuple[int, ...], num_actions: int, width: int, layers: int, heads: int):
+    def __init__(
+        self, observation_shape: tuple[int, ...], num_actions: int, width: int, layers: int, heads: int
+    ):
         super().__init__()
         if len(observation_shape) != 2 or observation_shape[1] != FIELDS or observation_shape[0] % 2 != 1:
             raise ValueError(
@@ -166,7 +167,9 @@ class HivePiecesPolicy(nn.Module):
         placed = rows[..., P_PLACED] > 0
         q, r = rows[..., P_Q], rows[..., P_R]
         x = self.row_embedding.weight[:tiles] + self.tile_inputs(self._tile_scalars(rows, placed, q, r))
-        global_token = self.row_embedding.weight[tiles] + self.global_inputs(self._global_scalars(obs[:, tiles]))
+        global_token = self.row_embedding.weight[tiles] + self.global_inputs(
+            self._global_scalars(obs[:, tiles])
+        )
         x = torch.cat([x, global_token.unsqueeze(1)], dim=1)
         edges = rows[..., list(EDGE_COLUMNS)]
         adjacency = edge_matrix(edges, tiles + 1)  # the global row: no edges
@@ -243,7 +246,9 @@ class HivePiecesPolicy(nn.Module):
         target = torch.where(is_move, actions % area, 0)
         return torch.where(is_move, self._move_logits(x, cell, slot, target), self.pass_head(pooled))
 
-    def listed_policy(self, observation: torch.Tensor, actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def listed_policy(
+        self, observation: torch.Tensor, actions: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits (B, K) of the listed action ids, value (B,)); ids equal to A (padding) get the pass logit,
         which the caller masks."""
         x, cell, pooled = self.encode(observation)
