@@ -1,20 +1,21 @@
 """The ``hive_pieces`` network over Hive's piece observation: its two forms give the same logits, the
-trainers' action lists are the mask's legal actions, its options are checked, and a tiny PPO and
-expert-iteration run of it writes checkpoints that play (raw policy and searched)."""
+trainers' action lists are the mask's legal actions, its options are checked, a checkpoint of it plays
+searched, and expert iteration trains it (PPO: tests/training/test_hive_training.py)."""
 
 import numpy as np
 import pytest
 import torch
 
+from hive_envs.agents import save_checkpoint
 from hive_envs.agents.batch_evaluators import listed_rows
 from hive_envs.agents.network_kinds import build_network, network_kind
 from hive_envs.agents.networks import action_lists
 from hive_envs.games import new_game
 from hive_envs.hive.batch import HiveBatch
 from hive_envs.players.checkpoint import AgentPlayer
-from hive_envs.training import expert_iteration, ppo_selfplay
+from hive_envs.training import expert_iteration
 from tests.training.test_expert_iteration import tiny
-from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
+from tests.training.test_train_smoke import play_legal_moves_only
 
 OPTIONS = {"expansions": "", "max_turns": 16, "observation": "pieces"}
 SPEC = {"kind": "hive_pieces", "width": 8, "layers": 1, "heads": 2}
@@ -92,27 +93,22 @@ def test_the_planes_observation_is_refused_with_the_option_to_set():
         build_network(SPEC, batch.observation_shape, batch.num_actions)
 
 
-def test_a_tiny_ppo_run_writes_a_checkpoint_that_plays_raw_and_searched(tmp_path):
-    config = tiny_config(
-        tmp_path,
-        game="hive",
-        game_options=OPTIONS,
-        network="hive_pieces",
-        network_options={"width": 8, "layers": 1, "heads": 2},
-        pool_players=["greedy"],
-        pool_share=0.5,
-        pool_player_share=1.0,
-        num_games=4,
-        rollout_steps=4,
-        total_steps=48,
-        eval_games=2,
-        final_eval_games=2,
-    )
-    summary = ppo_selfplay.train(config)
-    assert summary["global_step"] == 48
-    checkpoint = tmp_path / "tiny" / "checkpoints" / "latest.pt"
-    play_legal_moves_only(checkpoint, "hive", OPTIONS, games=2, plies=20)
-    searcher = AgentPlayer.load(checkpoint, simulations=4)
+def test_a_checkpoint_of_it_plays_searched(tmp_path):
+    """``PATH@N``: the PUCT search evaluates its leaves through the listed form."""
+    batch = HiveBatch(1, **OPTIONS)
+    network = randomised(build_network(SPEC, batch.observation_shape, batch.num_actions), seed=5)
+    payload = {
+        "game": "hive",
+        "game_options": OPTIONS,
+        "encoding_version": "v0",
+        "observation_shape": batch.observation_shape,
+        "num_actions": batch.num_actions,
+        "network": SPEC,
+        "model": network.state_dict(),
+        "global_step": 0,
+        "update": 0,
+    }
+    searcher = AgentPlayer.load(save_checkpoint(tmp_path / "pieces.pt", payload), simulations=4)
     game = new_game("hive", {"expansions": "", "max_turns": 16})
     for _ in range(6):
         move = searcher.choose(game)

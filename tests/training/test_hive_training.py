@@ -16,21 +16,31 @@ from hive_envs.training.run import network_spec
 from tests.training.test_train_smoke import play_legal_moves_only, tiny_config
 
 OPTIONS = {"expansions": "", "max_turns": 16}
+PIECES = {**OPTIONS, "observation": "pieces"}
 
 
 @pytest.mark.parametrize(
-    ("network", "sizes"),
+    ("network", "sizes", "options"),
     [
-        ("hexconv", {"conv_channels": 4, "conv_blocks": 1}),
-        ("mlp", {"hidden_sizes": [8]}),
-        ("hive_lookahead", {"conv_channels": 4, "conv_blocks": 0, "shaping_coef": 1.0, "eval_sample": True}),
+        ("hexconv", {"conv_channels": 4, "conv_blocks": 1}, OPTIONS),
+        ("mlp", {"hidden_sizes": [8]}, OPTIONS),
+        (
+            "hive_lookahead",
+            {"conv_channels": 4, "conv_blocks": 0, "shaping_coef": 1.0, "eval_sample": True},
+            OPTIONS,
+        ),
+        (
+            "hive_pieces",  # its action lists in the rollouts, a player in the pool
+            {"network_options": {"width": 8, "layers": 1, "heads": 2}, "pool_players": ["greedy"]},
+            PIECES,
+        ),
     ],
 )
-def test_tiny_hive_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path, network, sizes):
+def test_tiny_hive_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path, network, sizes, options):
     config = tiny_config(
         tmp_path,
         game="hive",
-        game_options=OPTIONS,
+        game_options=options,
         network=network,
         num_games=4,
         rollout_steps=4,
@@ -41,7 +51,7 @@ def test_tiny_hive_run_writes_a_checkpoint_that_plays_legal_moves(tmp_path, netw
     )
     summary = ppo_selfplay.train(config)
     assert summary["global_step"] == 48
-    play_legal_moves_only(tmp_path / "tiny" / "checkpoints" / "latest.pt", "hive", OPTIONS, games=2, plies=20)
+    play_legal_moves_only(tmp_path / "tiny" / "checkpoints" / "latest.pt", "hive", options, games=2, plies=20)
 
 
 def test_hexconv_gives_one_logit_per_tile_slot_and_cell_plus_pass():

@@ -32,33 +32,11 @@ from torch import nn
 from torch.nn import functional as F
 
 from hive_envs.agents.networks import LegalActionNetwork
-from hive_envs.hive.piece_layout import (
-    FIELDS,
-    G_IN_HAND_OPP,
-    G_IN_HAND_OWN,
-    G_LEGAL_ACTIONS,
-    G_PLIES_LEFT,
-    G_PLY,
-    G_QUEEN_NEIGHBOURS_OPP,
-    G_QUEEN_NEIGHBOURS_OWN,
-    G_TURNS_OPP,
-    G_TURNS_OWN,
-    P_ABOVE,
-    P_COLOUR,
-    P_HEIGHT,
-    P_LAST_MOVED,
-    P_MOVABLE,
-    P_NEIGHBOURS,
-    P_PINNED,
-    P_PLACED,
-    P_Q,
-    P_R,
-    P_UNDER,
-)
+from hive_envs.hive import piece_layout as L
 
 NEIGHBOUR_STEPS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 """(dq, dr) of the neighbour columns' directions (NE E SE SW W NW), in the observation's coordinates."""
-EDGE_COLUMNS = (*range(P_NEIGHBOURS, P_NEIGHBOURS + 6), P_UNDER, P_ABOVE)
+EDGE_COLUMNS = (*range(L.P_NEIGHBOURS, L.P_NEIGHBOURS + 6), L.P_UNDER, L.P_ABOVE)
 """The columns naming another tile's row: the messages' edge types."""
 COUNT_SCALE = 100.0
 """The global row's counters (turns, plies, legal actions) are read divided by this."""
@@ -120,9 +98,9 @@ class HivePiecesPolicy(nn.Module):
         self, observation_shape: tuple[int, ...], num_actions: int, width: int, layers: int, heads: int
     ):
         super().__init__()
-        if len(observation_shape) != 2 or observation_shape[1] != FIELDS or observation_shape[0] % 2 != 1:
+        if len(observation_shape) != 2 or observation_shape[1] != L.FIELDS or observation_shape[0] % 2 != 1:
             raise ValueError(
-                f"network 'hive_pieces' needs Hive's piece observation (2N + 1, {FIELDS}) "
+                f"network 'hive_pieces' needs Hive's piece observation (2N + 1, {L.FIELDS}) "
                 f"(observation='pieces'), got shape {tuple(observation_shape)}"
             )
         self.tiles = observation_shape[0] - 1
@@ -137,7 +115,7 @@ class HivePiecesPolicy(nn.Module):
         self.register_buffer("direction_ids", torch.arange(7), persistent=False)
         self.row_embedding = nn.Embedding(self.tiles + 1, width)
         self.tile_inputs = nn.Linear(12, width)
-        self.global_inputs = nn.Linear(FIELDS, width)
+        self.global_inputs = nn.Linear(L.FIELDS, width)
         self.blocks = nn.ModuleList([PieceBlock(width, heads) for _ in range(layers)])
         self.final_norm = nn.LayerNorm(width)
         self.query = nn.Linear(width, width)  # a tile as the one that moves
@@ -164,8 +142,8 @@ class HivePiecesPolicy(nn.Module):
         obs = observation.long()
         tiles, grid = self.tiles, self.grid
         rows = obs[:, :tiles]
-        placed = rows[..., P_PLACED] > 0
-        q, r = rows[..., P_Q], rows[..., P_R]
+        placed = rows[..., L.P_PLACED] > 0
+        q, r = rows[..., L.P_Q], rows[..., L.P_R]
         x = self.row_embedding.weight[:tiles] + self.tile_inputs(self._tile_scalars(rows, placed, q, r))
         global_token = self.row_embedding.weight[tiles] + self.global_inputs(
             self._global_scalars(obs[:, tiles])
@@ -177,7 +155,7 @@ class HivePiecesPolicy(nn.Module):
         for block in self.blocks:
             x = block(x, adjacency, edge_counts)
         x = self.final_norm(x)
-        on_top = placed & (rows[..., P_ABOVE] < 0)
+        on_top = placed & (rows[..., L.P_ABOVE] < 0)
         cell = ((q + grid // 2) % grid) * grid + (r + grid // 2) % grid
         cell = torch.where(on_top, cell, grid * grid)
         pooled = x[:, :tiles].mean(dim=1) + x[:, tiles]
@@ -187,24 +165,24 @@ class HivePiecesPolicy(nn.Module):
         """Per tile: its flags, height, position and hex distance to each Queen (0 where not placed)."""
         own_queen, opp_queen = rows[:, 0], rows[:, self.tiles // 2]
         parts = [placed.float()]
-        for column in (P_COLOUR, P_PINNED, P_MOVABLE, P_LAST_MOVED):
+        for column in (L.P_COLOUR, L.P_PINNED, L.P_MOVABLE, L.P_LAST_MOVED):
             parts.append(rows[..., column].float())
-        parts.append(rows[..., P_HEIGHT].float() / 2)
+        parts.append(rows[..., L.P_HEIGHT].float() / 2)
         parts += [q.float() / self.grid, r.float() / self.grid]
         for queen in (own_queen, opp_queen):
-            dq, dr = q - queen[:, P_Q : P_Q + 1], r - queen[:, P_R : P_R + 1]
+            dq, dr = q - queen[:, L.P_Q : L.P_Q + 1], r - queen[:, L.P_R : L.P_R + 1]
             distance = (dq.abs() + dr.abs() + (dq + dr).abs()).float() / 2
-            both = placed & (queen[:, P_PLACED : P_PLACED + 1] > 0)
+            both = placed & (queen[:, L.P_PLACED : L.P_PLACED + 1] > 0)
             parts += [both.float(), torch.where(both, distance / 4, 0.0)]
         return torch.stack(parts, dim=-1)
 
     @staticmethod
     def _global_scalars(row: torch.Tensor) -> torch.Tensor:
         values = row.float().clone()
-        counters = [G_TURNS_OWN, G_TURNS_OPP, G_PLY, G_PLIES_LEFT, G_LEGAL_ACTIONS]
+        counters = [L.G_TURNS_OWN, L.G_TURNS_OPP, L.G_PLY, L.G_PLIES_LEFT, L.G_LEGAL_ACTIONS]
         values[:, counters] = values[:, counters] / COUNT_SCALE
-        values[:, [G_QUEEN_NEIGHBOURS_OWN, G_QUEEN_NEIGHBOURS_OPP]] /= 6
-        values[:, [G_IN_HAND_OWN, G_IN_HAND_OPP]] /= 11
+        values[:, [L.G_QUEEN_NEIGHBOURS_OWN, L.G_QUEEN_NEIGHBOURS_OPP]] /= 6
+        values[:, [L.G_IN_HAND_OWN, L.G_IN_HAND_OPP]] /= 11
         return values
 
     def _tile_at(self, cell: torch.Tensor) -> torch.Tensor:
