@@ -40,6 +40,23 @@ class HexConvOptions(NetworkOptions):
         return {"channels": trunk.channels, "blocks": trunk.blocks}
 
 
+@dataclass(frozen=True)
+class GridConvOptions(NetworkOptions):
+    """``gridconv``'s trunk is the config's ``conv_channels`` and ``conv_blocks``; ``channels_last``:
+    the observation is (H, W, C), as PettingZoo's classic boards give it (False: (C, H, W))."""
+
+    channels_last: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.channels_last, bool):
+            raise ValueError(
+                f"network 'gridconv' option 'channels_last' must be true or false, got {self.channels_last!r}"
+            )
+
+    def spec(self, trunk: Trunk) -> dict[str, Any]:
+        return {"channels": trunk.channels, "blocks": trunk.blocks, "channels_last": self.channels_last}
+
+
 MLP = NetworkKind(
     name="mlp",
     summary="flattened observation -> hidden layers (hidden_sizes) -> policy and value heads; any game",
@@ -55,7 +72,16 @@ HEXCONV = NetworkKind(
     options=HexConvOptions,
     build="hive_envs.agents.networks:build_hexconv",
 )
-GENERIC_KINDS = (MLP, HEXCONV)
+GRIDCONV = NetworkKind(
+    name="gridconv",
+    summary=(
+        "a square grid board, observation (H, W, C) or (C, H, W), any action space: 3x3 convolutions "
+        "(conv_channels, conv_blocks residual blocks), policy and value heads over the whole board"
+    ),
+    options=GridConvOptions,
+    build="hive_envs.agents.networks:build_gridconv",
+)
+GENERIC_KINDS = (MLP, HEXCONV, GRIDCONV)
 """The kinds every game may use."""
 
 

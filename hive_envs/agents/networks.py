@@ -6,6 +6,9 @@ is the expected final reward of the player to move (the observation is always fr
 player's view, so one network serves both seats).
 
 - `mlp` (`MLPPolicy`): flattened observation -> hidden layers -> policy and value heads.
+- `gridconv` (`GridConvPolicy`): for a square-grid board (PettingZoo's classic boards: connect four,
+  Go, chess planes), 3x3 convolutions with zero padding and residual blocks, then policy and value
+  heads over the whole board (a 1x1 convolution, flattened, to every action; pooled for the value).
 - `hexconv` (`HexConvPolicy`): for planes `(C, H, W)` on a hex torus in axial coordinates, with
   actions laid out as `action = slot * H * W + cell` (+ one trailing pass action), as a game that
   places and moves tiles on hex cells lays them out (Hive's planes). 3x3 convolutions with circular
@@ -258,13 +261,20 @@ class HexConv(nn.Conv2d):
 
 
 class ResidualBlock(nn.Module):
-    def __init__(self, channels: int):
+    """Two 3x3 convolutions (``make_conv(in, out)``: `HexConv` or `square_conv`) and a skip."""
+
+    def __init__(self, channels: int, make_conv=HexConv):
         super().__init__()
-        self.conv1 = HexConv(channels, channels)
-        self.conv2 = HexConv(channels, channels)
+        self.conv1 = make_conv(channels, channels)
+        self.conv2 = make_conv(channels, channels)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return F.relu(x + self.conv2(F.relu(self.conv1(x))))
+
+
+def square_conv(in_channels: int, out_channels: int) -> nn.Conv2d:
+    """A 3x3 convolution of a square grid, zero-padded to keep the board's size."""
+    return nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1)
 
 
 class HexConvPolicy(nn.Module):
@@ -355,6 +365,54 @@ class HexConvPolicy(nn.Module):
         found = (cells[place] == wanted).unsqueeze(-1)
         at = torch.where(found, values[place], everywhere.unsqueeze(1))
         return at, pooled
+
+
+class GridConvPolicy(nn.Module):
+    """The ``gridconv`` network (module docstring): observation (H, W, C) when ``channels_last``."""
+
+    def __init__(
+        self,
+        observation_shape: tuple[int, ...],
+        num_actions: int,
+        channels: int,
+        blocks: int,
+        channels_last: bool,
+    ):
+        super().__init__()
+        if len(observation_shape) != 3:
+            raise ValueError(
+                f"network 'gridconv' needs a board observation (3 dimensions), got {observation_shape}"
+            )
+        self.channels_last = channels_last
+        planes, height, width = (
+            (observation_shape[2], *observation_shape[:2]) if channels_last else observation_shape
+        )
+        self.stem = square_conv(planes, channels)
+        self.blocks = nn.Sequential(*[ResidualBlock(channels, square_conv) for _ in range(blocks)])
+        self.policy_conv = nn.Conv2d(channels, 2, kernel_size=1)
+        self.policy_head = nn.Linear(2 * height * width, num_actions)
+        self.value_head = nn.Sequential(nn.Linear(channels, channels), nn.ReLU(), nn.Linear(channels, 1))
+        nn.init.orthogonal_(self.policy_head.weight, gain=0.01)  # near-uniform play at the start
+        nn.init.zeros_(self.policy_head.bias)
+
+    def forward(self, observation: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = observation.float()
+        if self.channels_last:
+            x = x.permute(0, 3, 1, 2)
+        x = self.blocks(F.relu(self.stem(x)))
+        logits = self.policy_head(F.relu(self.policy_conv(x)).flatten(1))
+        return logits, self.value_head(x.mean(dim=(2, 3))).squeeze(-1)
+
+
+def build_gridconv(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> GridConvPolicy:
+    """The ``gridconv`` of a spec ``{"kind": "gridconv", "channels": C, "blocks": B, "channels_last": bool}``."""
+    return GridConvPolicy(
+        tuple(observation_shape),
+        num_actions,
+        int(spec["channels"]),
+        int(spec["blocks"]),
+        bool(spec.get("channels_last", True)),
+    )
 
 
 def build_mlp(spec: NetworkSpec, observation_shape: tuple[int, ...], num_actions: int) -> MLPPolicy:

@@ -40,6 +40,8 @@ SPECS = {  # what each shipped config's network spec was before network_options 
     },
     "experiments/hive_base_board_only": {"kind": "hexconv", "channels": 32, "blocks": 2},
     "experiments/connect_four": {"kind": "mlp", "hidden_sizes": [128, 128]},
+    "experiments/connect_four_conv": {"kind": "gridconv", "channels": 32, "blocks": 2, "channels_last": True},
+    "hive_board": {"kind": "hive_pieces", "width": 32, "layers": 2, "heads": 1},
 }  # fmt: skip
 SHIPPED_AGENTS = ("hive_base", "hive_base_searched", "hive_mlp", "hoyito_2x6", "hoyito_2x12")
 """Configs whose shipped agent (same name) was trained from them: its checkpoint's spec is the config's."""
