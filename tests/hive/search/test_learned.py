@@ -15,6 +15,7 @@ from hive_envs.core.learned_eval import (
     network_logit,
     new_scratch,
 )
+from hive_envs.core.learned_eval import random_network as random_learned_network
 from hive_envs.hive import HiveAlphaBeta, HiveGame
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS, NUM_PIECES
 from hive_envs.hive.engine.state import I_KINDS, I_TO_MOVE, PCELL, PUNDER
@@ -58,19 +59,12 @@ def features_of(state: np.ndarray):
 
 
 def random_network(seed: int, skip=None, output_scale: float = 1.0):
-    rng = np.random.default_rng(seed)
-    return learned_network(
-        {
-            "feature_weights": rng.normal(0, 0.2, (NUM_FEATURES, WIDTH)),
-            "feature_bias": rng.normal(0.3, 0.2, WIDTH),
-            "hidden_weights": rng.normal(0, 0.3, (2 * WIDTH + NUM_DENSE, HIDDEN)),
-            "hidden_bias": rng.normal(0, 0.2, HIDDEN),
-            "output_weights": rng.normal(0, 1.0, HIDDEN) * output_scale,
-            "output_bias": rng.normal(0, 0.1, 1) * output_scale,
-            "skip_weights": rng.normal(0, 0.01, NUM_DENSE) if skip is None else skip,
-        },
-        NUM_FEATURES,
-        NUM_DENSE,
+    return random_learned_network(
+        np.random.default_rng(seed),
+        (NUM_FEATURES, NUM_DENSE, WIDTH, HIDDEN),
+        (0.2, 0.2, 0.3, 0.2, 1.0, 0.1, 0.01),
+        skip,
+        output_scale,
     )
 
 

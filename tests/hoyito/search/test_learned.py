@@ -4,7 +4,7 @@ features, and the search that reads a network."""
 import numpy as np
 import pytest
 
-from hive_envs.core.learned_eval import NO_NETWORK, SCORE_PER_LOGIT, learned_network, new_scratch
+from hive_envs.core.learned_eval import NO_NETWORK, SCORE_PER_LOGIT, new_scratch, random_network
 from hive_envs.hoyito.search.alphabeta import COUNTER, THREAT, HoyitoAlphaBeta, evaluate
 from hive_envs.hoyito.search.eval_features import (
     BUCKETS,
@@ -24,19 +24,12 @@ def features_of(game):
 
 
 def network(seed: int, skip=None, output_scale: float = 1.0):
-    rng = np.random.default_rng(seed)
-    return learned_network(
-        {
-            "feature_weights": rng.normal(0, 0.3, (NUM_FEATURES, WIDTH)),
-            "feature_bias": rng.normal(0.3, 0.2, WIDTH),
-            "hidden_weights": rng.normal(0, 0.3, (2 * WIDTH + NUM_DENSE, WIDTH)),
-            "hidden_bias": rng.normal(0, 0.2, WIDTH),
-            "output_weights": rng.normal(0, 1.0, WIDTH) * output_scale,
-            "output_bias": rng.normal(0, 0.1, 1) * output_scale,
-            "skip_weights": rng.normal(0, 0.05, NUM_DENSE) if skip is None else skip,
-        },
-        NUM_FEATURES,
-        NUM_DENSE,
+    return random_network(
+        np.random.default_rng(seed),
+        (NUM_FEATURES, NUM_DENSE, WIDTH, WIDTH),
+        (0.3, 0.2, 0.3, 0.2, 1.0, 0.1, 0.05),
+        skip,
+        output_scale,
     )
 
 
