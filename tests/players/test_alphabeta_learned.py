@@ -16,6 +16,7 @@ from hive_envs.players import PlayerContext, make_player
 from hive_envs.players.alphabeta import parse_settings
 from hive_envs.training.eval_network import EvalNetwork
 from hive_envs.web.trust import Caps, Offer, page_player
+from tests.agents.eval_payload import eval_payload
 
 
 @pytest.fixture(scope="module")
@@ -26,19 +27,7 @@ def evaluation(tmp_path_factory):
     with torch.no_grad():
         network.output.weight.normal_(0, 1.0)
     path = tmp_path_factory.mktemp("eval") / "eval.pt"
-    save_eval_checkpoint(
-        path,
-        {
-            "game": "hive",
-            "game_options": {},
-            "features": HIVE_FEATURES.name,
-            "evaluation": {name: torch.from_numpy(array) for name, array in network.export().items()},
-            "model": network.state_dict(),
-            "network": {"width": 8, "hidden": 8},
-            "generation": 1,
-            "positions": 0,
-        },
-    )
+    save_eval_checkpoint(path, eval_payload(network))
     return path, learned_network(network.export(), NUM_FEATURES, NUM_DENSE)
 
 
