@@ -29,7 +29,7 @@ def random_network(width: int = 32, hidden: int = 32, seed: int = 0):
     from hive_envs.hive.search.eval_features import HIVE_FEATURES, NUM_DENSE, NUM_FEATURES
 
     return random_network(
-        np.random.default_rng(seed),
+        seed,
         (NUM_FEATURES, NUM_DENSE, width, hidden),
         (0.1, 0.1, 0.2, 0.1, 0.5, 0.0),  # no output bias
         skip=HIVE_FEATURES.hand_weights * 0.004,

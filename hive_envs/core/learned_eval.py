@@ -135,18 +135,19 @@ def array_shapes(num_features: int, num_dense: int, width: int, hidden: int) -> 
 
 
 def random_network(
-    rng: np.random.Generator,
+    seed: int,
     sizes: tuple[int, int, int, int],
     spread: tuple[float, ...],
     skip: np.ndarray | None = None,
     output_scale: float = 1.0,
 ) -> LearnedNetwork:
     """A network of random weights, for tests and for timing a leaf evaluation; ``sizes`` are
-    (F, D, H, L) as `array_shapes` takes them. The arrays are drawn in `ARRAY_NAMES` order, each normal
+    (F, D, H, L) as `array_shapes` takes them. The arrays are drawn from NumPy's default generator
+    seeded with ``seed``, in `ARRAY_NAMES` order, each normal
     about 0 (the feature bias about 0.3, so that some units are active) with its standard deviation in
     ``spread`` (one per array drawn), the output layer's then scaled by ``output_scale``; ``skip``
     stands in for random skip weights (then not drawn)."""
-    shapes = array_shapes(*sizes)
+    rng, shapes = np.random.default_rng(seed), array_shapes(*sizes)
     arrays: dict[str, np.ndarray] = {}
     for i, name in enumerate(ARRAY_NAMES):
         if name == "skip_weights" and skip is not None:
