@@ -131,7 +131,7 @@ def describe_network_kinds() -> str:
     return "\n".join(lines)
 
 
-def network_config_keys(cls: type) -> ConfigKeys:
+def network_config_keys(cls: Any) -> ConfigKeys:
     """The `ConfigKeys` of a config with the network keys: the game-named keys of earlier versions are
     read once more (`read_legacy_keys`, warning), and ``--help`` lists the network kinds and their
     options after the keys."""
