@@ -1,5 +1,6 @@
 """``alphabeta:...,eval=learned:PATH``: the alpha-beta player with a learned evaluation's file, in every
-tool that takes player specs, and bad values refused with a ValueError naming the spec."""
+tool that takes player specs, and bad files refused with a ValueError naming the spec (bad ``eval=``
+values: `tests/players/test_alphabeta_player.py`, with the other bad specs)."""
 
 from __future__ import annotations
 
@@ -58,22 +59,6 @@ def test_eval_hand_is_the_hand_evaluation():
     assert make_player("alphabeta:2,eval=hand", PlayerContext(seed=2)).choose(game) == HiveAlphaBeta(
         depth=2, seed=2
     ).choose(game)
-
-
-@pytest.mark.parametrize(
-    "argument, message",
-    [
-        ("3,eval=learned:", "eval= takes 'hand'"),
-        ("3,eval=nnue", "eval= takes 'hand'"),
-        ("3,eval=hand,eval=hand", "one eval= at most"),
-        ("3,eval=learned:/no/such/file.pt", "no learned evaluation file"),
-        ("0,eval=hand", "depth must be in"),
-    ],
-)
-def test_bad_eval_values_are_refused_naming_the_spec(argument, message):
-    with pytest.raises(ValueError, match=message) as raised:
-        make_player(f"alphabeta:{argument}")
-    assert repr(f"alphabeta:{argument}") in str(raised.value)
 
 
 def test_a_file_that_is_no_learned_evaluation_is_refused_when_the_game_is_known(tmp_path):
