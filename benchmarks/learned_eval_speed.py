@@ -25,22 +25,14 @@ DATA = Path(__file__).with_name("data") / "search_positions.txt"
 
 
 def random_network(width: int = 32, hidden: int = 32, seed: int = 0):
-    from hive_envs.core.learned_eval import learned_network
+    from hive_envs.core.learned_eval import random_network
     from hive_envs.hive.search.eval_features import HIVE_FEATURES, NUM_DENSE, NUM_FEATURES
 
-    rng = np.random.default_rng(seed)
-    return learned_network(
-        {
-            "feature_weights": rng.normal(0, 0.1, (NUM_FEATURES, width)),
-            "feature_bias": rng.normal(0.3, 0.1, width),
-            "hidden_weights": rng.normal(0, 0.2, (2 * width + NUM_DENSE, hidden)),
-            "hidden_bias": rng.normal(0, 0.1, hidden),
-            "output_weights": rng.normal(0, 0.5, hidden),
-            "output_bias": np.zeros(1),
-            "skip_weights": HIVE_FEATURES.hand_weights * 0.004,
-        },
-        NUM_FEATURES,
-        NUM_DENSE,
+    return random_network(
+        seed,
+        (NUM_FEATURES, NUM_DENSE, width, hidden),
+        (0.1, 0.1, 0.2, 0.1, 0.5, 0.0),  # no output bias
+        skip=HIVE_FEATURES.hand_weights * 0.004,
     )
 
 

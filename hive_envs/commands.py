@@ -7,70 +7,38 @@ same arguments as its module's ``main`` (``python -m MODULE`` runs the same).
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+
 from hive_envs.extras import command
 
 
-@command
-def hive_play(argv: list[str] | None = None) -> int:
-    """``hive-play``: play in the terminal (`hive_envs.play`)."""
-    from hive_envs.play import main
+def _main_of(script: str, module: str, what: str) -> Callable[[list[str] | None], int]:
+    """The console script ``script``: ``module``'s ``main``, the module imported when it runs."""
 
-    return main(argv)
+    def main(argv: list[str] | None = None) -> int:
+        return importlib.import_module(module).main(argv)
 
-
-@command
-def hive_uhp(argv: list[str] | None = None) -> int:
-    """``hive-uhp``: the Universal Hive Protocol engine on stdin/stdout (`hive_envs.hive.uhp`)."""
-    from hive_envs.hive.uhp import main
-
-    return main(argv)
+    main.__name__ = main.__qualname__ = script.replace("-", "_")
+    main.__doc__ = f"``{script}``: {what} (`{module}`)."
+    return command(main)
 
 
-@command
-def hive_web(argv: list[str] | None = None) -> int:
-    """``hive-web``: the local web page (`hive_envs.web.server`; the ``web`` extra)."""
-    from hive_envs.web.server import main
-
-    return main(argv)
-
-
-@command
-def hive_train(argv: list[str] | None = None) -> int:
-    """``hive-train``: self-play PPO (`hive_envs.training.ppo_selfplay`; the ``train`` extra)."""
-    from hive_envs.training.ppo_selfplay import main
-
-    return main(argv)
-
-
-@command
-def hive_evaluate(argv: list[str] | None = None) -> int:
-    """``hive-evaluate``: checkpoints against players, Elo, the ladder (`hive_envs.evaluation.evaluate`;
-    checkpoints need the ``train`` extra)."""
-    from hive_envs.evaluation.evaluate import main
-
-    return main(argv)
-
-
-@command
-def hive_arena(argv: list[str] | None = None) -> int:
-    """``hive-arena``: games one by one between any players (`hive_envs.evaluation.arena`)."""
-    from hive_envs.evaluation.arena import main
-
-    return main(argv)
-
-
-@command
-def hive_train_rllib(argv: list[str] | None = None) -> int:
-    """``hive-train-rllib``: self-play PPO on Ray RLlib (`hive_envs.training.rllib_selfplay`)."""
-    from hive_envs.training.rllib_selfplay import main
-
-    return main(argv)
-
-
-@command
-def hive_train_eval(argv: list[str] | None = None) -> int:
-    """``hive-train-eval``: the learned evaluation of the alpha-beta search (`hive_envs.training.eval_training`;
-    the ``train`` extra)."""
-    from hive_envs.training.eval_training import main
-
-    return main(argv)
+hive_play = _main_of("hive-play", "hive_envs.play", "play in the terminal")
+hive_uhp = _main_of("hive-uhp", "hive_envs.hive.uhp", "the Universal Hive Protocol engine on stdin/stdout")
+hive_web = _main_of("hive-web", "hive_envs.web.server", "the local web page; the ``web`` extra")
+hive_train = _main_of("hive-train", "hive_envs.training.ppo_selfplay", "self-play PPO; the ``train`` extra")
+hive_evaluate = _main_of(
+    "hive-evaluate",
+    "hive_envs.evaluation.evaluate",
+    "checkpoints against players, Elo, the ladder; checkpoints need the ``train`` extra",
+)
+hive_arena = _main_of("hive-arena", "hive_envs.evaluation.arena", "games one by one between any players")
+hive_train_rllib = _main_of(
+    "hive-train-rllib", "hive_envs.training.rllib_selfplay", "self-play PPO on Ray RLlib; the ``rllib`` extra"
+)
+hive_train_eval = _main_of(
+    "hive-train-eval",
+    "hive_envs.training.eval_training",
+    "the learned evaluation of the alpha-beta search; the ``train`` extra",
+)

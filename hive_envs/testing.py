@@ -106,6 +106,16 @@ def _refuses(action: Callable[[], Any]) -> bool:
     return False
 
 
+def _check_refused(check: str, definition, game, refuse: Callable[[], Any], snapshot, messages) -> None:
+    """``refuse()`` must raise the ValueError every part owes a bad action and leave ``snapshot()`` as
+    it was; else ConformanceError with ``messages`` (accepted, changed)."""
+    before = snapshot()
+    if not _refuses(refuse):
+        raise _fail(check, definition, game, messages[0])
+    if snapshot() != before:
+        raise _fail(check, definition, game, messages[1])
+
+
 def _same_twice(definition: GameDefinition, part: str, play: Callable[[], list]) -> None:
     """Two plays with the same seed must give the same list (of actions, observations)."""
     if play() != play():
@@ -194,12 +204,12 @@ def _check_apply_undo(definition, encoder, game, move: int) -> None:
         observation = _observe(encoder, game, game.to_move).tobytes()
         return game.record(), game.to_move, game.ply, game.result, game.legal_move_ids().tolist(), observation
 
-    before = snapshot()
     for bad in _refusals(game):
-        if not _refuses(partial(game.play_id, bad)):
-            raise _fail("protocol", definition, game, f"play_id({bad!r}) was accepted")
-        if snapshot() != before:
-            raise _fail("protocol", definition, game, f"the refused play_id({bad!r}) changed the game")
+        accepted, changed = f"play_id({bad!r}) was accepted", f"the refused play_id({bad!r}) changed the game"
+        _check_refused(
+            "protocol", definition, game, partial(game.play_id, bad), snapshot, (accepted, changed)
+        )
+    before = snapshot()
     twin = game.copy()
     game.play_id(move)
     if twin.record() != before[0]:
@@ -266,11 +276,12 @@ def _check_aec_refusal(definition, env, game) -> None:
     illegal = np.flatnonzero(_mask(raw.encoder, raw.game) == 0)
     if not illegal.size:
         return
-    before = raw.game.record()
-    if not _refuses(lambda: raw.step(int(illegal[0]))):
-        raise _fail("AEC env", definition, game, f"the raw env accepted the illegal action {int(illegal[0])}")
-    if raw.game.record() != before:
-        raise _fail("AEC env", definition, game, "a refused action changed the env's game")
+    messages = (
+        f"the raw env accepted the illegal action {int(illegal[0])}",
+        "a refused action changed the env's game",
+    )
+    refuse = partial(raw.step, int(illegal[0]))
+    _check_refused("AEC env", definition, game, refuse, lambda: raw.game.record(), messages)
 
 
 def check_aec_env(
@@ -307,11 +318,10 @@ def _gym_episode(definition, env_id: str, options, seed: int, max_plies: int) ->
         mask = np.asarray(single.action_masks(), dtype=np.int8)
         if not np.array_equal(mask, _mask(encoder, game)):
             raise _fail("Gym env", definition, game, "action_masks() is not the encoder's mask")
+        messages = ("an action outside the action space was accepted", "a refused action changed the game")
+        refuse = partial(env.step, int(encoder.num_actions))
+        _check_refused("Gym env", definition, game, refuse, lambda: single.aec.game.record(), messages)
         before = game.record()
-        if not _refuses(lambda: env.step(int(encoder.num_actions))):
-            raise _fail("Gym env", definition, game, "an action outside the action space was accepted")
-        if single.aec.game.record() != before:
-            raise _fail("Gym env", definition, game, "a refused action changed the game")
         illegal = np.flatnonzero(mask == 0)
         if illegal.size and not lost_once:  # an illegal action in range loses the episode, game unchanged
             lost_once = True
@@ -400,9 +410,10 @@ def _check_batch_refusal(definition, batch, actions: np.ndarray, game) -> None:
         return
     bad = actions.copy()
     bad[0] = illegal[0]
-    before = (batch.observation.copy(), batch.action_mask.copy(), batch.to_move.copy())
-    if not _refuses(lambda: batch.step(bad)):
-        raise _fail("batch", definition, game, f"row 0 accepted the illegal action {int(illegal[0])}")
-    after = (batch.observation, batch.action_mask, batch.to_move)
-    if not all(np.array_equal(x, y) for x, y in zip(before, after)):
-        raise _fail("batch", definition, game, "a refused step moved a game")
+    messages = (f"row 0 accepted the illegal action {int(illegal[0])}", "a refused step moved a game")
+    _check_refused("batch", definition, game, partial(batch.step, bad), partial(_rows_of, batch), messages)
+
+
+def _rows_of(batch) -> tuple[bytes, ...]:
+    """What a step changes in a batch: its observations, masks and seats to move."""
+    return batch.observation.tobytes(), batch.action_mask.tobytes(), batch.to_move.tobytes()

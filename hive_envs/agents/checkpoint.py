@@ -161,6 +161,14 @@ def save_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Path:
     }
     data = {**tags, **{key: value for key, value in payload.items() if key not in (*tags, CHECKSUM_KEY)}}
     _check_keys(data, "payload")
+    return write_signed(path, data)
+
+
+def write_signed(path: Path, data: dict[str, Any]) -> Path:
+    """Write ``data`` with `torch.save` to ``path`` atomically, its sha256 recorded in the file
+    (`checkpoint_file.sign`); returns the path. The agents' and the learned evaluations' files are
+    written so. ValueError, before anything is written under ``path``, for data holding anything but
+    tensors and plain values or past the bounds a load reads (`plain_values`)."""
     walked = check_plain(data, "payload")
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_path = _create_temporary(path)
@@ -246,12 +254,7 @@ def load_checkpoint(
     """
     path = Path(path)
     name = repr(str(path))
-    if not path.is_file():
-        raise ValueError(f"checkpoint {name} does not exist")
-    comment = checkpoint_file.check_records(path, name)
-    recorded = checkpoint_file.recorded_digest(comment)
-    if recorded is not None:
-        checkpoint_file.verify(path, name, comment, recorded)
+    recorded = verified_digest(path, f"checkpoint {name}")
     data = _safe_torch_load(path, name)
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{name} is not a hive_envs checkpoint")
@@ -261,10 +264,7 @@ def load_checkpoint(
             f"checkpoint {name} has format version {short_repr(version)}; this hive_envs reads versions "
             f"{', '.join(map(str, READABLE_FORMAT_VERSIONS))} (a newer hive_envs wrote it?)"
         )
-    try:
-        check_plain(data, "payload", byte_budget(path.stat().st_size))
-    except ValueError as error:
-        raise ValueError(f"checkpoint {name} is not a valid hive_envs checkpoint: {error}") from None
+    check_bounded(data, path, f"checkpoint {name} is not a valid hive_envs checkpoint")
     if version == 3:
         if recorded is None:
             raise ValueError(
@@ -297,6 +297,29 @@ def load_checkpoint(
                 f"checkpoint {name} is for {key}={short_repr(found)}, but {key}={expected!r} is needed"
             )
     return data
+
+
+def verified_digest(path: Path, what: str) -> str | None:
+    """The sha256 recorded in the file (None where it records none), checked against its bytes, after
+    its archive's records are bounded by its size (`checkpoint_file`); ValueError naming ``what``
+    (the kind of file and its name) for a missing file, one past the bounds or a mismatch."""
+    name = repr(str(path))
+    if not path.is_file():
+        raise ValueError(f"{what} does not exist")
+    comment = checkpoint_file.check_records(path, name)
+    recorded = checkpoint_file.recorded_digest(comment)
+    if recorded is not None:
+        checkpoint_file.verify(path, name, comment, recorded)
+    return recorded
+
+
+def check_bounded(data: Any, path: Path, refusal: str) -> None:
+    """ValueError ``"<refusal>: <why>"`` unless the structure loaded from ``path`` is within the bounds
+    a file of its size may hold (`plain_values.check_plain`); before anything else walks it."""
+    try:
+        check_plain(data, "payload", byte_budget(path.stat().st_size))
+    except ValueError as error:
+        raise ValueError(f"{refusal}: {error}") from None
 
 
 def _check_payload_digest(data: dict[str, Any], name: str) -> None:
@@ -332,14 +355,20 @@ def _safe_torch_load(path: Path, name: str) -> Any:
         raise ValueError(f"checkpoint {name} is corrupt or not a torch file: {detail}") from None
 
 
+def check_key_types(data: dict[str, Any], required: dict, optional: dict, what: str) -> None:
+    """ValueError naming ``what`` (the file) unless ``data`` has every ``required`` key and each of
+    its keys of ``required`` and ``optional`` a value of the types listed there."""
+    missing = [key for key in required if key not in data]
+    if missing:
+        raise ValueError(f"{what} is incomplete: missing {missing}")
+    for key, types in {**required, **optional}.items():
+        if key in data and not isinstance(data[key], types):
+            raise ValueError(f"{what}: {key!r} is a {type(data[key]).__name__}")
+
+
 def _check_keys(data: dict[str, Any], name: str) -> None:
     """The required keys are there, and every key has a value of its type."""
-    missing = [key for key in REQUIRED_KEYS if key not in data]
-    if missing:
-        raise ValueError(f"checkpoint {name} is incomplete: missing {missing}")
-    for key, types in {**REQUIRED_KEYS, **OPTIONAL_KEYS}.items():
-        if key in data and not isinstance(data[key], types):
-            raise ValueError(f"checkpoint {name}: {key!r} is a {type(data[key]).__name__}")
+    check_key_types(data, REQUIRED_KEYS, OPTIONAL_KEYS, f"checkpoint {name}")
     dims = (*data["observation_shape"], data["num_actions"])
     if not all(type(n) is int and n >= 1 for n in dims):
         raise ValueError(

@@ -29,19 +29,18 @@ score 1,000 positions alike.
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
 import torch
 
-from hive_envs.agents import checkpoint_file
-from hive_envs.agents.checkpoint import (
-    _create_temporary,  # the agents' files' atomic writer and safe reader, shared, not copied
+from hive_envs.agents.checkpoint import (  # the agents' files' writer and checks, shared, not copied
     _safe_torch_load,
-    _sync_directory,
+    check_bounded,
+    check_key_types,
+    verified_digest,
+    write_signed,
 )
-from hive_envs.agents.plain_values import byte_budget, check_plain
 from hive_envs.core.learned_eval import ARRAY_NAMES, LearnedFeatures, LearnedNetwork, learned_network
 from hive_envs.core.short_repr import short_repr
 
@@ -76,27 +75,7 @@ def save_eval_checkpoint(path: str | os.PathLike, payload: dict[str, Any]) -> Pa
     }
     data = {**tags, **{key: value for key, value in payload.items() if key not in tags}}
     _check_keys(data, "payload")
-    walked = check_plain(data, "payload")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp_path = _create_temporary(path)
-    try:
-        with handle:
-            torch.save(data, handle)
-            handle.flush()
-            size = handle.tell()
-            if walked > byte_budget(size):
-                raise ValueError(
-                    f"payload holds {walked} bytes of data in a file of {size}; share no tensor between keys"
-                )
-            checkpoint_file.sign(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_path, path)
-    except BaseException:
-        tmp_path.unlink(missing_ok=True)
-        raise
-    _sync_directory(path.parent)
-    return path
+    return write_signed(path, data)
 
 
 def load_eval_checkpoint(
@@ -106,16 +85,10 @@ def load_eval_checkpoint(
     ``features``, also that it is for them. Never runs code from the file."""
     path = Path(path)
     name = repr(str(path))
-    if not path.is_file():
-        raise ValueError(f"learned evaluation {name} does not exist")
-    comment = checkpoint_file.check_records(path, name)
-    recorded = checkpoint_file.recorded_digest(comment)
+    recorded = verified_digest(path, f"learned evaluation {name}")
     if recorded is None:
         raise ValueError(f"learned evaluation {name} is corrupt or not ours: it has no sha256 in its archive")
-    checkpoint_file.verify(path, name, comment, recorded)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        data = _safe_torch_load(path, name)
+    data = _safe_torch_load(path, name)
     if not isinstance(data, dict) or data.get("format") != EVAL_CHECKPOINT_FORMAT:
         raise ValueError(f"{name} is not a hive_envs learned evaluation (format {EVAL_CHECKPOINT_FORMAT!r})")
     if data.get("format_version") != EVAL_CHECKPOINT_VERSION:
@@ -123,10 +96,7 @@ def load_eval_checkpoint(
             f"learned evaluation {name} has format version {short_repr(data.get('format_version'))}; this "
             f"hive_envs reads version {EVAL_CHECKPOINT_VERSION}"
         )
-    try:
-        check_plain(data, "payload", byte_budget(path.stat().st_size))
-    except ValueError as error:
-        raise ValueError(f"learned evaluation {name} is not valid: {error}") from None
+    check_bounded(data, path, f"learned evaluation {name} is not valid")
     _check_keys(data, name)
     for group in ("evaluation", "model"):
         for key, tensor in data[group].items():
@@ -155,12 +125,7 @@ def learned_network_of(data: dict[str, Any], features: LearnedFeatures, name: st
 
 
 def _check_keys(data: dict[str, Any], name: str) -> None:
-    missing = [key for key in REQUIRED_KEYS if key not in data]
-    if missing:
-        raise ValueError(f"learned evaluation {name} is incomplete: missing {missing}")
-    for key, types in {**REQUIRED_KEYS, **OPTIONAL_KEYS}.items():
-        if key in data and not isinstance(data[key], types):
-            raise ValueError(f"learned evaluation {name}: {key!r} is a {type(data[key]).__name__}")
+    check_key_types(data, REQUIRED_KEYS, OPTIONAL_KEYS, f"learned evaluation {name}")
     for group in ("evaluation", "model"):
         if not all(isinstance(tensor, torch.Tensor) for tensor in data[group].values()):
             raise ValueError(f"learned evaluation {name}: {group!r} holds something other than tensors")

@@ -109,16 +109,7 @@ def learned_network(arrays: dict[str, np.ndarray], num_features: int, num_dense:
     values = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAY_NAMES}
     width = values["feature_bias"].shape[0] if values["feature_bias"].ndim == 1 else -1
     hidden = values["hidden_bias"].shape[0] if values["hidden_bias"].ndim == 1 else -1
-    expected = {
-        "feature_weights": (num_features, width),
-        "feature_bias": (width,),
-        "hidden_weights": (2 * width + num_dense, hidden),
-        "hidden_bias": (hidden,),
-        "output_weights": (hidden,),
-        "output_bias": (1,),
-        "skip_weights": (num_dense,),
-    }
-    for name, shape in expected.items():
+    for name, shape in array_shapes(num_features, num_dense, width, hidden).items():
         if values[name].shape != shape or min(shape) < 1:
             raise ValueError(
                 f"learned evaluation: {name} has shape {values[name].shape}, this game's features need "
@@ -127,6 +118,45 @@ def learned_network(arrays: dict[str, np.ndarray], num_features: int, num_dense:
         if not np.isfinite(values[name]).all():
             raise ValueError(f"learned evaluation: {name} holds NaN or infinite values")
     return LearnedNetwork(**values)
+
+
+def array_shapes(num_features: int, num_dense: int, width: int, hidden: int) -> dict[str, tuple[int, ...]]:
+    """The shape of each array (`ARRAY_NAMES` order) of a network of ``width`` (H) units per perspective
+    and ``hidden`` (L) hidden units."""
+    return {
+        "feature_weights": (num_features, width),
+        "feature_bias": (width,),
+        "hidden_weights": (2 * width + num_dense, hidden),
+        "hidden_bias": (hidden,),
+        "output_weights": (hidden,),
+        "output_bias": (1,),
+        "skip_weights": (num_dense,),
+    }
+
+
+def random_network(
+    seed: int,
+    sizes: tuple[int, int, int, int],
+    spread: tuple[float, ...],
+    skip: np.ndarray | None = None,
+    output_scale: float = 1.0,
+) -> LearnedNetwork:
+    """A network of random weights, for tests and for timing a leaf evaluation; ``sizes`` are
+    (F, D, H, L) as `array_shapes` takes them. The arrays are drawn from NumPy's default generator
+    seeded with ``seed``, in `ARRAY_NAMES` order, each normal
+    about 0 (the feature bias about 0.3, so that some units are active) with its standard deviation in
+    ``spread`` (one per array drawn), the output layer's then scaled by ``output_scale``; ``skip``
+    stands in for random skip weights (then not drawn)."""
+    rng, shapes = np.random.default_rng(seed), array_shapes(*sizes)
+    arrays: dict[str, np.ndarray] = {}
+    for i, name in enumerate(ARRAY_NAMES):
+        if name == "skip_weights" and skip is not None:
+            arrays[name] = skip
+            continue
+        arrays[name] = rng.normal(0.3 if name == "feature_bias" else 0, spread[i], shapes[name])
+        if name.startswith("output_"):
+            arrays[name] = arrays[name] * output_scale
+    return learned_network(arrays, sizes[0], sizes[1])
 
 
 class FeatureScratch(NamedTuple):

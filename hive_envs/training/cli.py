@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import Any
+
+from hive_envs.evaluation.cli import exit_code
+from hive_envs.training.config_keys import parse_overrides
 
 #: the ``--config`` help of the trainers (`hive_envs.configs.config_path` resolves the value)
 CONFIG_HELP = (
@@ -34,4 +39,25 @@ def add_run_flags(parser: argparse.ArgumentParser) -> None:
         "--overwrite",
         action="store_true",
         help="replace the run in runs/<name>/ (its checkpoints and logs are deleted first)",
+    )
+
+
+def train_main(
+    argv: list[str] | None,
+    prog: str,
+    description: str | None,
+    keys_help: str,
+    load_config: Callable[[str | None, dict[str, Any]], Any],
+    train: Callable[..., object],
+) -> int:
+    """A trainer's whole command line: ``--config`` plus ``--key value`` overrides read by
+    ``load_config``, ``--resume`` and ``--overwrite`` passed to ``train``; the exit code of
+    `exit_code` (2 with one line for a ValueError)."""
+    parser = config_parser(prog, description, keys_help, CONFIG_HELP)
+    add_run_flags(parser)
+    args, rest = parser.parse_known_args(argv)
+    return exit_code(
+        lambda: train(
+            load_config(args.config, parse_overrides(rest)), resume=args.resume, overwrite=args.overwrite
+        )
     )

@@ -17,7 +17,6 @@ from hive_envs.training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
     SEED,
-    ConfigKeys,
     KeyedConfig,
     Rule,
     above,
@@ -33,9 +32,8 @@ from hive_envs.training.network_choice import (
     NETWORK,
     check_network,
     config_network_spec,
-    describe_network_kinds,
+    network_config_keys,
     network_options,
-    read_legacy_keys,
 )
 
 GAME = Rule("a game of hive_envs.games (hive, hoyito, or one added with register_game)", lambda v: v in GAMES)
@@ -311,13 +309,8 @@ class TrainConfig(KeyedConfig):
         }
 
 
-KEYS = ConfigKeys(TrainConfig, legacy=lambda values: read_legacy_keys(values, TrainConfig.network))
-config_from_dict, load_config = KEYS.from_dict, KEYS.load
+KEYS = network_config_keys(TrainConfig)
+config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
 """`config_from_dict(values)`: a config of a dict of YAML keys; `load_config(path, overrides)`: of a
-YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key;
-the game-named keys of earlier versions are read once more, warning: `network_choice`)."""
-
-
-def describe_keys() -> str:
-    """One line per key for ``--help``, then the network kinds and their options."""
-    return KEYS.describe() + "\n\n" + describe_network_kinds()
+YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key);
+`describe_keys()`: the ``--help`` listing (`network_choice.network_config_keys`)."""

@@ -200,13 +200,18 @@ class ConfigKeys(Generic[C]):
         config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
 
     ``legacy``: a function that rewrites the keys of earlier versions in a dict of keys (warning),
-    run before the keys are checked."""
+    run before the keys are checked; ``more_help``: a function whose text the --help listing ends
+    with, after a blank line."""
 
     def __init__(
-        self, cls: type[C], legacy: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        self,
+        cls: type[C],
+        legacy: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        more_help: Callable[[], str] | None = None,
     ) -> None:
         self.cls = cls
         self.legacy = legacy
+        self.more_help = more_help
         self.fields = {f.name: f for f in dataclasses.fields(cls)}
         self.types = typing.get_type_hints(cls)
 
@@ -257,7 +262,7 @@ class ConfigKeys(Generic[C]):
         return self.from_dict(values)
 
     def describe(self) -> str:
-        """One line per key: name, type, default, allowed values, doc (for --help)."""
+        """One line per key: name, type, default, allowed values, doc (for --help); then ``more_help``."""
         lines = []
         for name, f in self.fields.items():
             default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
@@ -268,6 +273,8 @@ class ConfigKeys(Generic[C]):
             lines.append(
                 f"  {name} ({type_name(self.types[name])}, default {default!r}{rule}): {f.metadata['doc']}"
             )
+        if self.more_help is not None:
+            lines += ["", self.more_help()]
         return "\n".join(lines)
 
 

@@ -59,9 +59,7 @@ with script_imports(__name__):  # run as a script without an extra: one line, no
 
     from hive_envs.agents.eval_checkpoint import load_eval_checkpoint, save_eval_checkpoint
     from hive_envs.core.learned_eval import LearnedFeatures
-    from hive_envs.evaluation.cli import exit_code
-    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser
-    from hive_envs.training.config_keys import parse_overrides
+    from hive_envs.training.cli import train_main
     from hive_envs.training.eval_config import EvalTrainConfig, describe_keys, load_config
     from hive_envs.training.eval_network import EvalNetwork
     from hive_envs.training.eval_selfplay import FIELDS, searcher_class, self_play
@@ -402,14 +400,7 @@ def _generations(config, run_dir: Path, network, optimizer, features, state: dic
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = config_parser("hive-train-eval", __doc__, describe_keys(), CONFIG_HELP)
-    add_run_flags(parser)
-    args, rest = parser.parse_known_args(argv)
-    return exit_code(
-        lambda: train(
-            load_config(args.config, parse_overrides(rest)), resume=args.resume, overwrite=args.overwrite
-        )
-    )
+    return train_main(argv, "hive-train-eval", __doc__, describe_keys(), load_config, train)
 
 
 if __name__ == "__main__":

@@ -56,12 +56,10 @@ with script_imports(__name__):  # run as a script without an extra: one line, no
     from hive_envs.agents.network_kinds import network_kind, network_kinds
     from hive_envs.agents.search import SearchConfig, choose
     from hive_envs.agents.views import view_for
-    from hive_envs.evaluation.cli import exit_code
     from hive_envs.games import GAMES
     from hive_envs.training.alphabeta_expert import AlphaBetaExpert
-    from hive_envs.training.cli import CONFIG_HELP, add_run_flags, config_parser
+    from hive_envs.training.cli import train_main
     from hive_envs.training.config import TrainConfig, describe_keys, load_config
-    from hive_envs.training.config_keys import parse_overrides
     from hive_envs.training.eval_matches import game_options
     from hive_envs.training.game_lookup import make_batch
     from hive_envs.training.resources import EXPERT_ITERATION
@@ -316,15 +314,8 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = config_parser(
-        "python -m hive_envs.training.expert_iteration", __doc__, describe_keys(), CONFIG_HELP
-    )
-    add_run_flags(parser)
-    args, rest = parser.parse_known_args(argv)
-    return exit_code(
-        lambda: train(
-            load_config(args.config, parse_overrides(rest)), resume=args.resume, overwrite=args.overwrite
-        )
+    return train_main(
+        argv, "python -m hive_envs.training.expert_iteration", __doc__, describe_keys(), load_config, train
     )
 
 

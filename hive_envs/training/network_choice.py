@@ -24,7 +24,7 @@ from typing import Any
 from hive_envs.agents.network_kinds import game_of_kind, network_kind, network_kinds
 from hive_envs.core.network_kind import NetworkOptions, Trunk
 from hive_envs.core.short_repr import short_repr
-from hive_envs.training.config_keys import Rule, reject
+from hive_envs.training.config_keys import ConfigKeys, Rule, reject
 
 warnings.filterwarnings("default", category=DeprecationWarning, module=__name__)
 
@@ -129,3 +129,12 @@ def describe_network_kinds() -> str:
         options = ", ".join(f"{f.name} (default {f.default!r})" for f in fields) or "none"
         lines.append(f"  {name}: {kind.summary}; network_options: {options}")
     return "\n".join(lines)
+
+
+def network_config_keys(cls: Any) -> ConfigKeys:
+    """The `ConfigKeys` of a config with the network keys: the game-named keys of earlier versions are
+    read once more (`read_legacy_keys`, warning), and ``--help`` lists the network kinds and their
+    options after the keys."""
+    return ConfigKeys(
+        cls, legacy=lambda values: read_legacy_keys(values, cls.network), more_help=describe_network_kinds
+    )

@@ -163,10 +163,14 @@ def create_app(tables: Tables | None = None, address: tuple[str, int] = (LOCAL, 
         with tables.use(table.id, g.client) as table:
             return jsonify(table.state()), 201
 
+    def answer(table_id, action):
+        """``action(table)`` of the client's table, as JSON."""
+        with tables.use(table_id, g.client) as table:
+            return jsonify(action(table))
+
     @app.get("/api/games/<table_id>")
     def state(table_id):
-        with tables.use(table_id, g.client) as table:
-            return jsonify(table.state())
+        return answer(table_id, lambda table: table.state())
 
     @app.get("/api/games/<table_id>/moves")
     def moves(table_id):
@@ -176,9 +180,8 @@ def create_app(tables: Tables | None = None, address: tuple[str, int] = (LOCAL, 
 
     @app.post("/api/games/<table_id>/play")
     def play(table_id):
-        data = _body()
-        with tables.use(table_id, g.client) as table:
-            return jsonify(table.play(data.get("move")))
+        move = _body().get("move")
+        return answer(table_id, lambda table: table.play(move))
 
     @app.post("/api/games/<table_id>/computer")
     def computer(table_id):
@@ -190,8 +193,7 @@ def create_app(tables: Tables | None = None, address: tuple[str, int] = (LOCAL, 
 
     @app.post("/api/games/<table_id>/undo")
     def undo(table_id):
-        with tables.use(table_id, g.client) as table:
-            return jsonify(table.undo())
+        return answer(table_id, lambda table: table.undo())
 
     @app.delete("/api/games/<table_id>")
     def drop(table_id):

@@ -16,26 +16,14 @@ from hive_envs.hive.search.eval_features import HIVE_FEATURES
 from hive_envs.pretrained import pretrained_path
 from hive_envs.training.eval_network import EvalNetwork
 from tests.agents.crafted import RunsCommand
-
-
-def payload(network: EvalNetwork) -> dict:
-    return {
-        "game": "hive",
-        "game_options": {},
-        "features": HIVE_FEATURES.name,
-        "evaluation": {name: torch.from_numpy(array) for name, array in network.export().items()},
-        "model": network.state_dict(),
-        "network": {"width": 4, "hidden": 4},
-        "generation": 1,
-        "positions": 10,
-    }
+from tests.agents.eval_payload import eval_payload
 
 
 @pytest.fixture
 def saved(tmp_path):
     torch.manual_seed(0)
     network = EvalNetwork(HIVE_FEATURES, width=4, hidden=4)
-    path = save_eval_checkpoint(tmp_path / "eval.pt", payload(network))
+    path = save_eval_checkpoint(tmp_path / "eval.pt", eval_payload(network, positions=10))
     return path, network
 
 
@@ -102,12 +90,12 @@ def test_an_agent_checkpoint_or_another_game_s_features_are_refused(saved, tmp_p
 
 def test_nan_weights_and_missing_keys_are_refused_at_save_or_load(saved, tmp_path):
     _, network = saved
-    bad = payload(network)
+    bad = eval_payload(network, positions=10)
     bad["evaluation"]["hidden_bias"] = torch.full((4,), float("nan"))
     path = save_eval_checkpoint(tmp_path / "nan.pt", bad)
     with pytest.raises(ValueError, match="NaN or infinite"):
         load_eval_checkpoint(path)
-    incomplete = payload(network)
+    incomplete = eval_payload(network, positions=10)
     del incomplete["features"]
     with pytest.raises(ValueError, match="missing \\['features'\\]"):
         save_eval_checkpoint(tmp_path / "incomplete.pt", incomplete)

@@ -38,13 +38,77 @@ def test_north_moves_from_its_own_row_only():
     assert g.legal_move_ids().tolist() == [6, 7, 8, 9, 10, 11]
 
 
-# ------------------------------------------------------------------ a move
-def test_last_counter_in_empty_hole_ends_move_and_passes_turn():
-    # N: 1 1 1 1 1 1 / S: 2 0 0 0 0 0 ; South sows hole 0 into holes 1, 2; hole 2 was empty.
-    g = position([2, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
-    assert g.play_id(0) == 0
-    assert g.board == [0, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1]
-    assert g.to_move == 1 and g.captured == (40, 0)
+# One move on a hand-worked 2x6 board: (board, seat to move, hole played) -> (counters taken, board
+# after, captured after, seat to move after).
+MOVES = [
+    # ------------------------------------------------------------------ a move
+    pytest.param(
+        # N: 1 1 1 1 1 1 / S: 2 0 0 0 0 0 ; South sows hole 0 into holes 1, 2; hole 2 was empty.
+        ([2, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], 0, 0),
+        (0, [0, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1], (40, 0), 1),
+        id="last_counter_in_empty_hole_ends_move_and_passes_turn",
+    ),
+    pytest.param(
+        # Hole 0 (1) lands in hole 1 (2 -> 3, not a casa): lift those 3 and sow holes 2, 3, 4.
+        ([1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], 0, 0),
+        (0, [0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0], (44, 0), 1),
+        id="relay_lap_lifts_the_occupied_landing_hole_including_the_last_counter",
+    ),
+    pytest.param(
+        # Hole 2 (3) sows 3, 4, 5: holes 3 and 4 pass through 4 on the way but are not taken;
+        # hole 5 ends at 3 -> relay sows 6, 7, 8 ... and the move ends in the empty hole 8.
+        ([0, 0, 3, 3, 3, 2, 0, 0, 0, 0, 0, 1], 0, 2),
+        (0, [0, 0, 0, 4, 4, 0, 1, 1, 1, 0, 0, 1], (36, 0), 1),
+        id="no_capture_en_passant_during_a_relay",
+    ),
+    pytest.param(
+        # Hole 0 (1) makes hole 1 exactly 4: captured (no relay); hole 0 is empty, the chain stops.
+        ([1, 3, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1], 0, 0),
+        (4, [0, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1], (36 + 4, 0), 0),
+        id="casa_is_captured_instead_of_relayed",
+    ),
+    pytest.param(
+        # South's hole 5 (1) makes North's hole 6 a casa: South takes it.
+        ([2, 0, 0, 0, 0, 1, 3, 1, 1, 1, 1, 0], 0, 5),
+        (4, [2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0], (38 + 4, 0), 0),
+        id="capture_in_the_opponents_row",
+    ),
+    pytest.param(
+        ([2, 2, 1, 0, 0, 0, 1, 3, 1, 0, 0, 0], 1, 6),
+        (4, [2, 2, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0], (38, 4), 1),
+        id="north_captures_in_its_own_row",
+    ),
+    # ------------------------------------------------------------------ capture chains
+    pytest.param(
+        # Hole 3 (4) sows 4, 5, 6, 7 (each 3 -> 4). Casa at 7, then 6 (North), 5, 4 (South);
+        # hole 3 was emptied by the lift, so the chain stops there and hole 2's four stays.
+        ([0, 0, 4, 4, 3, 3, 3, 3, 0, 0, 0, 2], 0, 3),
+        (16, [0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2], (26 + 16, 0), 0),
+        id="backward_chain_crosses_from_north_row_into_south_row",
+    ),
+    pytest.param(
+        # Hole 2 (3) sows 3, 4, 5 -> 4, 5, 4. Casa at 5; hole 4 holds 5: the chain stops,
+        # and hole 3's four beyond the break stays on the board.
+        ([0, 0, 3, 3, 4, 3, 1, 1, 1, 1, 1, 1], 0, 2),
+        (4, [0, 0, 0, 4, 5, 0, 1, 1, 1, 1, 1, 1], (29 + 4, 0), 0),
+        id="backward_chain_stops_at_the_first_hole_not_holding_four",
+    ),
+    pytest.param(
+        # North's hole 9 (3) sows 10, 11, 0 (each 3 -> 4): casa at South's hole 0, then the
+        # chain runs back over the wrap into North's 11 and 10, and stops at the emptied hole 9.
+        ([3, 1, 2, 2, 0, 0, 1, 0, 0, 3, 3, 3], 1, 9),
+        (12, [0, 1, 2, 2, 0, 0, 1, 0, 0, 0, 0, 0], (30, 12), 1),
+        id="backward_chain_crosses_from_south_row_into_north_row_over_the_wrap",
+    ),
+]
+
+
+@pytest.mark.parametrize("before, after", MOVES)
+def test_a_move_sows_captures_and_passes_the_turn_as_the_rule_says(before, after):
+    board, to_move, hole = before
+    g = position(board, to_move=to_move)
+    taken = g.play_id(hole)
+    assert (taken, g.board, g.captured, g.to_move) == after
 
 
 def test_lap_of_2n_counters_also_sows_into_the_hole_it_was_lifted_from():
@@ -52,73 +116,6 @@ def test_lap_of_2n_counters_also_sows_into_the_hole_it_was_lifted_from():
     g = position([12] + [0] * 11)
     g.play_id(0)
     assert g.board == [1] * 12 and g.to_move == 1
-
-
-def test_relay_lap_lifts_the_occupied_landing_hole_including_the_last_counter():
-    # Hole 0 (1) lands in hole 1 (2 -> 3, not a casa): lift those 3 and sow holes 2, 3, 4.
-    g = position([1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0])
-    g.play_id(0)
-    assert g.board == [0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0]
-    assert g.to_move == 1 and g.captured == (44, 0)
-
-
-def test_no_capture_en_passant_during_a_relay():
-    # Hole 2 (3) sows 3, 4, 5: holes 3 and 4 pass through 4 on the way but are not taken;
-    # hole 5 ends at 3 -> relay sows 6, 7, 8 ... and the move ends in the empty hole 8.
-    g = position([0, 0, 3, 3, 3, 2, 0, 0, 0, 0, 0, 1])
-    g.play_id(2)
-    assert g.board == [0, 0, 0, 4, 4, 0, 1, 1, 1, 0, 0, 1]
-    assert g.captured == (36, 0) and g.to_move == 1
-
-
-def test_casa_is_captured_instead_of_relayed():
-    # Hole 0 (1) makes hole 1 exactly 4: captured (no relay); hole 0 is empty, the chain stops.
-    g = position([1, 3, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1])
-    assert g.play_id(0) == 4
-    assert g.board == [0, 0, 0, 0, 0, 2, 1, 1, 1, 1, 1, 1]
-    assert g.captured == (36 + 4, 0)
-
-
-def test_capture_in_the_opponents_row():
-    # South's hole 5 (1) makes North's hole 6 a casa: South takes it.
-    g = position([2, 0, 0, 0, 0, 1, 3, 1, 1, 1, 1, 0])
-    assert g.play_id(5) == 4
-    assert g.board == [2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0]
-    assert g.captured == (38 + 4, 0)
-
-
-def test_north_captures_in_its_own_row():
-    g = position([2, 2, 1, 0, 0, 0, 1, 3, 1, 0, 0, 0], to_move=1)
-    assert g.play_id(6) == 4
-    assert g.board == [2, 2, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0]
-    assert g.captured == (38, 4) and g.to_move == 1
-
-
-# ------------------------------------------------------------------ capture chains
-def test_backward_chain_crosses_from_north_row_into_south_row():
-    # Hole 3 (4) sows 4, 5, 6, 7 (each 3 -> 4). Casa at 7, then 6 (North), 5, 4 (South);
-    # hole 3 was emptied by the lift, so the chain stops there and hole 2's four stays.
-    g = position([0, 0, 4, 4, 3, 3, 3, 3, 0, 0, 0, 2])
-    assert g.play_id(3) == 16
-    assert g.board == [0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2]
-    assert g.captured == (26 + 16, 0)
-
-
-def test_backward_chain_stops_at_the_first_hole_not_holding_four():
-    # Hole 2 (3) sows 3, 4, 5 -> 4, 5, 4. Casa at 5; hole 4 holds 5: the chain stops,
-    # and hole 3's four beyond the break stays on the board.
-    g = position([0, 0, 3, 3, 4, 3, 1, 1, 1, 1, 1, 1])
-    assert g.play_id(2) == 4
-    assert g.board == [0, 0, 0, 4, 5, 0, 1, 1, 1, 1, 1, 1]
-
-
-def test_backward_chain_crosses_from_south_row_into_north_row_over_the_wrap():
-    # North's hole 9 (3) sows 10, 11, 0 (each 3 -> 4): casa at South's hole 0, then the
-    # chain runs back over the wrap into North's 11 and 10, and stops at the emptied hole 9.
-    g = position([3, 1, 2, 2, 0, 0, 1, 0, 0, 3, 3, 3], to_move=1)
-    assert g.play_id(9) == 12
-    assert g.board == [0, 1, 2, 2, 0, 0, 1, 0, 0, 0, 0, 0]
-    assert g.captured == (30, 12) and g.to_move == 1
 
 
 def test_chain_around_the_whole_board_takes_each_hole_once():

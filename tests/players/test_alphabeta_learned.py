@@ -1,5 +1,6 @@
 """``alphabeta:...,eval=learned:PATH``: the alpha-beta player with a learned evaluation's file, in every
-tool that takes player specs, and bad values refused with a ValueError naming the spec."""
+tool that takes player specs, and bad files refused with a ValueError naming the spec (bad ``eval=``
+values: `tests/players/test_alphabeta_player.py`, with the other bad specs)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from hive_envs.players import PlayerContext, make_player
 from hive_envs.players.alphabeta import parse_settings
 from hive_envs.training.eval_network import EvalNetwork
 from hive_envs.web.trust import Caps, Offer, page_player
+from tests.agents.eval_payload import eval_payload
 
 
 @pytest.fixture(scope="module")
@@ -26,19 +28,7 @@ def evaluation(tmp_path_factory):
     with torch.no_grad():
         network.output.weight.normal_(0, 1.0)
     path = tmp_path_factory.mktemp("eval") / "eval.pt"
-    save_eval_checkpoint(
-        path,
-        {
-            "game": "hive",
-            "game_options": {},
-            "features": HIVE_FEATURES.name,
-            "evaluation": {name: torch.from_numpy(array) for name, array in network.export().items()},
-            "model": network.state_dict(),
-            "network": {"width": 8, "hidden": 8},
-            "generation": 1,
-            "positions": 0,
-        },
-    )
+    save_eval_checkpoint(path, eval_payload(network))
     return path, learned_network(network.export(), NUM_FEATURES, NUM_DENSE)
 
 
@@ -69,22 +59,6 @@ def test_eval_hand_is_the_hand_evaluation():
     assert make_player("alphabeta:2,eval=hand", PlayerContext(seed=2)).choose(game) == HiveAlphaBeta(
         depth=2, seed=2
     ).choose(game)
-
-
-@pytest.mark.parametrize(
-    "argument, message",
-    [
-        ("3,eval=learned:", "eval= takes 'hand'"),
-        ("3,eval=nnue", "eval= takes 'hand'"),
-        ("3,eval=hand,eval=hand", "one eval= at most"),
-        ("3,eval=learned:/no/such/file.pt", "no learned evaluation file"),
-        ("0,eval=hand", "depth must be in"),
-    ],
-)
-def test_bad_eval_values_are_refused_naming_the_spec(argument, message):
-    with pytest.raises(ValueError, match=message) as raised:
-        make_player(f"alphabeta:{argument}")
-    assert repr(f"alphabeta:{argument}") in str(raised.value)
 
 
 def test_a_file_that_is_no_learned_evaluation_is_refused_when_the_game_is_known(tmp_path):

@@ -50,6 +50,11 @@ def mid_game(game, plies: int, seed: int = 0):
         ("alphabeta:T=4000", "time must be in"),
         ("alphabeta:T=x", "use alphabeta:DEPTH"),
         ("alphabeta:21", "depth must be in 1..20 plies \\(caps: hive 12, hoyito 20\\)"),
+        ("alphabeta:3,eval=learned:", "eval= takes 'hand'"),
+        ("alphabeta:3,eval=nnue", "eval= takes 'hand'"),
+        ("alphabeta:3,eval=hand,eval=hand", "one eval= at most"),
+        ("alphabeta:3,eval=learned:/no/such/file.pt", "no learned evaluation file"),
+        ("alphabeta:0,eval=hand", "depth must be in"),
     ],
 )
 def test_bad_specs_raise_value_error_naming_the_spec(spec, message):

@@ -20,7 +20,6 @@ from hive_envs.training.config_keys import (
     FOLDER_NAME,
     NOT_EMPTY,
     SEED,
-    ConfigKeys,
     KeyedConfig,
     Rule,
     above,
@@ -38,8 +37,7 @@ from hive_envs.training.network_choice import (
     check_network,
     check_network_game,
     config_network_spec,
-    describe_network_kinds,
-    read_legacy_keys,
+    network_config_keys,
 )
 
 GAMES = tuple(name for name, definition in ALL_GAMES.items() if definition.ref("aec_env") is not None)
@@ -172,13 +170,8 @@ class RLlibConfig(KeyedConfig):
         return spec
 
 
-KEYS = ConfigKeys(RLlibConfig, legacy=lambda values: read_legacy_keys(values, RLlibConfig.network))
-config_from_dict, load_config = KEYS.from_dict, KEYS.load
+KEYS = network_config_keys(RLlibConfig)
+config_from_dict, load_config, describe_keys = KEYS.from_dict, KEYS.load, KEYS.describe
 """`config_from_dict(values)`: a config of a dict of YAML keys; `load_config(path, overrides)`: of a
-YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key;
-the game-named keys of earlier versions are read once more, warning: `network_choice`)."""
-
-
-def describe_keys() -> str:
-    """One line per key for ``--help``, then the network kinds and their options."""
-    return KEYS.describe() + "\n\n" + describe_network_kinds()
+YAML file plus `--key value` overrides (unknown keys and bad values raise ValueError naming the key);
+`describe_keys()`: the ``--help`` listing (`network_choice.network_config_keys`)."""

@@ -1,6 +1,7 @@
 """Hive's learned evaluation inside the search (`hive_envs.hive.search.learned`, `eval_features`,
 `hive_envs.core.learned_eval`): its features, its compiled network, and the search that reads it."""
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from hive_envs.core.learned_eval import (
     network_logit,
     new_scratch,
 )
+from hive_envs.core.learned_eval import random_network as random_learned_network
 from hive_envs.hive import HiveAlphaBeta, HiveGame
 from hive_envs.hive.engine.pieces import NUM_PIECE_SLOTS, NUM_PIECES
 from hive_envs.hive.engine.state import I_KINDS, I_TO_MOVE, PCELL, PUNDER
@@ -41,6 +43,7 @@ from hive_envs.hive.search.evaluation import (
     quick_evaluate,
 )
 from hive_envs.hive.search.learned import learned_evaluate, learned_evaluation
+from tests.search_tree import tree
 
 REFERENCE = Path(__file__).resolve().parents[2] / "data" / "evaluation_reference.npz"
 WIDTH, HIDDEN = 8, 8
@@ -57,21 +60,11 @@ def features_of(state: np.ndarray):
     return scratch
 
 
-def random_network(seed: int, skip=None, output_scale: float = 1.0):
-    rng = np.random.default_rng(seed)
-    return learned_network(
-        {
-            "feature_weights": rng.normal(0, 0.2, (NUM_FEATURES, WIDTH)),
-            "feature_bias": rng.normal(0.3, 0.2, WIDTH),
-            "hidden_weights": rng.normal(0, 0.3, (2 * WIDTH + NUM_DENSE, HIDDEN)),
-            "hidden_bias": rng.normal(0, 0.2, HIDDEN),
-            "output_weights": rng.normal(0, 1.0, HIDDEN) * output_scale,
-            "output_bias": rng.normal(0, 0.1, 1) * output_scale,
-            "skip_weights": rng.normal(0, 0.01, NUM_DENSE) if skip is None else skip,
-        },
-        NUM_FEATURES,
-        NUM_DENSE,
-    )
+random_network = partial(
+    random_learned_network,
+    sizes=(NUM_FEATURES, NUM_DENSE, WIDTH, HIDDEN),
+    spread=(0.2, 0.2, 0.3, 0.2, 1.0, 0.1, 0.01),
+)
 
 
 def hand_network():
@@ -226,12 +219,7 @@ def test_the_search_with_that_network_is_the_hand_search_move_for_move_and_node_
         game = HiveGame.from_gamestring(text)
         hand = HiveAlphaBeta(depth=depth).search(game)
         learned = HiveAlphaBeta(depth=depth, network=network).search(game)
-        assert (learned.move_id, learned.score, learned.nodes, learned.pv) == (
-            hand.move_id,
-            hand.score,
-            hand.nodes,
-            hand.pv,
-        )
+        assert tree(learned) == tree(hand)
 
 
 def test_another_network_changes_the_search():

@@ -1,10 +1,12 @@
 """Hoyito II's learned evaluation inside its search (`hive_envs.hoyito.search.eval_features`): the
 features, and the search that reads a network."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 
-from hive_envs.core.learned_eval import NO_NETWORK, SCORE_PER_LOGIT, learned_network, new_scratch
+from hive_envs.core.learned_eval import NO_NETWORK, SCORE_PER_LOGIT, new_scratch, random_network
 from hive_envs.hoyito.search.alphabeta import COUNTER, THREAT, HoyitoAlphaBeta, evaluate
 from hive_envs.hoyito.search.eval_features import (
     BUCKETS,
@@ -13,6 +15,7 @@ from hive_envs.hoyito.search.eval_features import (
     NUM_FEATURES,
 )
 from tests.hoyito.search.test_alphabeta import position, unfinished_positions
+from tests.search_tree import tree
 
 WIDTH = 8
 
@@ -23,21 +26,9 @@ def features_of(game):
     return scratch
 
 
-def network(seed: int, skip=None, output_scale: float = 1.0):
-    rng = np.random.default_rng(seed)
-    return learned_network(
-        {
-            "feature_weights": rng.normal(0, 0.3, (NUM_FEATURES, WIDTH)),
-            "feature_bias": rng.normal(0.3, 0.2, WIDTH),
-            "hidden_weights": rng.normal(0, 0.3, (2 * WIDTH + NUM_DENSE, WIDTH)),
-            "hidden_bias": rng.normal(0, 0.2, WIDTH),
-            "output_weights": rng.normal(0, 1.0, WIDTH) * output_scale,
-            "output_bias": rng.normal(0, 0.1, 1) * output_scale,
-            "skip_weights": rng.normal(0, 0.05, NUM_DENSE) if skip is None else skip,
-        },
-        NUM_FEATURES,
-        NUM_DENSE,
-    )
+network = partial(
+    random_network, sizes=(NUM_FEATURES, NUM_DENSE, WIDTH, WIDTH), spread=(0.3, 0.2, 0.3, 0.2, 1.0, 0.1, 0.05)
+)
 
 
 def hand_network():
@@ -76,12 +67,7 @@ def test_the_search_with_the_hand_network_is_the_hand_search_node_for_node(depth
     for game in unfinished_positions(holes=(6, 12), seeds=range(3)):
         hand = HoyitoAlphaBeta(depth=depth).search(game)
         learned = HoyitoAlphaBeta(depth=depth, network=hand_network()).search(game)
-        assert (learned.move_id, learned.score, learned.nodes, learned.pv) == (
-            hand.move_id,
-            hand.score,
-            hand.nodes,
-            hand.pv,
-        )
+        assert tree(learned) == tree(hand)
 
 
 def test_another_network_changes_the_search():
