@@ -86,6 +86,7 @@ class ViewEvaluator:
         device = next(self.network.parameters()).device
         encoded = [self.view.encode(game) for game in games]
         obs = torch.as_tensor(np.stack([observation for observation, _, _ in encoded]), device=device)
+        rule_features: tuple[torch.Tensor, ...] | None
         if getattr(self.network, "reads_action_lists", False):  # scores the legal actions only
             rows = [row_actions for _, _, row_actions in encoded]
             rule_features = listed_rows(rows, self.view.num_actions, device)

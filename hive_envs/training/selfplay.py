@@ -33,6 +33,7 @@ happens, not 100 plies later when the game ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -188,10 +189,10 @@ class SelfPlayCollector:
     def _values(self, obs: torch.Tensor, mask: np.ndarray) -> np.ndarray:
         """The learner's values of the positions ``obs`` (a network that reads action lists: from its
         listed form, which costs a fraction of its every-action form)."""
-        if getattr(self.network, "reads_action_lists", False):
-            listed = action_lists(mask, self.device)
-            return self.network.legal_policy(obs, listed)[1].cpu().numpy()
-        return self.network(obs)[1].cpu().numpy()
+        network: Any = self.network
+        if getattr(network, "reads_action_lists", False):
+            return network.legal_policy(obs, action_lists(mask, self.device))[1].cpu().numpy()
+        return network(obs)[1].cpu().numpy()
 
     def _opponent_actions(self, opponent, rows: np.ndarray, obs: torch.Tensor, masks: np.ndarray):
         """The pool opponent's actions in ``rows``: a network samples its policy, a player chooses."""

@@ -25,8 +25,8 @@ def loader(name: str):
     return train_config.load_config
 
 
-def test_the_package_holds_the_seventeen_configs_shipped_and_experimental():
-    assert len(FILES) == 17
+def test_the_package_holds_the_nineteen_configs_shipped_and_experimental():
+    assert len(FILES) == 19
     assert [f"experiments/{path.stem}" for path in FILES if path.parent.name == "experiments"] == [
         name for name in config_names() if name.startswith("experiments/")
     ]

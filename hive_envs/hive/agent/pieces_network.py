@@ -93,6 +93,8 @@ class HivePiecesPolicy(nn.Module):
     legal actions as lists (`hive_envs.agents.networks.action_lists`) rather than rule features."""
 
     reads_action_lists = True
+    cell_neighbours: torch.Tensor  # buffers (register_buffer below)
+    direction_ids: torch.Tensor
 
     def __init__(
         self, observation_shape: tuple[int, ...], num_actions: int, width: int, layers: int, heads: int
