@@ -1,6 +1,7 @@
 """The stock-framework baselines of docs/results.md and docs/stock_frameworks.md, rendered from the
 results files the examples write (``--out``): SB3 MaskablePPO on Hive and Hoyito, RLlib's default module
-on Hive; and our own trainer on the board alone (the board-only baseline, no rule knowledge). `render` makes the table of `RESULTS` (one row per file, in that order) and one line per run
+on Hive; and our own trainer on the board alone (no rule knowledge: the planes' baseline and the piece
+observation's `hive_board`). `render` makes the table of `RESULTS` (one row per file, in that order) and one line per run
 with its command and commit; `python -m tools.render_docs` puts it in the pages.
 """
 
@@ -17,6 +18,10 @@ RESULTS = {
     "docs/results/rllib_hive_base_shaping.json": ("RLlib PPO, default MLP module", "Hive Base"),
     "docs/results/hive_base_board_only.json": (
         "our PPO (the `experiments/hive_base_board_only` config), hexconv on the board only",
+        "Hive Base",
+    ),
+    "docs/results/hive_board.json": (
+        "our PPO (the `hive_board` config), `hive_pieces` on the piece observation, board only",
         "Hive Base",
     ),
 }

@@ -24,6 +24,8 @@ PRETRAINED = {
     "hive_base": "Hive, base game (tournament opening): hive_lookahead network, feature set 2",
     "hive_base_searched": "Hive, base game (tournament opening): hive_lookahead network, feature set 2 "
     "with a 3-ply alpha-beta value of each move",
+    "hive_board": "Hive, base game (tournament opening): hive_pieces network on the piece observation, "
+    "learned from the board alone (no rule features, no rule start, no teacher)",
     "hive_mlp": "Hive with the Mosquito, Ladybug and Pillbug (Base+MLP): hive_lookahead network, feature set 2",
     "hoyito_2x6": "Hoyito II on the standard 2x6 board: hoyito_lookahead network",
     "hoyito_2x12": "Hoyito II on the extended 2x12 board: hoyito_lookahead network",
