@@ -21,7 +21,7 @@ RESULTS = {
         "Hive Base",
     ),
     "docs/results/hive_board.json": (
-        "our PPO (the `hive_board` config), `hive_pieces` on the piece observation, board only",
+        "our PPO (the `hive_board` config), its network on the piece observation, board only",
         "Hive Base",
     ),
 }

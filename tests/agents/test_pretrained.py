@@ -34,11 +34,19 @@ from tools.model_cards import card_markdown, play_label, play_order, results_tab
 GYM_IDS = {
     "hive_base": ("hive_envs/Hive-v0", {}),
     "hive_base_searched": ("hive_envs/Hive-v0", {}),
+    "hive_board": ("hive_envs/Hive-v0", {"observation": "pieces"}),
     "hive_mlp": ("hive_envs/HiveMLP-v0", {}),
     "hoyito_2x6": ("hive_envs/Hoyito-v0", {}),
     "hoyito_2x12": ("hive_envs/Hoyito2x12-v0", {}),
 }
-MATCH_GAMES = {"hive_base": 4, "hive_base_searched": 2, "hive_mlp": 2, "hoyito_2x6": 10, "hoyito_2x12": 6}
+MATCH_GAMES = {
+    "hive_base": 4,
+    "hive_base_searched": 2,
+    "hive_board": 4,
+    "hive_mlp": 2,
+    "hoyito_2x6": 10,
+    "hoyito_2x12": 6,
+}
 """Games of the short match vs random (Hive games are slower)."""
 
 
@@ -147,7 +155,9 @@ def test_a_corrupt_file_is_a_clear_error_naming_it(tmp_path, monkeypatch):
 
 
 def test_an_unknown_name_lists_the_agents():
-    with pytest.raises(ValueError, match="hive_base, hive_base_searched, hive_mlp, hoyito_2x6, hoyito_2x12"):
+    with pytest.raises(
+        ValueError, match="hive_base, hive_base_searched, hive_board, hive_mlp, hoyito_2x6, hoyito_2x12"
+    ):
         load_pretrained("hive_expert")
     with pytest.raises(ValueError, match="unknown pretrained agent 'nope'"):
         make_player("pretrained:nope")

@@ -96,7 +96,9 @@ def test_a_network_without_a_legal_action_form_is_refused(tmp_path):
         init_from_rule=False,
         search_rule_value_share=0.0,
     )
-    with pytest.raises(ValueError, match="legal-action form: 'hive_lookahead', 'hoyito_lookahead'"):
+    with pytest.raises(
+        ValueError, match="legal-action form: 'hive_lookahead', 'hive_pieces', 'hoyito_lookahead'"
+    ):
         expert_iteration.train(config)
     assert not (tmp_path / "hoyito_2x6_exit").exists()
 
