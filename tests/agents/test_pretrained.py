@@ -250,6 +250,7 @@ def test_a_search_by_time_is_a_default_search_and_a_row_of_its_own(tmp_path, mon
     assert (tmp_path / "hoyito_2x6.json").read_text() == before
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_ladder_rows_of_a_search_by_time(tmp_path):
     """A ladder's ``pretrained:NAME@T=S`` pairs are the agent's timed rows; against its own ``@N`` the
     search by time is the side the row is written from."""
@@ -268,6 +269,7 @@ def test_ladder_rows_of_a_search_by_time(tmp_path):
     }
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
     """`measure --from-ladder` takes the agent's pairs of a ladder report turned to the agent's side
     (the ladder lists the fixed players first, so the agent is the pair's second player there). The
@@ -301,6 +303,7 @@ def test_ladder_rows_are_the_agents_matches_from_its_side(tmp_path):
         agent_results.rows_from_ladder("hive_base", str(out))
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_ladder_rows_of_kept_pairs_say_the_run_that_played_them(tmp_path):
     """A pair an extended ladder kept was played by the earlier run: its row has that run's command,
     commit, date, load and wall time, not the extending run's."""

@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks import results, suite, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_quick_suite_measures_every_row_prints_one_table_and_writes_the_results_file(tmp_path):
     out = tmp_path / "bench.json"
     proc = subprocess.run(

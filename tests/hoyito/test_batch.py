@@ -44,6 +44,7 @@ def check_agreement(num_games, episodes, options, seed, parallel=False):
     return finished
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_batch_agrees_with_aec_env_over_thousands_of_random_games():
     assert check_agreement(64, 600, {}, seed=0) >= 600
     assert check_agreement(16, 120, {"holes_per_row": 12}, seed=1) >= 120

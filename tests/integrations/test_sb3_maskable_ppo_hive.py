@@ -22,6 +22,7 @@ def one_torch_thread():
     torch.set_num_threads(threads)
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_maskable_ppo_trains_a_few_thousand_steps_on_hive_and_evaluates(one_torch_thread):
     example = load_example("sb3_maskable_ppo_hive")
     envs = [LegalityAudit(example.make_env(seed=i)) for i in range(2)]

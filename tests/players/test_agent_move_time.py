@@ -90,6 +90,7 @@ def first_move_seconds(specs: list[tuple[str, str]], cache_dir) -> dict[str, flo
     return {line.split()[0]: float(line.split()[1]) for line in run.stdout.splitlines()}
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 def test_a_fresh_timed_players_first_move_keeps_its_limit(tmp_path):
     """Warmed when built, not in the first move: before, a fresh process's first move took 11.7 s of
     `hoyito_2x6@T=0.3`'s limit and 8.0 s of `alphabeta:T=0.3`'s (14.6 s of 1 s in each new arena worker

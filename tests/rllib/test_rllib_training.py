@@ -37,6 +37,7 @@ def local_ray():
     ray.shutdown()
 
 
+@pytest.mark.slow  # run alone with -m slow: minutes of the default suite
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_one_iteration_exports_a_checkpoint_that_evaluate_reads(local_ray, game, tmp_path):
     options, network, obs_shape, num_actions = GAMES[game]
