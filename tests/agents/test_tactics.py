@@ -89,6 +89,7 @@ def test_the_check_plays_hoyito_too():
     assert TacticalCheck().choose(game, moves, None) in moves
 
 
+@pytest.mark.slow  # timed: run alone with -m slow (under two workers its 0.3 s move ran short)
 def test_a_timed_player_checks_its_move_and_one_by_simulations_does_not():
     game, _, _ = blunder_position()
     timed = make_player("pretrained:hive_base@T=0.3", PlayerContext("hive", 0))
