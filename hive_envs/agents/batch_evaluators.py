@@ -29,6 +29,7 @@ import torch
 
 from hive_envs.agents.distributions import check_finite_outputs
 from hive_envs.agents.network_kinds import kind_of
+from hive_envs.agents.networks import listed_features
 from hive_envs.core.game import Game
 
 
@@ -117,9 +118,7 @@ def listed_rows(rows: Sequence[np.ndarray], num_actions: int, device) -> tuple[t
     listed = np.full((len(rows), width), num_actions, dtype=np.int64)
     for i, row in enumerate(rows):
         listed[i, : len(row)] = row
-    ids = torch.as_tensor(listed, device=device)
-    flags = (ids < num_actions).float().unsqueeze(-1)
-    return ids, flags, flags.new_zeros(len(rows), 0)
+    return listed_features(listed, num_actions, device)
 
 
 def make_batch_evaluator(

@@ -90,9 +90,15 @@ def action_lists(mask: np.ndarray, device: torch.device | str = "cpu") -> tuple[
     width = max(int(counts.max(initial=0)), 1)
     out = np.full((batch, width), num_actions, dtype=np.int64)
     out[rows, np.arange(len(flat)) - (np.cumsum(counts) - counts)[rows]] = ids
-    listed = torch.as_tensor(out, device=device)
+    return listed_features(out, num_actions, device)
+
+
+def listed_features(ids: np.ndarray, num_actions: int, device) -> tuple[torch.Tensor, ...]:
+    """Padded action ids (B, K) (padding ``num_actions``) as a legal-action network's rule features:
+    (ids int64, (B, K, 1) float flags, 1 for a listed id, an empty (B, 0) position)."""
+    listed = torch.as_tensor(ids, device=device)
     flags = (listed < num_actions).float().unsqueeze(-1)
-    return listed, flags, flags.new_zeros(batch, 0)
+    return listed, flags, flags.new_zeros(len(ids), 0)
 
 
 SPARSE_SHARE = 0.1
