@@ -14,6 +14,10 @@ from benchmarks.tables import ROOT, markdown_table
 RESULTS = {
     "docs/results/sb3_hive_base_shaping.json": ("SB3 MaskablePPO, rule-feature policy", "Hive Base"),
     "docs/results/sb3_hive_base_no_shaping.json": ("SB3 MaskablePPO, rule-feature policy", "Hive Base"),
+    "docs/results/sb3_hive_base_pieces_shaping.json": (
+        "SB3 MaskablePPO, `hive_pieces` policy on the piece observation",
+        "Hive Base",
+    ),
     "docs/results/sb3_hoyito_2x6_shaping.json": ("SB3 MaskablePPO, `MlpPolicy`", "Hoyito 2×6"),
     "docs/results/rllib_hive_base_shaping.json": ("RLlib PPO, default MLP module", "Hive Base"),
     "docs/results/hive_base_board_only.json": (
