@@ -33,7 +33,7 @@ from hive_envs.core.definition import (
     MatchMetric,
     Presentation,
 )
-from hive_envs.core.game import check_integer
+from hive_envs.core.game import OneGameEncoder, check_integer
 from hive_envs.core.game_env import GameAECEnv
 from hive_envs.core.network_kind import NetworkKind, NetworkOptions, Trunk, check_int
 from hive_envs.core.single_agent import SingleAgentEnv
@@ -134,7 +134,8 @@ class NimGame:
         return 0.0
 
 
-class NimEncoder:
+class NimEncoder(OneGameEncoder):
+    encodes = "nim"
     num_actions = 3
     observation_dtype = np.dtype(np.uint8)
 
@@ -165,13 +166,6 @@ class NimEncoder:
     @property
     def label(self) -> str:
         return f"Nim of {self.options.pile}"
-
-    def describes(self, game) -> bool:
-        return getattr(game, "game_name", None) == "nim" and game.options == self.options
-
-    @staticmethod
-    def label_of(game) -> str:
-        return str(getattr(game, "options", type(game).__name__))
 
 
 class NimAEC(GameAECEnv):

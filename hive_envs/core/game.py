@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -75,6 +75,24 @@ class Game(Protocol):
     def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]: ...
 
     def potential(self, seat: int) -> float: ...
+
+
+class OneGameEncoder:
+    """Base of an encoder made for one game under one ``options`` (`HoyitoEncoding`): whether a game is
+    one it encodes, and how the refusal of another names it (`hive_envs.agents.views`). A subclass
+    sets ``encodes`` (the ``game_name`` of its games) and ``options``; its ``label`` names itself."""
+
+    encodes: ClassVar[str]
+    options: Any
+
+    def describes(self, game) -> bool:
+        """Whether ``game`` is a game of ``encodes`` under this encoder's options."""
+        return getattr(game, "game_name", None) == self.encodes and game.options == self.options
+
+    @staticmethod
+    def label_of(game) -> str:
+        """``game`` by its options, else its game name, else its type."""
+        return str(getattr(game, "options", getattr(game, "game_name", type(game).__name__)))
 
 
 def result_for(result: float | None, seat: int) -> float | None:

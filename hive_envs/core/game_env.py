@@ -10,6 +10,7 @@ A game brings two things: a protocol game (`hive_envs.core.game.Game`, made fres
     encoder.legal_actions(game) -> (move ids, actions)   # the mover's legal moves, aligned
     encoder.action_to_move(game, action) -> move id      # for the player to move
     encoder.move_to_action(game, move_id) -> action
+    encoder.label, encoder.describes(game), encoder.label_of(game)   # agents' checks (OneGameEncoder)
 
 Everything else of an env comes from here and from `MaskedAECEnv`: stepping (``play_id`` of the
 decoded action), the seat to move, the end and its rewards (``game.result``), the greedy action

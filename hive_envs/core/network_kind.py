@@ -77,6 +77,13 @@ def check_int(owner: str, name: str, value: Any, low: int, high: int | None = No
         raise ValueError(f"{owner} option {name!r} must be {allowed}, got {value!r}")
 
 
+def check_choice(owner: str, name: str, value: Any, choices: tuple[int, ...]) -> None:
+    """ValueError unless ``value`` is an int (not a bool) among ``choices`` (a feature set's number)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
+        allowed = " or ".join(str(choice) for choice in choices)
+        raise ValueError(f"{owner} option {name!r} must be {allowed}, got {value!r}")
+
+
 @dataclass(frozen=True, kw_only=True, repr=False)
 class NetworkKind:
     """One kind of network (the fields: see the module docstring)."""

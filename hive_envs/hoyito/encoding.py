@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from hive_envs.core.game import OneGameEncoder
 from hive_envs.hoyito.engine import kernels as K
 from hive_envs.hoyito.engine.options import HoyitoOptions
 
@@ -50,9 +51,10 @@ def decode_observation(obs, n, seeds, limit, s_out):
 
 
 @dataclass(frozen=True)
-class HoyitoEncoding:
+class HoyitoEncoding(OneGameEncoder):
     """The encoder of a `HoyitoGame` under ``options``."""
 
+    encodes = "hoyito"
     options: HoyitoOptions
     _kernel_args: tuple[int, int, int] = field(init=False, repr=False, compare=False)
     observation_dtype = np.dtype(OBS_DTYPE)
@@ -68,13 +70,6 @@ class HoyitoEncoding:
     @property
     def label(self) -> str:
         return f"Hoyito with {self.options}"
-
-    def describes(self, game) -> bool:
-        return getattr(game, "game_name", None) == "hoyito" and game.options == self.options
-
-    @staticmethod
-    def label_of(game) -> str:
-        return str(getattr(game, "options", getattr(game, "game_name", type(game).__name__)))
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return observation_bounds(self.options)

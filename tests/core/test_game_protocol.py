@@ -7,9 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from hive_envs.core.game import Game, result_for
+from hive_envs.core.game import Game, OneGameEncoder, result_for
 from hive_envs.hive import HiveBatch, HiveGame, HiveOptions
 from hive_envs.hoyito import HoyitoBatch, HoyitoGame
+from hive_envs.hoyito.encoding import HoyitoEncoding
 
 GAMES = {
     "hive-base": lambda: HiveGame("Base", max_turns=80),
@@ -122,3 +123,13 @@ def test_hive_game_from_a_state_reads_the_options_and_refuses_a_bad_state():
     assert game.options == HiveOptions("MP", max_turns=50) and game.game_type == "Base+MP"
     with pytest.raises(ValueError, match="state"):
         HiveGame.from_state(np.zeros(7, np.int32))
+
+
+def test_an_encoder_of_one_game_describes_its_games_under_its_options_only():
+    """What an agent's view checks before it plays (`hive_envs.agents.views`): the encoder's game name
+    and options, and a game it refuses named by its options, else its game name, else its type."""
+    encoder, other = HoyitoEncoding(HoyitoGame().options), HoyitoGame(holes_per_row=12)
+    assert isinstance(encoder, OneGameEncoder) and encoder.describes(HoyitoGame())
+    assert not encoder.describes(other) and not encoder.describes(HiveGame())
+    assert encoder.label_of(other) == str(other.options) and "holes_per_row=12" in encoder.label_of(other)
+    assert encoder.label_of(object()) == "object"

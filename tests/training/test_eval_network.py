@@ -3,18 +3,14 @@ the search runs gives the torch network's values, and a fresh network starts as 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import torch
 
 from hive_envs.core.learned_eval import (
-    NO_NETWORK,
     SCORE_PER_LOGIT,
     learned_network,
     logit_score,
     network_logit,
-    new_scratch,
 )
 from hive_envs.hive.engine.workspace import new_workspace
 from hive_envs.hive.search.eval_features import (
@@ -22,27 +18,23 @@ from hive_envs.hive.search.eval_features import (
     MAX_ACTIVE,
     NUM_DENSE,
     NUM_FEATURES,
-    position_features,
 )
 from hive_envs.hive.search.evaluation import EVAL_BUFFER_SIZE, SEARCH_WEIGHTS, quick_evaluate
 from hive_envs.hive.search.learned import learned_evaluate, learned_evaluation
 from hive_envs.training.eval_network import EvalNetwork
+from tests.hive.search.reference_positions import features_of, reference_states
 
-REFERENCE = Path(__file__).resolve().parents[1] / "data" / "evaluation_reference.npz"
 POSITIONS = 1000
 
 
 def positions() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """1,000 positions of every game type (the evaluation's reference states): the states and their
     features as the trainer stores them (indices padded with F, dense terms)."""
-    states = np.load(REFERENCE)["states"].astype(np.int32)
-    states = states[np.linspace(0, len(states) - 1, POSITIONS).astype(int)]
-    scratch = new_scratch(NO_NETWORK, MAX_ACTIVE, NUM_DENSE)
-    workspace, buffer = new_workspace(), np.zeros(EVAL_BUFFER_SIZE, dtype=np.int32)
+    states = reference_states(POSITIONS)
     indices = np.full((POSITIONS, 2, MAX_ACTIVE), NUM_FEATURES, dtype=np.int64)
     dense = np.zeros((POSITIONS, NUM_DENSE), dtype=np.float32)
     for k, state in enumerate(states):
-        position_features(state.copy(), workspace, buffer, scratch)
+        scratch = features_of(state)
         for p in range(2):
             indices[k, p, : scratch.counts[p]] = scratch.indices[p, : scratch.counts[p]]
         dense[k] = scratch.dense

@@ -80,6 +80,7 @@ def test_the_rllib_configs_give_the_specs_they_gave_before():
         ("hive_lookahead", {"features": True}, "option 'features' must be 1 or 2, got True"),
         ("hive_lookahead", {"search_depth": 9}, "option 'search_depth' must be an int in 2..8, got 9"),
         ("hive_lookahead", {"features": 1, "search_depth": 3}, "option 'search_depth' must be 2 unless features is 2"),
+        ("hoyito_lookahead", {"features": 2.0}, "option 'features' must be 1 or 2, got 2.0"),
         ("hoyito_lookahead", {"search_depth": 0}, f"option 'search_depth' must be an int in 1..{MAX_SEARCH_DEPTH}, got 0"),
         ("hoyito_lookahead", {"features": 2, "search_depth": 21}, "must be an int in 1..20, got 21"),
         ("hoyito_lookahead", {"features": 2, "board_values_games": -1}, "option 'board_values_games' must be an int >= 0"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hive_envs.core.network_kind import NetworkOptions, Trunk, check_int
+from hive_envs.core.network_kind import NetworkOptions, Trunk, check_choice, check_int
 
 TWO_PLY = 2
 """``search_depth`` of the features' own two-ply value (the default); deeper values come from the
@@ -37,12 +37,7 @@ class HiveLookaheadOptions(NetworkOptions):
 
     def __post_init__(self) -> None:
         owner = "network 'hive_lookahead'"
-        if (
-            isinstance(self.features, bool)
-            or not isinstance(self.features, int)
-            or self.features not in (1, 2)
-        ):
-            raise ValueError(f"{owner} option 'features' must be 1 or 2, got {self.features!r}")
+        check_choice(owner, "features", self.features, (1, 2))
         check_int(owner, "search_depth", self.search_depth, TWO_PLY, MAX_SEARCH_DEPTH)
         if self.search_depth != TWO_PLY and self.features != 2:
             raise ValueError(

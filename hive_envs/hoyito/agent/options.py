@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hive_envs.core.network_kind import NetworkOptions, Trunk, check_int
+from hive_envs.core.network_kind import NetworkOptions, Trunk, check_choice, check_int
 
 DEFAULT_SEARCH_DEPTH = 5
 """Plies searched after each move by feature set 2 (`hive_envs.hoyito.agent.features`)."""
@@ -40,12 +40,7 @@ class HoyitoLookaheadOptions(NetworkOptions):
 
     def __post_init__(self) -> None:
         owner = "network 'hoyito_lookahead'"
-        if (
-            isinstance(self.features, bool)
-            or not isinstance(self.features, int)
-            or self.features not in (1, 2)
-        ):
-            raise ValueError(f"{owner} option 'features' must be 1 or 2, got {self.features!r}")
+        check_choice(owner, "features", self.features, (1, 2))
         check_int(owner, "search_depth", self.search_depth, 1, MAX_SEARCH_DEPTH)
         check_int(owner, "board_values_games", self.board_values_games, 0)
         searched = {

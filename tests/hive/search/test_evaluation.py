@@ -1,7 +1,5 @@
 """The alpha-beta's static evaluation (`hive_envs.hive.search.evaluation`) against its frozen values."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -36,8 +34,7 @@ from hive_envs.hive.search.evaluation import (
     quick_evaluate,
     weight_vector,
 )
-
-REFERENCE = Path(__file__).resolve().parents[2] / "data" / "evaluation_reference.npz"
+from tests.hive.search.reference_positions import REFERENCE
 
 
 def test_the_evaluation_gives_the_reference_values_and_restores_the_state():

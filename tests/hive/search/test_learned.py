@@ -14,7 +14,6 @@ from hive_envs.core.learned_eval import (
     learned_network,
     logit_score,
     network_logit,
-    new_scratch,
 )
 from hive_envs.core.learned_eval import random_network as random_learned_network
 from hive_envs.hive import HiveAlphaBeta, HiveGame
@@ -25,7 +24,6 @@ from hive_envs.hive.search.eval_features import (
     COVERED,
     FAR,
     GROUND,
-    MAX_ACTIVE,
     NO_QUEEN,
     NUM_DENSE,
     NUM_FEATURES,
@@ -33,7 +31,6 @@ from hive_envs.hive.search.eval_features import (
     PIECE_FEATURES,
     hand_feature,
     piece_feature,
-    position_features,
 )
 from hive_envs.hive.search.evaluation import (
     EVAL_BUFFER_SIZE,
@@ -43,21 +40,10 @@ from hive_envs.hive.search.evaluation import (
     quick_evaluate,
 )
 from hive_envs.hive.search.learned import learned_evaluate, learned_evaluation
+from tests.hive.search.reference_positions import features_of, reference_states
 from tests.search_tree import tree
 
-REFERENCE = Path(__file__).resolve().parents[2] / "data" / "evaluation_reference.npz"
 WIDTH, HIDDEN = 8, 8
-
-
-def reference_states(count: int) -> np.ndarray:
-    states = np.load(REFERENCE)["states"].astype(np.int32)
-    return states[np.linspace(0, len(states) - 1, count).astype(int)]
-
-
-def features_of(state: np.ndarray):
-    scratch = new_scratch(NO_NETWORK, MAX_ACTIVE, NUM_DENSE)
-    position_features(state.copy(), new_workspace(), np.zeros(EVAL_BUFFER_SIZE, dtype=np.int32), scratch)
-    return scratch
 
 
 random_network = partial(
