@@ -169,7 +169,27 @@ def evaluation_markdown(card: dict) -> str:
             + (f"[{pairs[0]:.3f}, {pairs[1]:.3f}]" if pairs else "")
             + f" | {r['forfeits'][0]}/{r['forfeits'][1]} | {r['mean_length']:.1f} |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + timed_lines(card["results"])) + "\n"
+
+
+def timed_lines(rows: list[dict]) -> list[str]:
+    """Each timed match's move times, both sides (a learned evaluation's rows: the arena's)."""
+    lines = []
+    for r in rows:
+        if r["move_time_s"] is None or "player" not in r.get("move_seconds", {}):
+            continue
+        sides = [
+            f"{side} {times['moves']:,} moves, median {times['median']:.3f} s, longest {times['max']:.3f} s, "
+            f"{times.get('over_limit', 0)} over"
+            for side, times in ((side, r["move_seconds"].get(side)) for side in ("player", "opponent"))
+            if times
+        ]
+        lines.append(
+            f"- {search_label(r)} against `{r['opponent']}` (the limit: {r['move_time_s']:g} s): "
+            + "; ".join(sides)
+            + "."
+        )
+    return [""] + lines if lines else []
 
 
 def docs_markdown() -> str:

@@ -113,6 +113,9 @@ def test_results_are_the_arena_matches_of_this_very_network(run, tmp_path):
     export_evaluation(str(source), "hive_eval", HEAD, matches=[shipped])
     rows = model_card("hive_eval")["results"]
     assert [(r["depth"], r["move_time_s"]) for r in rows] == [(1, None), (None, 0.02)]
+    assert "- alphabeta:T=0.02 against `random` (the limit: 0.02 s): player " in card_markdown(
+        model_card("hive_eval")
+    )
     # another network under the name: the earlier rows and results file go
     other = generation_file(tmp_path / "other", seed=4)
     write_progress(tmp_path / "other", [100, 200])
