@@ -53,7 +53,15 @@ from hive_envs.evaluation.provenance import ROOT
 from hive_envs.games import GAMES
 from hive_envs.players.alphabeta import AlphaBetaPlayer, parse_settings
 from hive_envs.players.specs import evaluation_argument, parse_spec
-from hive_envs.pretrained import EVALUATION, MAX_BYTES, PRETRAINED, pretrained_folder, pretrained_path
+from hive_envs.pretrained import (
+    EVALUATION,
+    MAX_BYTES,
+    PRETRAINED,
+    pretrained_folder,
+    pretrained_kind,
+    pretrained_names,
+    pretrained_path,
+)
 
 DEFAULT_DEPTH = 3
 """How deep ``pretrained:NAME`` searches by default. A depth, not a time: a depth-limited search plays
@@ -77,32 +85,22 @@ def export_evaluation(
     both paths. ValueError, writing nothing, for a name that is no evaluation agent, a bad commit or
     depth, a file that is no learned evaluation, a run folder whose progress.jsonl does not describe
     it, or a match report that did not play this network."""
-    if name not in PRETRAINED or PRETRAINED[name].kind != EVALUATION:
-        evaluations = [n for n, entry in PRETRAINED.items() if entry.kind == EVALUATION]
+    if pretrained_kind(name) != EVALUATION:  # ValueError for an unknown name, listing the known ones
         raise ValueError(
-            f"{name!r} is no learned-evaluation agent of the package ({', '.join(evaluations)}); a policy "
-            f"checkpoint is exported with `export`"
+            f"{name!r} is no learned-evaluation agent of the package "
+            f"({', '.join(pretrained_names(EVALUATION))}); a policy checkpoint is exported with `export`"
         )
     commit = full_commit(commit)
     data = load_eval_checkpoint(checkpoint)
-    if data["game"] not in GAMES:
-        raise ValueError(
-            f"learned evaluation {checkpoint!r} is for {data['game']!r}, which this package lacks"
-        )
-    AlphaBetaPlayer.from_spec(f"{depth},eval=learned:{checkpoint}", str(data["game"]))  # depth, features
+    # its game has a search that reads it, the depth is in range, the network fits the features
+    AlphaBetaPlayer.from_spec(f"{depth},eval=learned:{checkpoint}", str(data["game"]))
     training = progress_lines(Path(checkpoint), data)
     rows, games = match_rows(name, data, matches or [])
-    payload = {key: value for key, value in data.items() if key not in _DROPPED}
-    folder = pretrained_folder()
-    weights = save_eval_checkpoint(folder / f"{name}.pt", {**payload, "model": {}})
-    size = weights.stat().st_size
-    if size > MAX_BYTES:
-        weights.unlink()
-        raise ValueError(
-            f"{checkpoint!r} makes a {size:,}-byte file; a pretrained agent must stay under {MAX_BYTES:,}"
-        )
+    weights = _write_file(
+        name, {key: value for key, value in data.items() if key not in _DROPPED}, checkpoint
+    )
     digest = hashlib.sha256(weights.read_bytes()).hexdigest()
-    card_path = folder / f"{name}.json"
+    card_path = weights.with_suffix(".json")
     previous = json.loads(card_path.read_text()) if card_path.is_file() else {}
     same_network = previous.get("file_sha256") == digest
     kept = previous.get("results", []) if same_network else []
@@ -114,7 +112,7 @@ def export_evaluation(
         "kind": EVALUATION,
         "description": PRETRAINED[name].description,
         "file": weights.name,
-        "bytes": size,
+        "bytes": weights.stat().st_size,
         "file_sha256": digest,
         "game": data["game"],
         "game_options": data["game_options"],
@@ -140,6 +138,20 @@ def export_evaluation(
     if rows:
         _record(name, card, rows, games)
     return weights, card_path
+
+
+def _write_file(name: str, payload: dict[str, Any], source: str) -> Path:
+    """``NAME.pt`` of ``payload`` without the trainer's module; ValueError, the shipped file left as it
+    was, when it would be larger than `MAX_BYTES`."""
+    path = pretrained_folder() / f"{name}.pt"
+    written = save_eval_checkpoint(path.with_name(f".{path.name}.new"), {**payload, "model": {}})
+    size = written.stat().st_size
+    if size > MAX_BYTES:
+        written.unlink()
+        raise ValueError(
+            f"{source!r} makes a {size:,}-byte file; a pretrained agent must stay under {MAX_BYTES:,}"
+        )
+    return written.replace(path)
 
 
 def full_commit(commit: str) -> str:

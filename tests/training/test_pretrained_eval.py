@@ -138,6 +138,7 @@ def test_a_report_that_played_anything_else_is_refused_and_nothing_is_written(ru
     ("change", "message"),
     [
         ({"name": "hive_base"}, "'hive_base' is no learned-evaluation agent"),
+        ({"name": "nope"}, "unknown pretrained agent 'nope'"),
         ({"commit": "not-a-sha"}, "--commit: the git commit the run ran from"),
         ({"commit": "0000000"}, "--commit: the git commit the run ran from"),
         ({"depth": 13}, "the depth must be in 1..12"),
@@ -157,6 +158,16 @@ def test_bad_input_is_refused_and_nothing_is_written(run, change, message):
     with pytest.raises(ValueError, match=message):
         export_evaluation(str(source), arguments["name"], arguments["commit"], arguments["depth"])
     assert list(folder.iterdir()) == []
+
+
+def test_a_file_over_the_size_limit_is_refused_and_the_shipped_one_kept(run, monkeypatch):
+    source, folder = run
+    export_evaluation(str(source), "hive_eval", HEAD)
+    shipped = {path.name: path.read_bytes() for path in folder.iterdir()}
+    monkeypatch.setattr(pretrained_eval, "MAX_BYTES", 1_000)
+    with pytest.raises(ValueError, match="a pretrained agent must stay under 1,000"):
+        export_evaluation(str(source), "hive_eval", HEAD, depth=2)
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == shipped
 
 
 def test_the_command_writes_both_files(run, capsys):
