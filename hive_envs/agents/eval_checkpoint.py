@@ -15,7 +15,8 @@ Keys:
   game            str, the game ("hive"); game_options: dict
   features        str, the feature set the network reads (`LearnedFeatures.name`, "hive/pieces-v1")
   evaluation      dict name -> tensor: the compiled form's arrays (`hive_envs.core.learned_eval.ARRAY_NAMES`)
-  model           dict name -> tensor: the trainer's torch module (`hive_envs.training.eval_network`)
+  model           dict name -> tensor: the trainer's torch module (`hive_envs.training.eval_network`);
+                  empty in a file shipped with the package (`hive_envs.training.pretrained_eval`)
   network         dict: its sizes ({"width": H, "hidden": L})
   generation      int, the generations trained; positions: int, the positions trained on
   config          optional dict: the training config

@@ -104,11 +104,17 @@ def load_policy(
 
 
 def load_pretrained(name: str, *, greedy: bool = True, seed: int | None = None) -> Policy:
-    """A pretrained agent of the package (`hive_envs.pretrained.pretrained_names()`) as a policy
-    callable ``(observation, action_mask) -> action`` (argmax play by default). ValueError naming the
-    agent for an unknown name (the known ones are listed), a missing or a corrupt file."""
-    from hive_envs.pretrained import pretrained_path
+    """A pretrained policy agent of the package (`hive_envs.pretrained.pretrained_names(POLICY)`) as a
+    policy callable ``(observation, action_mask) -> action`` (argmax play by default). ValueError naming
+    the agent for an unknown name (the known ones are listed), a learned evaluation (it has no policy:
+    the message says how to play it), a missing or a corrupt file."""
+    from hive_envs.pretrained import EVALUATION, evaluation_usage, pretrained_kind, pretrained_path
 
+    if pretrained_kind(name) == EVALUATION:
+        raise ValueError(
+            f"pretrained agent {name!r} is a learned evaluation for the alpha-beta search, not a policy: "
+            f"load_pretrained has nothing to load; {evaluation_usage(name)}"
+        )
     path = pretrained_path(name)
     try:
         return load_policy(path, greedy=greedy, seed=seed)

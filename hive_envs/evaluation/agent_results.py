@@ -32,7 +32,7 @@ from hive_envs.evaluation.ladder import PLAYED_UNDER
 from hive_envs.evaluation.match import MatchResult, format_table
 from hive_envs.evaluation.provenance import git_commit, utc_text
 from hive_envs.players.specs import split_agent_spec
-from hive_envs.pretrained import model_card, pretrained_folder
+from hive_envs.pretrained import EVALUATION, model_card, pretrained_folder, pretrained_kind
 
 PLAYS = ("argmax", "sampled", "search")
 RESULTS_FOLDER = Path(__file__).resolve().parents[2] / "docs" / "results"
@@ -47,6 +47,17 @@ def default_search(card: dict) -> tuple[int, float | None]:
     """The card's default search as (simulations, seconds a move): (N, None) or (0, S)."""
     _, simulations, move_time_s = split_agent_spec(f"pretrained:{card['name']}{card['default_search']}")
     return simulations, move_time_s
+
+
+def policy_card(name: str) -> dict:
+    """The model card of the policy agent ``name``; ValueError for a learned evaluation, whose results
+    come from arena reports (`hive_envs.training.pretrained_eval`), and as `model_card`."""
+    if pretrained_kind(name) == EVALUATION:
+        raise ValueError(
+            f"{name!r} is a learned evaluation: its results are arena matches of its alpha-beta search, "
+            f"added with export-eval ... --matches REPORT.json (hive-arena ... --out REPORT.json)"
+        )
+    return model_card(name)
 
 
 def results_file(name: str) -> Path:
@@ -81,7 +92,7 @@ def measure(
         raise ValueError(f"--play must be one of {', '.join(PLAYS)}, got {play!r}")
     if simulations is not None and move_time_s is not None:
         raise ValueError("give --simulations or --move-time, not both")
-    card = model_card(name)
+    card = policy_card(name)
     if simulations is None and move_time_s is None:
         simulations, move_time_s = default_search(card)
     simulations = simulations or 0
@@ -190,13 +201,14 @@ def rows_from_ladder(name: str, path: str) -> tuple[list[MatchResult], list[dict
     book and seats of `measure`; only the players' tie-break seeds differ) as result rows from the
     agent's side, argmax (raw) or search @N; a pair of two settings of the agent gives a row for the
     searched one."""
+    card = policy_card(name)
     report = json.loads(Path(path).read_text())
-    if report["game"] != model_card(name)["game"]:
+    if report["game"] != card["game"]:
         raise ValueError(
-            f"--from-ladder: {path!r} is a {report['game']} ladder; {name!r} plays {model_card(name)['game']}"
+            f"--from-ladder: {path!r} is a {report['game']} ladder; {name!r} plays {card['game']}"
         )
     played = {spec for pair in report["pairs"] for spec in (pair["player"], pair["opponent"])}
-    digest = model_card(name)["file_sha256"]
+    digest = card["file_sha256"]
     for spec in sorted(spec for spec in played if agent_side(spec, name) is not None):
         recorded = report.get("checkpoints", {}).get(spec, {}).get("sha256")
         if recorded != digest:

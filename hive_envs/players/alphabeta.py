@@ -4,13 +4,16 @@
     make_player("alphabeta:T=0.5")        # iterative deepening for 0.5 s per move
     make_player("alphabeta:6,T=1")        # both: whichever limit comes first
     make_player("alphabeta:3,eval=learned:runs/hive_eval/checkpoints/latest.pt")   # a learned evaluation
+    make_player("alphabeta:T=1,eval=pretrained:hive_eval")   # the one shipped with the package
     AlphaBetaPlayer(depth=3, seed=0).choose(game, SearchLimits(time_s=1.0))
 
 ``eval=hand`` (the default) scores the leaves with the game's hand evaluation; ``eval=learned:PATH``
 with the learned evaluation in the file PATH (`hive_envs.agents.eval_checkpoint`, written by
 `hive_envs.training.eval_training`; read with its checks when the game's searcher is made, which
-imports torch; a PATH cannot hold a comma). Only a game whose searcher has a learned evaluation takes
-one (Hive); for another game the spec is refused.
+imports torch; a PATH cannot hold a comma); ``eval=pretrained:NAME`` with the one the package ships
+as NAME (`hive_envs.pretrained`, an agent of kind ``EVALUATION``: ``hive_eval``; the player spec
+``pretrained:NAME`` is this search at its model card's depth). Only a game whose searcher has a
+learned evaluation takes one; for another game the spec is refused.
 
 `AlphaBetaPlayer` picks the searcher of the game it is given (its definition's ``searcher``:
 `HiveAlphaBeta` for a `HiveGame`, `HoyitoAlphaBeta` for a `HoyitoGame`), makes it on first use and
@@ -33,14 +36,17 @@ from __future__ import annotations
 import math
 import os
 import re
+from pathlib import Path
 
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher, SearchResult
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
 from hive_envs.players.base import BasePlayer, SearchLimits
+from hive_envs.pretrained import EVALUATION, pretrained_kind, pretrained_names, pretrained_path
 
 SYNTAX = (
-    "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS, each optionally ,eval=learned:PATH"
+    "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS, each optionally "
+    ",eval=learned:PATH or ,eval=pretrained:NAME"
 )
 TABLE_ENTRY_BYTES = 18  # key 8, move 4, score 4, depth and bound 2
 MAX_TABLE_MB = (TABLE_ENTRY_BYTES << 26) >> 20
@@ -66,20 +72,22 @@ def uhp_searcher() -> type[AlphaBetaSearcher]:
 def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, float | None]:
     """(depth, seconds) of the text after ``alphabeta:``; ValueError naming the spec when malformed,
     zero or negative, not finite, or over the depth cap of ``game`` (of every game when None). An
-    ``eval=`` part is refused here (the web page's check: a client must not name a file to read);
-    `parse_settings` takes it."""
-    depth, time_s, evaluation = parse_settings(argument, game)
-    if evaluation is not None:
+    ``eval=learned:PATH`` part is refused here (the web page's check: a client must not name a file to
+    read; ``eval=pretrained:NAME``, a file shipped with the package, is taken); `parse_settings` takes
+    both."""
+    if any(part.strip().startswith("eval=learned:") for part in argument.split(",")):
         raise ValueError(
-            f"player {f'alphabeta:{argument}'!r}: a learned evaluation (eval=) is not taken here"
+            f"player {f'alphabeta:{argument}'!r}: a learned evaluation's file (eval=learned:PATH) is not "
+            f"taken here; the evaluations shipped with the package are (eval=pretrained:NAME)"
         )
+    depth, time_s, _ = parse_settings(argument, game)
     return depth, time_s
 
 
 def parse_settings(argument: str, game: str | None = None) -> tuple[int | None, float | None, str | None]:
     """(depth, seconds, the learned evaluation's file or None for the hand one) of the text after
-    ``alphabeta:``; ValueError naming the spec as `parse_spec`, and for an ``eval=`` that is neither
-    ``hand`` nor ``learned:PATH`` (PATH not empty)."""
+    ``alphabeta:``; ValueError naming the spec as `parse_spec`, and for an ``eval=`` that is not
+    ``hand``, ``learned:PATH`` (PATH not empty) or ``pretrained:NAME`` (a shipped evaluation: its file)."""
     spec = f"alphabeta:{argument}"
     searchers = searcher_classes()
     if game in searchers:
@@ -114,16 +122,34 @@ def parse_settings(argument: str, game: str | None = None) -> tuple[int | None, 
 
 
 def _evaluation(spec: str, value: str) -> str | None:
-    """The file of ``eval=VALUE``: None for ``hand``, PATH for ``learned:PATH``; else ValueError."""
+    """The file of ``eval=VALUE``: None for ``hand``, PATH for ``learned:PATH``, the shipped file of
+    ``pretrained:NAME``; else ValueError."""
     kind, colon, path = value.partition(":")
     if kind == "hand" and not colon:
         return None
     if kind == "learned" and colon and path.strip():
         return path.strip()
+    if kind == "pretrained" and colon and path.strip():
+        return str(shipped_evaluation(spec, path.strip()))
     raise ValueError(
-        f"player {spec!r}: eval= takes 'hand' (the hand evaluation) or 'learned:PATH' (a learned "
-        f"evaluation's file), got {value!r}"
+        f"player {spec!r}: eval= takes 'hand' (the hand evaluation), 'learned:PATH' (a learned "
+        f"evaluation's file) or 'pretrained:NAME' (one shipped with the package: "
+        f"{', '.join(pretrained_names(EVALUATION))}), got {value!r}"
     )
+
+
+def shipped_evaluation(spec: str, name: str) -> Path:
+    """The file of the learned evaluation the package ships as ``name``; ValueError naming ``spec`` for
+    an unknown name, a policy agent's or a file missing from the installation."""
+    try:
+        if pretrained_kind(name) != EVALUATION:
+            raise ValueError(
+                f"pretrained agent {name!r} is a policy agent, not a learned evaluation (play it as "
+                f"pretrained:{name}); eval=pretrained: takes {', '.join(pretrained_names(EVALUATION))}"
+            )
+        return pretrained_path(name)
+    except ValueError as error:
+        raise ValueError(f"player {spec!r}: {error}") from None
 
 
 class AlphaBetaPlayer(BasePlayer):

@@ -9,6 +9,7 @@
     make_player("alphabeta:3")                  # alpha-beta search, 3 plies (alphabeta:T=0.5: 0.5 s a move)
     make_player("alphabeta:3,eval=learned:E.pt")  # the same search with a learned evaluation (Hive)
     make_player("pretrained:hive_base@64")      # an agent shipped with the package (hive_envs.pretrained)
+    make_player("pretrained:hive_eval")         # a shipped learned evaluation: alphabeta:3,eval=pretrained:hive_eval
     make_player(spec, PlayerContext(game="hive", seed=3, sample=False, move_timeout_s=30))
 
 Every tool resolves its player arguments here: ``evaluate.py`` and ``arena.py``, the Gym envs'
@@ -43,7 +44,14 @@ from dataclasses import dataclass
 
 from hive_envs.players.base import MAX_SIMULATIONS, Player
 from hive_envs.players.builtin import GreedyPlayer, RandomPlayer
-from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
+from hive_envs.pretrained import (
+    EVALUATION,
+    POLICY,
+    model_card,
+    pretrained_kind,
+    pretrained_names,
+    pretrained_path,
+)
 
 
 @dataclass(frozen=True)
@@ -238,15 +246,55 @@ def _agent_player(
     return player
 
 
-def _pretrained_file(argument: str) -> str:
-    return str(pretrained_path(split_agent_spec(argument)[0]))
+def _pretrained_file(argument: str) -> str | None:
+    """The checkpoint ``pretrained:ARGUMENT`` plays: a policy agent's file; None for a learned evaluation
+    (no checkpoint: an alpha-beta search reads it), whose spec is checked here (`evaluation_argument`)."""
+    name = split_agent_spec(argument)[0]
+    if pretrained_kind(name) == EVALUATION:
+        evaluation_argument(argument)
+        return None
+    return str(pretrained_path(name))
+
+
+def evaluation_argument(argument: str) -> str | None:
+    """The ``alphabeta:`` argument that ``pretrained:ARGUMENT`` plays when it names a learned evaluation
+    (`hive_envs.pretrained.EVALUATION`): ``D,eval=pretrained:NAME`` with D its model card's
+    ``default_depth``, or ``T=S,eval=pretrained:NAME`` for ``@T=S``; None for a policy agent.
+    ValueError for ``@N`` (simulations are a policy agent's search) or a card without a depth."""
+    name, _, move_time_s = split_agent_spec(argument)
+    if pretrained_kind(name) != EVALUATION:
+        return None
+    if move_time_s is not None:
+        return f"T={move_time_s!r},eval=pretrained:{name}"
+    if "@" in argument:
+        raise ValueError(
+            f"player 'pretrained:{argument}': {name!r} is a learned evaluation for the alpha-beta search; "
+            f"@N is the simulations of a policy agent's PUCT search. Use alphabeta:N,eval=pretrained:{name} "
+            f"for a depth of N plies, or pretrained:{name}@T=S for S seconds a move"
+        )
+    depth = model_card(name).get("default_depth")
+    if not isinstance(depth, int) or isinstance(depth, bool):
+        raise ValueError(f"pretrained agent {name!r}: its model card gives no default_depth (re-export it)")
+    return f"{depth},eval=pretrained:{name}"
 
 
 def _pretrained(argument: str, context: PlayerContext) -> Player:
-    """The shipped agent; its model card's ``search`` (prior temperature, rule value share) is how
-    every ``@N`` of it searches."""
+    """The shipped agent: a policy agent, whose model card's ``search`` (prior temperature, rule value
+    share) is how every ``@N`` of it searches; or a learned evaluation, the alpha-beta search with it
+    (`evaluation_argument`)."""
     name, simulations, move_time_s = split_agent_spec(argument)
-    path = pretrained_path(name)  # ValueError for an unknown name (lists the known ones) or a missing file
+    searched = evaluation_argument(argument)  # ValueError for an unknown name (lists the known ones)
+    if searched is not None:
+        from hive_envs.players.alphabeta import AlphaBetaPlayer
+
+        pretrained_path(name)  # ValueError for a missing file
+        try:
+            player = AlphaBetaPlayer.from_spec(searched, context.game, context.seed)
+        except ValueError as error:
+            raise ValueError(f"pretrained agent {name!r}: {error}") from None
+        player.name = f"pretrained:{argument}"
+        return player
+    path = pretrained_path(name)  # ValueError for a missing file
     try:
         search = model_card(name).get("search")
         return _agent_player(str(path), simulations, context, f"pretrained:{argument}", search, move_time_s)
@@ -291,7 +339,8 @@ register_player_kind(
     _alphabeta,
     syntax="alphabeta:D | alphabeta:T=S",
     help="alpha-beta search to D plies, or for S seconds per move (both: alphabeta:D,T=S); Hive and Hoyito; "
-    "add ,eval=learned:PATH for a learned evaluation's file (Hive)",
+    "add ,eval=learned:PATH for a learned evaluation's file, or ,eval=pretrained:NAME for one shipped with "
+    f"the package ({', '.join(pretrained_names(EVALUATION))})",
 )
 register_player_kind(
     "uhp", _uhp_engine, syntax="uhp:COMMAND", help="an external Universal Hive Protocol engine process"
@@ -300,7 +349,9 @@ register_player_kind(
     "pretrained",
     _pretrained,
     syntax="pretrained:NAME[@N | @T=S]",
-    help=f"an agent shipped with the package ({', '.join(pretrained_names())}); @N: PUCT search, N "
-    f"simulations; @T=S: PUCT search stopped within S seconds a move",
+    help=f"an agent shipped with the package: a policy ({', '.join(pretrained_names(POLICY))}), its raw "
+    f"policy; @N: PUCT search, N simulations; @T=S: PUCT search stopped within S seconds a move; or a learned "
+    f"evaluation ({', '.join(pretrained_names(EVALUATION))}): the alpha-beta search with it to its model "
+    f"card's depth; @T=S: for S seconds a move",
     checkpoint=_pretrained_file,
 )

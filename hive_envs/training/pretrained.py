@@ -2,6 +2,8 @@
 
     python -m hive_envs.training.pretrained export runs/hive_base/checkpoints/latest.pt hive_base --simulations 16 \\
         --note "trained with --config hive_base, then --resume ..."
+    python -m hive_envs.training.pretrained export-eval runs/hive_eval/checkpoints/gen_0016.pt hive_eval \\
+        --commit SHA --matches depth3.json time1.json
     python -m hive_envs.training.pretrained measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
     python -m hive_envs.training.pretrained measure hive_base --play search --opponents alphabeta:2 --games 20
 
@@ -16,14 +18,18 @@ across --resume), its default search (``default_search``: ``--simulations N``, `
 its training config's ``search_*`` keys, and kept in the card only, so that the file stays the same
 file whatever its search; changing them drops its searched results), its measured
 results (kept from the card it replaces when the weights are the same file, else dropped, with the
-agent's results file) and ``--note`` (free text). NAME must be one of
-`hive_envs.pretrained.PRETRAINED`; the file must stay under `MAX_BYTES`.
+agent's results file) and ``--note`` (free text). NAME must be a policy agent of
+`hive_envs.pretrained.PRETRAINED`; the file must stay under `hive_envs.pretrained.MAX_BYTES`.
 
 ``measure`` adds the agent's arena matches against ``--opponents`` to its model card and results file
 (`hive_envs.evaluation.agent_results`, whose docstring says how they are played and kept);
 ``measure NAME --from-ladder REPORT`` takes them from a ladder report (``evaluate.py --ladder ...
 pretrained:NAME pretrained:NAME@N``) instead. The cards and results become docs/pretrained.md and the
 tables of the README and docs/results.md through ``python -m tools.render_docs``.
+
+``export-eval`` ships a learned evaluation (a ``hive-train-eval`` run's generation file) as an agent of
+kind ``EVALUATION``, with its card and, from arena reports, its results (`hive_envs.training.pretrained_eval`,
+whose docstring says what it writes); ``export`` and ``measure`` take the policy agents.
 """
 
 from __future__ import annotations
@@ -48,13 +54,20 @@ from hive_envs.evaluation.cli import exit_code
 from hive_envs.evaluation.match import format_table
 from hive_envs.extras import command, script_imports
 from hive_envs.players.specs import split_agent_spec
-from hive_envs.pretrained import PRETRAINED, pretrained_folder
+from hive_envs.pretrained import (
+    EVALUATION,
+    MAX_BYTES,
+    POLICY,
+    PRETRAINED,
+    pretrained_folder,
+    pretrained_kind,
+    pretrained_names,
+)
 
 with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
     from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
     from hive_envs.players.checkpoint import AgentPlayer
-
-MAX_BYTES = 5 * 1024 * 1024
+    from hive_envs.training.pretrained_eval import DEFAULT_DEPTH, export_evaluation
 
 
 def training_minutes(segments: list[dict]) -> float:
@@ -76,10 +89,8 @@ def export(
     ``prior_temperature`` and ``rule_value_share`` are the card's ``search``: how every ``@N`` /
     ``@T=S`` of the agent searches (`hive_envs.agents.search`); None: the checkpoint's own (its
     training config's ``search_*`` keys; a card without ``search`` is the plain PUCT)."""
-    if name not in PRETRAINED:
-        raise ValueError(
-            f"unknown pretrained agent {name!r}; the pretrained agents are {', '.join(PRETRAINED)}"
-        )
+    if pretrained_kind(name) == EVALUATION:  # ValueError for an unknown name, listing the known ones
+        raise ValueError(f"{name!r} is a learned evaluation, not a policy agent: export it with export-eval")
     if simulations < 0:
         raise ValueError(f"--simulations must be >= 0, got {simulations}")
     suffix = search_suffix(simulations, move_time_s)
@@ -117,7 +128,7 @@ def export(
         results = drop_search_rows(name, results)
     card = {
         "name": name,
-        "description": PRETRAINED[name],
+        "description": PRETRAINED[name].description,
         "file": weights.name,
         "bytes": size,
         "file_sha256": digest,
@@ -144,6 +155,35 @@ def export(
     return weights, card_path
 
 
+def _export_eval_arguments(commands) -> None:
+    """The ``export-eval`` command's arguments (`hive_envs.training.pretrained_eval`)."""
+    evaluation = commands.add_parser(
+        "export-eval", help="write a learned evaluation into the package as agent NAME, with its results"
+    )
+    evaluation.add_argument(
+        "checkpoint", help="a hive-train-eval generation file (RUN/checkpoints/gen_NNNN.pt)"
+    )
+    evaluation.add_argument("name", help=f"one of {', '.join(pretrained_names(EVALUATION))}")
+    evaluation.add_argument(
+        "--commit", required=True, help="the git commit the run ran from (its files do not record it)"
+    )
+    evaluation.add_argument(
+        "--depth",
+        type=int,
+        default=DEFAULT_DEPTH,
+        help="plies pretrained:NAME searches to (default: %(default)s)",
+    )
+    evaluation.add_argument(
+        "--matches",
+        nargs="+",
+        default=[],
+        metavar="REPORT",
+        help="arena reports (hive-arena ... --out REPORT) whose first player searched with this network: "
+        "its results",
+    )
+    evaluation.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -151,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     ship = commands.add_parser("export", help="write a checkpoint into the package as agent NAME")
     ship.add_argument("checkpoint", help="a training checkpoint (e.g. runs/hive_base/checkpoints/latest.pt)")
-    ship.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    ship.add_argument("name", help=f"one of {', '.join(pretrained_names(POLICY))}")
     default_budget = ship.add_mutually_exclusive_group()
     default_budget.add_argument(
         "--simulations", type=int, default=16, help="its default search: N simulations a move (@N)"
@@ -171,8 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         "default: the checkpoint's, else 0)",
     )
     ship.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+    _export_eval_arguments(commands)
     bench = commands.add_parser("measure", help="arena matches of a shipped agent, into its results")
-    bench.add_argument("name", help=f"one of {', '.join(PRETRAINED)}")
+    bench.add_argument("name", help=f"one of {', '.join(pretrained_names(POLICY))}")
     bench.add_argument("--opponents", nargs="+", default=[], help="player specs (random, alphabeta:2, ...)")
     bench.add_argument("--games", type=int, default=200, help="games per opponent (even), half in each seat")
     bench.add_argument("--play", default="argmax", help=f"one of {', '.join(PLAYS)}")
@@ -199,6 +240,12 @@ def main(argv: list[str] | None = None) -> int:
                 args.checkpoint, args.name, args.simulations, args.note, *search, move_time_s=args.move_time
             )
             for path in written:
+                print(f"wrote {path}")
+        elif args.command == "export-eval":
+            shipped = export_evaluation(
+                args.checkpoint, args.name, args.commit, args.depth, args.matches, args.note
+            )
+            for path in shipped:
                 print(f"wrote {path}")
         elif args.from_ladder:
             results, rows = rows_from_ladder(args.name, args.from_ladder)

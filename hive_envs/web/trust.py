@@ -5,7 +5,10 @@ A request names a player by a spec text (or ``human``). The page accepts:
 - the built-in players, ``random``, ``greedy`` and ``alphabeta:...``, and the agents shipped with the
   package, ``pretrained:NAME[@N | @T=S]``, within the page's search ceilings (`caps.Caps`): a search
   of at most ``move_time_s`` seconds (``alphabeta:D`` with no time plays as ``alphabeta:D,T=<ceiling>``:
-  whichever limit comes first) and at most ``simulations`` simulations;
+  whichever limit comes first) and at most ``simulations`` simulations. A shipped learned evaluation
+  is taken as the package's other files are, since the request names it, never a path: as
+  ``pretrained:NAME[@T=S]`` (the alpha-beta search it plays, bounded as ``alphabeta:`` is) and as
+  ``alphabeta:...,eval=pretrained:NAME``; ``eval=learned:PATH`` (a file) is refused;
 - ``engine:NAME``: a UHP engine the person who started the server named on its command line
   (``hive-web --engine NAME=COMMAND``); the request names it, never its command;
 - ``agent:NAME[@N | @T=S]``: a checkpoint under the folder the command line named (``--agents
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hive_envs.players import alphabeta
-from hive_envs.players.specs import PlayerSpec, parse_spec, split_agent_spec
+from hive_envs.players.specs import PlayerSpec, evaluation_argument, parse_spec, split_agent_spec
 from hive_envs.web.caps import Caps
 
 BUILT_IN = ("random", "greedy", "alphabeta", "pretrained")  #: player kinds a request may name
@@ -103,13 +106,21 @@ def page_player(text: str, offer: Offer, caps: Caps) -> PagePlayer:
     if spec.kind == "alphabeta":
         return PagePlayer(_bounded_alphabeta(spec, caps))
     if spec.kind == "pretrained":
+        searched = evaluation_argument(spec.argument)  # a shipped learned evaluation: its alpha-beta
+        if searched is not None:
+            return PagePlayer(_bounded_alphabeta(PlayerSpec(text, "alphabeta", searched, None), caps))
         _check_search(text, *split_agent_spec(spec.argument)[1:], caps)
     return PagePlayer(spec)
 
 
 def describe_page_specs(offer: Offer, caps: Caps) -> str:
     """The spec forms a request may use, for the page's help line."""
-    forms = ["random", "greedy", "alphabeta:D | alphabeta:T=S", "pretrained:NAME[@N | @T=S]"]
+    forms = [
+        "random",
+        "greedy",
+        "alphabeta:D | alphabeta:T=S [,eval=pretrained:NAME]",
+        "pretrained:NAME[@N | @T=S]",
+    ]
     if offer.engines:
         forms.append(f"{ENGINE}:NAME ({', '.join(sorted(offer.engines))})")
     if offer.agents is not None:
@@ -124,10 +135,11 @@ def _forms(offer: Offer) -> str:
     offered = listed["engines"] + listed["agents"]
     extra = f"; and, as this server's command line allowed, {', '.join(offered)}" if offered else ""
     return (
-        f"It plays human, random, greedy, alphabeta:D | alphabeta:T=S and "
-        f"pretrained:NAME[@N | @T=S]{extra}. An engine command (uhp:COMMAND) or a checkpoint path is "
-        f"never taken from a request: the person starting hive-web offers them by name with "
-        f"--engine NAME=COMMAND (then engine:NAME) and --agents DIR (then agent:FILE)."
+        f"It plays human, random, greedy, alphabeta:D | alphabeta:T=S [,eval=pretrained:NAME] and "
+        f"pretrained:NAME[@N | @T=S]{extra}. An engine command (uhp:COMMAND), a checkpoint path or a "
+        f"learned evaluation's file (eval=learned:PATH) is never taken from a request: the person "
+        f"starting hive-web offers engines and checkpoints by name with --engine NAME=COMMAND (then "
+        f"engine:NAME) and --agents DIR (then agent:FILE)."
     )
 
 

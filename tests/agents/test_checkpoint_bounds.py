@@ -13,7 +13,9 @@ import torch
 import hive_envs.agents.checkpoint as checkpoint_module
 from hive_envs.agents import load_checkpoint, save_checkpoint
 from hive_envs.agents.checkpoint_file import sign
+from hive_envs.agents.eval_checkpoint import load_eval_checkpoint
 from hive_envs.agents.network_kinds import build_network
+from hive_envs.pretrained import EVALUATION, POLICY, pretrained_kind, pretrained_names, pretrained_path
 from tests.bounded_run import deadline, refusal_bounded
 
 # hive_envs/agents/plain_values.py's ceilings, as docs/safety.md states them
@@ -123,5 +125,11 @@ def test_save_refuses_a_payload_that_load_would_refuse_and_writes_nothing(tmp_pa
 
 
 def test_the_shipped_checkpoints_are_well_within_the_bounds():
-    for path in PRETRAINED.parent.glob("*.pt"):
-        assert load_checkpoint(path)["format_version"] in (2, 3)
+    """Every shipped file loads with its kind's checks (a policy's checkpoint, a learned evaluation's file)."""
+    loads = {POLICY: (load_checkpoint, (2, 3)), EVALUATION: (load_eval_checkpoint, (1,))}
+    assert sorted(PRETRAINED.parent.glob("*.pt")) == sorted(
+        pretrained_path(name) for name in pretrained_names()
+    )
+    for name in pretrained_names():
+        load, versions = loads[pretrained_kind(name)]
+        assert load(pretrained_path(name))["format_version"] in versions

@@ -1,5 +1,6 @@
-"""The pretrained agents shipped in the package: each loads, plays only legal moves and beats random;
-``pretrained:NAME`` works wherever a player goes; a missing or corrupt file is a clear error naming it."""
+"""The pretrained policy agents shipped in the package: each loads, plays only legal moves and beats
+random; ``pretrained:NAME`` works wherever a player goes; a missing or corrupt file is a clear error
+naming it. (The shipped learned evaluation: tests/agents/test_pretrained_evaluation.py.)"""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from hive_envs.evaluation.results_files import read_records
 from hive_envs.hive.uhp import UnloadedPlayer, load_player
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import SearchLimits, make_player
-from hive_envs.pretrained import model_card, pretrained_names, pretrained_path
+from hive_envs.pretrained import POLICY, model_card, pretrained_names, pretrained_path
 from hive_envs.training import pretrained as pretrained_script
 from hive_envs.training.pretrained import MAX_BYTES
 from tools.model_cards import card_markdown, play_label, play_order, results_table
@@ -50,11 +51,11 @@ MATCH_GAMES = {
 """Games of the short match vs random (Hive games are slower)."""
 
 
-def test_every_agent_has_a_gym_id_and_a_match_size():
-    assert set(GYM_IDS) == set(pretrained_names()) == set(MATCH_GAMES)
+def test_every_policy_agent_has_a_gym_id_and_a_match_size():
+    assert set(GYM_IDS) == set(pretrained_names(POLICY)) == set(MATCH_GAMES)
 
 
-@pytest.mark.parametrize("name", pretrained_names())
+@pytest.mark.parametrize("name", pretrained_names(POLICY))
 def test_file_and_model_card_agree(name):
     path = pretrained_path(name)
     card = model_card(name)
@@ -68,7 +69,7 @@ def test_file_and_model_card_agree(name):
     assert card["training_minutes"] > 0 and card["code_commits"]
 
 
-@pytest.mark.parametrize("name", pretrained_names())
+@pytest.mark.parametrize("name", pretrained_names(POLICY))
 def test_plays_only_legal_moves_as_gym_opponent_and_as_policy(name):
     env_id, options = GYM_IDS[name]
     env = gym.make(env_id, opponent=f"pretrained:{name}", learner_seat=1, **options)
@@ -84,7 +85,7 @@ def test_plays_only_legal_moves_as_gym_opponent_and_as_policy(name):
     env.close()
 
 
-@pytest.mark.parametrize("name", pretrained_names())
+@pytest.mark.parametrize("name", pretrained_names(POLICY))
 def test_wins_a_short_match_against_random(name):
     card = model_card(name)
     settings = Settings(game=card["game"], game_options=card["game_options"], seed=5)

@@ -134,6 +134,23 @@ def test_an_alpha_beta_by_depth_stops_at_the_pages_time_ceiling(serve):
     assert reply.status_code == 200 and reply.json["ply"] == 1
 
 
+@pytest.mark.parametrize("spec", ["pretrained:hive_eval", "alphabeta:12,eval=pretrained:hive_eval"])
+def test_a_shipped_learned_evaluation_plays_by_its_name_within_the_time_ceiling(spec, serve):
+    """It names the package's own file, never a path: taken, as an alpha-beta by depth is, with the
+    page's time ceiling; a learned evaluation's path (eval=learned:PATH) stays refused."""
+    tables, client = serve(caps=Caps(move_time_s=0.5))
+    state = new_game(client, spec, "human").json
+    player = tables._tables[state["id"]].players[0]
+    assert player.evaluation == str(pretrained_path("hive_eval")) and player.time_s == 0.5
+    reply = client.post(f"/api/games/{state['id']}/computer", json={})
+    assert reply.status_code == 200 and reply.json["ply"] == 1
+    assert "pretrained:hive_eval" in client.get("/api/meta").json["pretrained"]
+    refused(new_game(client, "pretrained:hive_eval@T=1", "human"), "at most 0.5 s")
+    refused(new_game(client, "pretrained:hive_eval@8", "human"), "alphabeta:N,eval=pretrained:hive_eval")
+    path = pretrained_path("hive_eval")
+    refused(new_game(client, f"alphabeta:2,eval=learned:{path}", "human"), "eval=learned:PATH", "not taken")
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
