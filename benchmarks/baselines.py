@@ -15,7 +15,7 @@ RESULTS = {
     "docs/results/sb3_hive_base_shaping.json": ("SB3 MaskablePPO, rule-feature policy", "Hive Base"),
     "docs/results/sb3_hive_base_no_shaping.json": ("SB3 MaskablePPO, rule-feature policy", "Hive Base"),
     "docs/results/sb3_hive_base_pieces_shaping.json": (
-        "SB3 MaskablePPO, `hive_pieces` policy on the piece observation",
+        "SB3 MaskablePPO, our piece network as its policy, on the piece observation",
         "Hive Base",
     ),
     "docs/results/sb3_hoyito_2x6_shaping.json": ("SB3 MaskablePPO, `MlpPolicy`", "Hoyito 2×6"),
