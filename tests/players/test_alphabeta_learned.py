@@ -4,7 +4,6 @@ values: `tests/players/test_alphabeta_player.py`, with the other bad specs)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import torch
 
@@ -18,6 +17,7 @@ from hive_envs.players.alphabeta import parse_settings
 from hive_envs.training.eval_network import EvalNetwork
 from hive_envs.web.trust import Caps, Offer, page_player
 from tests.agents.eval_payload import eval_payload
+from tests.players.positions import mid_game
 
 
 @pytest.fixture(scope="module")
@@ -32,21 +32,13 @@ def evaluation(tmp_path_factory):
     return path, learned_network(network.export(), NUM_FEATURES, NUM_DENSE)
 
 
-def mid_game(plies: int, seed: int) -> HiveGame:
-    game, rng = HiveGame(), np.random.default_rng(seed)
-    for _ in range(plies):
-        moves = game.legal_move_ids()
-        game.play_id(int(moves[rng.integers(len(moves))]))
-    return game
-
-
 def test_the_spec_plays_the_searcher_s_move_with_the_file_s_network(evaluation):
     path, network = evaluation
     player = make_player(f"alphabeta:2,eval=learned:{path}", PlayerContext(game="hive", seed=4))
     assert player.name == f"alphabeta:2,eval=learned:{path}"
     differs = 0
     for seed in range(4):
-        game = mid_game(12, seed)
+        game = mid_game(HiveGame(), 12, seed)
         searched = HiveAlphaBeta(depth=2, seed=4, network=network).search(game)
         assert player.choose(game) == searched.move_id
         differs += searched.move_id != HiveAlphaBeta(depth=2, seed=4).choose(game)
@@ -55,7 +47,7 @@ def test_the_spec_plays_the_searcher_s_move_with_the_file_s_network(evaluation):
 
 def test_eval_hand_is_the_hand_evaluation():
     assert parse_settings("3,eval=hand") == (3, None, None)
-    game = mid_game(10, 1)
+    game = mid_game(HiveGame(), 10, 1)
     assert make_player("alphabeta:2,eval=hand", PlayerContext(seed=2)).choose(game) == HiveAlphaBeta(
         depth=2, seed=2
     ).choose(game)

@@ -23,14 +23,7 @@ from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.hoyito import HoyitoAlphaBeta, HoyitoGame
 from hive_envs.players import AlphaBetaPlayer, PlayerContext, SearchLimits, make_player
 from tests.play.helpers import tiny_hoyito_checkpoint
-
-
-def mid_game(game, plies: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    for _ in range(plies):
-        ids = game.legal_move_ids()
-        game.play_id(int(ids[rng.integers(len(ids))]))
-    return game
+from tests.players.positions import mid_game
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 
 import gymnasium as gym
-import numpy as np
 import pytest
 
 from hive_envs.evaluation import arena
@@ -17,14 +16,7 @@ from hive_envs.hive import HiveGame
 from hive_envs.hive.uhp import main as uhp_main
 from hive_envs.players import AlphaBetaPlayer, PlayerContext, make_player, parse_spec
 from hive_envs.pretrained import model_card, pretrained_path
-
-
-def mid_game(plies: int, seed: int) -> HiveGame:
-    game, rng = HiveGame(), np.random.default_rng(seed)
-    for _ in range(plies):
-        moves = game.legal_move_ids()
-        game.play_id(int(moves[rng.integers(len(moves))]))
-    return game
+from tests.players.positions import mid_game
 
 
 def test_the_spec_is_the_alpha_beta_with_the_shipped_file_at_the_cards_depth():
@@ -49,7 +41,7 @@ def test_it_plays_the_moves_of_the_learned_spec_of_its_file():
     hand = make_player("alphabeta:3", context)
     scores_differ = 0
     for seed in range(4):
-        game = mid_game(14, seed)
+        game = mid_game(HiveGame(), 14, seed)
         moves = {player.choose(game) for player in (shipped, by_path, by_name)}
         assert len(moves) == 1
         assert shipped.last_search.score == by_path.last_search.score == by_name.last_search.score
