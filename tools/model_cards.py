@@ -101,9 +101,7 @@ def card_markdown(card: dict) -> str:
         f"with the `{config.get('name', card['name'])}` config: {runs}. The card's default search: "
         f"`pretrained:{card['name']}{card['default_search']}`{search_note(card)}."
     )
-    lines = [f"## `{card['name']}`", "", summary]
-    if card.get("note"):
-        lines += ["", card["note"]]
+    lines = card_opening(card["name"], summary, card)
     lines += [
         "",
         "| play | opponent | games | W / D / L | score [95%] | forfeits | mean plies | load before / after |",
@@ -149,9 +147,7 @@ def evaluation_markdown(card: dict) -> str:
         f"on {card['positions']:,} self-play positions in {card['training_minutes']} min (the run's "
         f"per-generation matches included). `pretrained:{name}` searches to depth {card['default_depth']}."
     )
-    lines = [f"## `{name}`", "", summary]
-    if card.get("note"):
-        lines += ["", card["note"]]
+    lines = card_opening(name, summary, card)
     if card["results"]:
         lines += [
             "",
@@ -170,6 +166,11 @@ def evaluation_markdown(card: dict) -> str:
             + f" | {r['forfeits'][0]}/{r['forfeits'][1]} | {r['mean_length']:.1f} |"
         )
     return "\n".join(lines + timed_lines(card["results"])) + "\n"
+
+
+def card_opening(name: str, summary: str, card: dict) -> list[str]:
+    """A card section's first lines, for either kind of agent: its heading, summary and note."""
+    return [f"## `{name}`", "", summary, *(["", card["note"]] if card.get("note") else [])]
 
 
 def timed_lines(rows: list[dict]) -> list[str]:
