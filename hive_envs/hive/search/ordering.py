@@ -26,6 +26,13 @@ def _touches(a, b):
 
 
 @inline_kernel
+def _move_ends(s, move):
+    """(piece, origin, destination) of a move that is not a pass: the origin is -1 for a placement."""
+    piece = move_piece(move)
+    return piece, s[PCELL + piece], move_cell(move)
+
+
+@inline_kernel
 def _rank(is_queen, origin, enemy_in, own_in, dest_enemy, origin_enemy, dest_own, origin_own):
     """`static_order` from what the move does next to each Queen (``*_enemy`` / ``*_own``: the
     destination or origin cell touches the opponent's / the mover's Queen, which is in play if
@@ -50,10 +57,8 @@ def static_order(s, move):
     order of replies, `hive_envs.hive.rule_features`)."""
     if move == PASS_MOVE:
         return 0
-    piece = move_piece(move)
-    dest = move_cell(move)
+    piece, origin, dest = _move_ends(s, move)
     me = s[I_TO_MOVE]
-    origin = s[PCELL + piece]
     enemy_queen = s[PCELL + (1 - me) * NUM_PIECE_SLOTS]
     own_queen = s[PCELL + me * NUM_PIECE_SLOTS]
     enemy_in, own_in = enemy_queen >= 0, own_queen >= 0
@@ -95,8 +100,7 @@ def attacking_moves(s, moves, n, near, stamp):
         m = moves[i]
         if m == PASS_MOVE:
             continue
-        dest = move_cell(m)
-        origin = s[PCELL + move_piece(m)]
+        _, origin, dest = _move_ends(s, m)
         if dest == enemy_queen or (
             near[0, dest] == stamp and s[HEIGHT + dest] == 0 and (origin < 0 or near[0, origin] != stamp)
         ):
@@ -110,10 +114,8 @@ def marked_order(s, move, near, stamp):
     """`static_order` with the Queens' neighbours looked up in ``near`` (`mark_queen_rings`)."""
     if move == PASS_MOVE:
         return 0
-    piece = move_piece(move)
-    dest = move_cell(move)
+    piece, origin, dest = _move_ends(s, move)
     me = s[I_TO_MOVE]
-    origin = s[PCELL + piece]
     return _rank(
         piece == me * NUM_PIECE_SLOTS,
         origin,
