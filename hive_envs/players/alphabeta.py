@@ -42,9 +42,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
-from hive_envs.agents.threads import thread_count
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher, SearchResult
 from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
@@ -239,7 +239,7 @@ class AlphaBetaPlayer(BasePlayer):
         threads change no move. A timed search runs the rows one after another (its time is the
         move's own, not shared with other searches)."""
         rows = check_rows(rows, batch.num_games)
-        lanes = min(thread_count(None), rows.size)
+        lanes = min(numba.get_num_threads(), rows.size)
         if self.time_s is not None or lanes < 2:
             return actions_by_choosing(self, batch, rows)
         games = [batch.game(int(g)) for g in rows]
