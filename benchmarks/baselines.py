@@ -28,6 +28,7 @@ RESULTS = {
         "our PPO (the `hive_board` config), its network on the piece observation, board only",
         "Hive Base",
     ),
+    "docs/results/hive_board_3h.json": ("the same run resumed to three hours", "Hive Base"),
 }
 """Results file -> (framework and model, game)."""
 TARGET = 0.80  # issue #17: argmax play wins >= 80% of 200 games vs random (draws count against)

@@ -52,9 +52,10 @@ def new_table(bits: int = DEFAULT_TABLE_BITS) -> tuple[np.ndarray, np.ndarray, n
 
 
 def clear_table(table) -> None:
-    table[0][:] = 0
-    table[1][:] = -1
-    table[2][:] = 0
+    """Empty ``table``: every entry's ``info`` set to -1, which `table_probe` reads as empty before it
+    looks at the other arrays, and `table_store` writes all four, so the key, move and score of a
+    cleared entry are never read (an eighth of the bytes of writing all four: a shallow search's
+    table is cleared before every move)."""
     table[3][:] = -1
 
 

@@ -51,6 +51,7 @@ from hive_envs.hive import GAME_TYPES, HiveGame
 from hive_envs.players import Player, PlayerContext, PlayerFailure, SearchLimits, make_player
 from hive_envs.players.base import freeze_long_lived_objects, play_on_one_thread, warm_up
 from hive_envs.players.specs import describe_specs
+from hive_envs.pretrained import EVALUATION, pretrained_names
 from hive_envs.terminal import run_quietly
 from hive_envs.version import __version__
 
@@ -394,6 +395,15 @@ def load_player(spec: str, seed: int | None = None):
     return player
 
 
+def agent_spec(agent: str, simulations: int) -> str:
+    """``--agent``'s player spec: ``AGENT@SIMULATIONS``, except for a learned evaluation the package
+    ships (``pretrained:hive_eval``: an alpha-beta search at its model card's depth, with no
+    simulations to ask for)."""
+    if agent.startswith("pretrained:") and agent.removeprefix("pretrained:") in pretrained_names(EVALUATION):
+        return agent
+    return f"{agent}@{simulations}"
+
+
 def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """Entry point of ``python -m hive_envs.uhp``: 0 at end of input or ``exit`` (or when the viewer
     closes the engine's output), 130 on Ctrl-C; no traceback either way."""
@@ -412,7 +422,8 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
         "--agent",
         metavar="PATH",
         help="a Hive checkpoint from training/ (or pretrained:hive_base, an agent shipped with the package) behind bestmove "
-        "(replaces --player; a load error is answered as err by bestmove)",
+        "(replaces --player; a load error is answered as err by bestmove); pretrained:hive_eval, the shipped "
+        "learned evaluation, plays its alpha-beta search and takes no --simulations",
     )
     parser.add_argument(
         "--simulations",
@@ -428,7 +439,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
     def serve() -> int:
         nonlocal player
         if args.agent is not None:
-            player = load_player(f"{args.agent}@{args.simulations}", args.seed)
+            player = load_player(agent_spec(args.agent, args.simulations), args.seed)
         else:
             try:
                 player = make_player(args.player, PlayerContext(game="hive", seed=args.seed))

@@ -33,15 +33,23 @@ search cannot tell apart (``seed(None)`` means 0): the same position and limits 
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
+import queue
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
 
 from hive_envs.core.alphabeta import DEFAULT_TABLE_BITS, MAX_TIME_S, AlphaBetaSearcher, SearchResult
+from hive_envs.core.batch import check_rows
 from hive_envs.core.game import Game
 from hive_envs.games import GAMES
-from hive_envs.players.base import BasePlayer, SearchLimits
+from hive_envs.players.base import BasePlayer, SearchLimits, actions_by_choosing
 from hive_envs.pretrained import EVALUATION, pretrained_kind, pretrained_names, pretrained_path
 
 SYNTAX = (
@@ -172,6 +180,8 @@ class AlphaBetaPlayer(BasePlayer):
         self.depth, self.time_s, self.table_bits = depth, time_s, table_bits
         self.evaluation = evaluation
         self._searchers: dict[str, AlphaBetaSearcher] = {}
+        self._lanes: dict[str, list[AlphaBetaSearcher]] = {}  # game -> `act`'s searchers beyond the first
+        self._networks: dict[str, Any] = {}  # game -> its learned evaluation, read once for every searcher
         self._trained_on: dict[str, str] = {}  # game -> the variant its learned evaluation was trained on
         self.last_search: SearchResult | None = None  # of the last `choose`
         limits = [f"{depth}"] if depth is not None else []
@@ -196,30 +206,70 @@ class AlphaBetaPlayer(BasePlayer):
     def seed(self, seed: int | None) -> None:
         super().seed(seed)
         self._seed = 0 if seed is None else int(seed)
-        for searcher in self._searchers.values():
+        for searcher in [*self._searchers.values(), *itertools.chain(*self._lanes.values())]:
             searcher.seed = self._seed
 
     def searcher(self, game_name: str) -> AlphaBetaSearcher:
         """The searcher of ``game_name`` (made on first use with this player's limits, seed and table)."""
         if game_name not in self._searchers:
-            searchers = searcher_classes()
-            if game_name not in searchers:
-                raise ValueError(
-                    f"player {self.name!r}: no alpha-beta search for game {game_name!r} "
-                    f"(games: {', '.join(searchers)})"
-                )
-            try:
-                extra = (
-                    {}
-                    if self.evaluation is None
-                    else {"network": self._network(game_name, searchers[game_name])}
-                )
-                self._searchers[game_name] = searchers[game_name](
-                    self.depth, self.time_s, self._seed, self.table_bits, **extra
-                )
-            except ValueError as error:
-                raise ValueError(f"player {self.name!r}: {error}") from None
+            self._searchers[game_name] = self._new_searcher(game_name)
         return self._searchers[game_name]
+
+    def _new_searcher(self, game_name: str) -> AlphaBetaSearcher:
+        searchers = searcher_classes()
+        if game_name not in searchers:
+            raise ValueError(
+                f"player {self.name!r}: no alpha-beta search for game {game_name!r} "
+                f"(games: {', '.join(searchers)})"
+            )
+        try:
+            extra = {}
+            if self.evaluation is not None:
+                if game_name not in self._networks:
+                    self._networks[game_name] = self._network(game_name, searchers[game_name])
+                extra["network"] = self._networks[game_name]
+            return searchers[game_name](self.depth, self.time_s, self._seed, self.table_bits, **extra)
+        except ValueError as error:
+            raise ValueError(f"player {self.name!r}: {error}") from None
+
+    def act(self, batch, rows: np.ndarray) -> np.ndarray:
+        """One action per row of ``batch``. With a depth limit alone, the rows' searches run on numba's
+        thread count of threads at once, on a searcher each: the search kernels release the GIL, and a
+        depth-limited search clears its table first, so its move depends on the position alone and the
+        threads change no move. A timed search runs the rows one after another (its time is the
+        move's own, not shared with other searches)."""
+        rows = check_rows(rows, batch.num_games)
+        lanes = min(numba.get_num_threads(), rows.size)
+        if self.time_s is not None or lanes < 2:
+            return actions_by_choosing(self, batch, rows)
+        games = [batch.game(int(g)) for g in rows]
+        searchers = self._lane_searchers(games[0].game_name, lanes)
+        idle: queue.SimpleQueue[AlphaBetaSearcher] = queue.SimpleQueue()
+        for searcher in searchers:
+            idle.put(searcher)
+
+        def search(game: Game) -> SearchResult:
+            self._check_variant(game)
+            searcher = idle.get()
+            try:
+                return searcher.search(game)
+            finally:
+                idle.put(searcher)
+
+        with ThreadPoolExecutor(lanes) as pool:
+            results = list(pool.map(search, games))
+        self.last_search = results[-1]
+        return np.array(
+            [batch.move_to_action(int(g), r.move_id) for g, r in zip(rows, results)], dtype=np.int64
+        )
+
+    def _lane_searchers(self, game_name: str, lanes: int) -> list[AlphaBetaSearcher]:
+        """``lanes`` searchers of ``game_name``: `searcher`'s first, the others made on first need."""
+        extra = self._lanes.setdefault(game_name, [])
+        first = self.searcher(game_name)
+        while len(extra) < lanes - 1:
+            extra.append(self._new_searcher(game_name))
+        return [first, *extra[: lanes - 1]]
 
     def _network(self, game_name: str, searcher: type[AlphaBetaSearcher]):
         """The learned network of ``evaluation`` for ``searcher``'s game (ValueError: it has none, or
@@ -294,6 +344,7 @@ class AlphaBetaPlayer(BasePlayer):
         else:
             raise ValueError(f"unknown alpha-beta option {name!r}")
         self._searchers.clear()  # made again with the new settings at the next move
+        self._lanes.clear()
 
     def table_megabytes(self, bits: int | None = None) -> int:
         """The table's size in MB, rounded up: setting ``TableSizeMB`` to it gives this table again."""

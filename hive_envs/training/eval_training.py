@@ -25,7 +25,7 @@ Read top to bottom (one generation; `generations` of them, or until `time_limit_
      evaluation's (``alphabeta:D,eval=learned:PATH`` vs ``alphabeta:D``, or both at ``eval_move_time``
      seconds a move; the arena's paired openings): one point of the learning curve;
   5. a line of ``progress.jsonl`` (the generation, positions, its games' mean length and draws, scale,
-     losses, the match's score, the time) and TensorBoard scalars (``losses/...``, ``data/...``, ``eval/vs_hand/score``).
+     losses, the match's score, the time, the load and the code's commit) and TensorBoard scalars (``losses/...``, ``data/...``, ``eval/vs_hand/score``).
 
 What a trainer does around it, as `hive_envs.training.run`'s: the run folder ``<runs_dir>/<name>/`` is
 refused when it holds a run, without --resume (continue: the next generation from
@@ -59,6 +59,7 @@ with script_imports(__name__):  # run as a script without an extra: one line, no
 
     from hive_envs.agents.eval_checkpoint import load_eval_checkpoint, save_eval_checkpoint
     from hive_envs.core.learned_eval import LearnedFeatures
+    from hive_envs.evaluation.provenance import git_commit
     from hive_envs.training.cli import train_main
     from hive_envs.training.eval_config import EvalTrainConfig, describe_keys, load_config
     from hive_envs.training.eval_network import EvalNetwork
@@ -317,6 +318,7 @@ def _log_generation(
         writer.add_scalar("eval/vs_hand/score", line["vs_hand"]["score"], generation)
     line["elapsed_s"] = round(time.time() - started, 1)
     line["load_average"] = list(os.getloadavg())
+    line["code_commit"], line["code_dirty"] = git_commit()
     with open(run_dir / "progress.jsonl", "a") as handle:
         handle.write(json.dumps(line) + "\n")
     for key, value in metrics.items():

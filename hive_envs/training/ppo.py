@@ -50,7 +50,8 @@ def ppo_update(
     generator: np.random.Generator,
 ) -> dict[str, float]:
     """Train on the rollout's trained decisions; returns the `losses/...` metrics."""
-    flat = trained_decisions(rollout, config)
+    legal_form = getattr(network, "reads_action_lists", False) or isinstance(network, LegalActionForm)
+    flat = trained_decisions(rollout, config, masks=not legal_form)
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
     features, entries = legal_action_inputs(network, rollout, data["obs"], device)
     size = len(flat["actions"])
@@ -79,22 +80,25 @@ def ppo_update(
     return metrics
 
 
-def trained_decisions(rollout: Rollout, config) -> dict[str, np.ndarray]:
+def trained_decisions(rollout: Rollout, config, masks: bool = True) -> dict[str, np.ndarray]:
     """The rollout's trained decisions as flat arrays (observation, mask, action, log-probability,
     value, advantage, return) and, when the update imitates a teacher, the teacher's action
-    (``"teacher"``, -1 where it was not asked)."""
+    (``"teacher"``, -1 where it was not asked). ``masks`` False leaves the masks out: a network
+    trained in its legal-action form reads the rollout's action lists instead, and a Hive rollout's
+    masks are ~100 MB to copy."""
     if rollout.advantages is None or rollout.returns is None:
         raise ValueError("the PPO update needs the rollout's advantages and returns (compute_gae)")
     keep = rollout.trained.reshape(-1)
     flat = {
         "obs": rollout.observations.reshape(-1, *rollout.observations.shape[2:])[keep],
-        "mask": rollout.action_masks.reshape(-1, rollout.action_masks.shape[-1])[keep],
         "actions": rollout.actions.reshape(-1)[keep],
         "log_probs": rollout.log_probs.reshape(-1)[keep],
         "values": rollout.values.reshape(-1)[keep],
         "advantages": rollout.advantages.reshape(-1)[keep],
         "returns": rollout.returns.reshape(-1)[keep],
     }
+    if masks:
+        flat["mask"] = rollout.action_masks.reshape(-1, rollout.action_masks.shape[-1])[keep]
     if rollout.teacher_actions is not None and config.teacher_coef > 0:
         flat["teacher"] = rollout.teacher_actions.reshape(-1)[keep]
     return flat

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from hive_envs.hive.uhp import UHPEngine, UnloadedPlayer, load_player
+from hive_envs.hive.uhp import UHPEngine, UnloadedPlayer, agent_spec, load_player
 from hive_envs.players.checkpoint import AgentPlayer
 from tests.play.helpers import tiny_hive_checkpoint, tiny_hoyito_checkpoint
 
@@ -156,3 +156,12 @@ def test_uhp_limits_set_the_search_budget(hive_ckpt):
     assert time.monotonic() - start < 3.0  # 0.9 s of search, then one simulation at most
     raw = AgentPlayer.load(hive_ckpt, simulations=0)
     assert raw.config_for(SearchLimits(time_s=5)).simulations == 0  # raw policy whatever the limits
+
+
+def test_the_shipped_learned_evaluation_serves_as_an_agent_without_simulations():
+    assert agent_spec("pretrained:hive_eval", 64) == "pretrained:hive_eval"
+    assert agent_spec("pretrained:hive_base", 64) == "pretrained:hive_base@64"
+    assert agent_spec("runs/x/pretrained:hive_eval", 8) == "runs/x/pretrained:hive_eval@8"
+    engine = UHPEngine(load_player(agent_spec("pretrained:hive_eval", 64)))
+    answers = session(engine, ["newgame", "bestmove depth 1"])
+    assert not answers[1][0].startswith("err"), answers[1]

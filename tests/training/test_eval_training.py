@@ -10,6 +10,7 @@ import pytest
 
 from hive_envs.agents.eval_checkpoint import load_eval_checkpoint
 from hive_envs.core.alphabeta import WIN_SCORE
+from hive_envs.evaluation.provenance import git_commit
 from hive_envs.hive import HiveGame
 from hive_envs.hive.search.eval_features import HIVE_FEATURES
 from hive_envs.hoyito import HoyitoGame
@@ -48,6 +49,7 @@ def test_a_run_writes_checkpoints_data_and_progress_that_a_player_reads(tmp_path
     (line,) = [json.loads(text) for text in (run / "progress.jsonl").read_text().splitlines()]
     assert line["generation"] == 1 and line["positions"] == summary["positions"]
     assert {"train", "validation", "validation_hand", "scale", "mean_plies", "draws"} <= line.keys()
+    assert line["code_commit"] == git_commit()[0]  # the code the generation ran
     assert line["mean_plies"] > line["positions"] / 2  # the openings' plies counted too
     data = load_eval_checkpoint(run / "checkpoints" / "latest.pt", game="hive", features=HIVE_FEATURES)
     assert data["generation"] == 1 and data["config"]["play_depth"] == 1
