@@ -50,8 +50,7 @@ def ppo_update(
     generator: np.random.Generator,
 ) -> dict[str, float]:
     """Train on the rollout's trained decisions; returns the `losses/...` metrics."""
-    legal_form = getattr(network, "reads_action_lists", False) or isinstance(network, LegalActionForm)
-    flat = trained_decisions(rollout, config, masks=not legal_form)
+    flat = trained_decisions(rollout, config, masks=not trains_in_legal_form(network))
     data = {key: torch.as_tensor(value, device=device) for key, value in flat.items()}
     features, entries = legal_action_inputs(network, rollout, data["obs"], device)
     size = len(flat["actions"])
@@ -102,6 +101,12 @@ def trained_decisions(rollout: Rollout, config, masks: bool = True) -> dict[str,
     if rollout.teacher_actions is not None and config.teacher_coef > 0:
         flat["teacher"] = rollout.teacher_actions.reshape(-1)[keep]
     return flat
+
+
+def trains_in_legal_form(network: nn.Module) -> bool:
+    """Whether the update scores only each decision's legal actions (`legal_action_inputs` gives it
+    features): a network that reads action lists, or one with a legal-action form."""
+    return getattr(network, "reads_action_lists", False) or isinstance(network, LegalActionForm)
 
 
 def legal_action_inputs(
