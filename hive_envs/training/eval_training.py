@@ -300,10 +300,11 @@ def _undo_start(run_dir: Path, found, found_data: set[Path]) -> None:
 
 
 def _log_generation(
-    config, run_dir: Path, writer, bar, generation: int, checkpoint: Path, data, scale, metrics, started
+    config, run_dir: Path, writer, bar, generation: int, checkpoint: Path, data, scale, metrics, started, code
 ) -> None:
     """Generation ``generation``'s (counted from 1) line of progress.jsonl and its TensorBoard scalars,
-    with its match against the hand search when ``config.eval_games``; ``checkpoint``: its file."""
+    with its match against the hand search when ``config.eval_games``; ``checkpoint``: its file;
+    ``code``: (commit, dirty) of the tree this process loaded at the run's start."""
     line = {
         "generation": generation,
         "positions": int(data["score"].shape[0]),
@@ -318,7 +319,7 @@ def _log_generation(
         writer.add_scalar("eval/vs_hand/score", line["vs_hand"]["score"], generation)
     line["elapsed_s"] = round(time.time() - started, 1)
     line["load_average"] = list(os.getloadavg())
-    line["code_commit"], line["code_dirty"] = git_commit()
+    line["code_commit"], line["code_dirty"] = code
     with open(run_dir / "progress.jsonl", "a") as handle:
         handle.write(json.dumps(line) + "\n")
     for key, value in metrics.items():
@@ -344,6 +345,7 @@ def _generations(config, run_dir: Path, network, optimizer, features, state: dic
         )
     )
     started = time.time() - state["elapsed_s"]
+    code = git_commit()  # the code this process runs, whatever the tree holds later
     longest = 0.0
     limit_s = config.time_limit_minutes * 60
     generator = torch.Generator().manual_seed(config.seed + done)
@@ -383,7 +385,7 @@ def _generations(config, run_dir: Path, network, optimizer, features, state: dic
             save_eval_checkpoint(path, payload(config, network, optimizer, generation + 1, positions, record))
         state.update(generation=generation + 1, positions=positions, scales=scales)
         _log_generation(
-            config, run_dir, writer, bar, generation + 1, checkpoint, data, scale, metrics, started
+            config, run_dir, writer, bar, generation + 1, checkpoint, data, scale, metrics, started, code
         )
         longest = max(longest, time.time() - began)
     bar.set_description("done")
