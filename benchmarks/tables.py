@@ -43,17 +43,31 @@ def _peer_label(doc: dict, row: dict) -> str:
     return peer["path"].removeprefix("peer: ") if peer else ""
 
 
+def _date(run: dict) -> str:
+    """When a run (a results file, or its search section) was measured, in UTC."""
+    return run["date"].replace("T", " ").replace("+00:00", " UTC")
+
+
+def _commit(run: dict) -> str:
+    """The commit a run measured, and whether the working tree had changes beside it."""
+    return f"`{run['commit'][:10]}`" + (" (with uncommitted changes)" if run["dirty"] else "")
+
+
+def _pinned(affinity: list[int] | None, cpus: int | None) -> str:
+    """', pinned to CPU ...' when the run was held to fewer CPUs than the machine has, else ''."""
+    if not affinity or len(affinity) >= (cpus or 0):
+        return ""
+    return f", pinned to CPU {', '.join(map(str, affinity))}"
+
+
 def _run_facts(doc: dict) -> dict[str, str]:
     """The date, commit, machine and load of a results file, as prose fragments."""
     m = doc["machine"]
-    pinned = ""
-    if m.get("affinity") and len(m["affinity"]) < (m.get("cpus") or 0):
-        pinned = f", pinned to CPU {', '.join(map(str, m['affinity']))}"
     load = doc["load_average"]
     return {
-        "date": doc["date"].replace("T", " ").replace("+00:00", " UTC"),
-        "commit": f"`{doc['commit'][:10]}`" + (" (with uncommitted changes)" if doc["dirty"] else ""),
-        "machine": f"{m['cpu_model']}, {m['cpus']} CPUs{pinned}",
+        "date": _date(doc),
+        "commit": _commit(doc),
+        "machine": f"{m['cpu_model']}, {m['cpus']} CPUs{_pinned(m.get('affinity'), m.get('cpus'))}",
         "load": f"load average {load['before'][0]:.2f} before the run and {load['after'][0]:.2f} after it (1 min)",
     }
 
@@ -198,11 +212,9 @@ def search_table(doc: dict) -> str:
         for r in search["rows"]
     ]
     load = search["load_average"]
-    commit = f"`{search['commit'][:10]}`" + (" (with uncommitted changes)" if search["dirty"] else "")
-    affinity = search.get("affinity") or []
-    pinned = f", pinned to CPU {', '.join(map(str, affinity))}" if 0 < len(affinity) < search["cpus"] else ""
+    pinned = _pinned(search.get("affinity"), search["cpus"])
     return markdown_table(header, lines, "lrrrrrl") + (
-        f"\n\nMeasured {search['date'].replace('T', ' ').replace('+00:00', ' UTC')} at commit {commit} by "
+        f"\n\nMeasured {_date(search)} at commit {_commit(search)} by "
         f"`{search['command']}`{pinned}; load average {load['before'][0]:.2f} before and "
         f"{load['after'][0]:.2f} after (1 min). One search per position (a fresh table each), positions "
         f"after 10-30 random plies (Hoyito 4-30); nodes/s over all positions per CPU-second."
