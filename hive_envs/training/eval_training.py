@@ -310,6 +310,7 @@ def _log_generation(
         "positions": int(data["score"].shape[0]),
         "games": config.games_per_generation,
         "scale": scale,
+        "score_weight": config.score_weight,  # a resumed run may change its targets' mix
         **game_lengths(data),
         **{key.split("/")[-1]: value for key, value in metrics.items() if key.startswith("losses/")},
     }

@@ -71,11 +71,12 @@ def test_resume_continues_with_the_next_generation_and_a_used_folder_needs_resum
     eval_training.train(tiny(tmp_path))
     with pytest.raises(ValueError, match="already holds a run"):
         eval_training.train(tiny(tmp_path, generations=2))
-    summary = eval_training.train(tiny(tmp_path, generations=2), resume=True)
+    summary = eval_training.train(tiny(tmp_path, generations=2, score_weight=0.4), resume=True)
     run = tmp_path / "tiny"
     assert summary["generations"] == 2
     lines = [json.loads(text) for text in (run / "progress.jsonl").read_text().splitlines()]
     assert [line["generation"] for line in lines] == [1, 2]
+    assert [line["score_weight"] for line in lines] == [0.7, 0.4]  # each generation's targets' mix
     assert sorted(p.name for p in (run / "data").iterdir()) == ["gen_0000.npz", "gen_0001.npz"]
     assert load_eval_checkpoint(run / "checkpoints" / "latest.pt")["generation"] == 2
     with pytest.raises(ValueError, match="width 8"):  # another network cannot continue this one
