@@ -29,6 +29,10 @@ RESULTS = {
         "Hive Base",
     ),
     "docs/results/hive_board_3h.json": ("the same run resumed to three hours", "Hive Base"),
+    "docs/results/hive_board_rerun.json": (
+        "the same one-hour recipe afresh, the pool player on threads (issue #57)",
+        "Hive Base",
+    ),
 }
 """Results file -> (framework and model, game)."""
 TARGET = 0.80  # issue #17: argmax play wins >= 80% of 200 games vs random (draws count against)
