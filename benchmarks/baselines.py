@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from benchmarks.tables import ROOT, markdown_table
+from benchmarks.tables import ROOT, markdown_table, run_commit, run_date
 
 RESULTS = {
     "docs/results/sb3_hive_base_shaping.json": ("SB3 MaskablePPO, rule-feature policy", "Hive Base"),
@@ -98,9 +98,7 @@ def render(reports: dict[str, dict]) -> str:
     lines = [row(reports[path], label) for path, label in RESULTS.items()]
     table = markdown_table(header, lines, "lllrrlll")
     runs = "\n".join(
-        f"- `{r['command']}` at commit `{r['commit'][:10]}`{' (with uncommitted changes)' if r['dirty'] else ''}"
-        f", finished {r['date'].replace('T', ' ').replace('+00:00', ' UTC')}"
-        for r in reports.values()
+        f"- `{r['command']}` at commit {run_commit(r)}, finished {run_date(r)}" for r in reports.values()
     )
     note = (
         "Argmax play over the legal moves, 200 games per opponent: 100 random 2-ply openings of the arena, "

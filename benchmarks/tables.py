@@ -43,12 +43,12 @@ def _peer_label(doc: dict, row: dict) -> str:
     return peer["path"].removeprefix("peer: ") if peer else ""
 
 
-def _date(run: dict) -> str:
+def run_date(run: dict) -> str:
     """When a run (a results file, or its search section) was measured, in UTC."""
     return run["date"].replace("T", " ").replace("+00:00", " UTC")
 
 
-def _commit(run: dict) -> str:
+def run_commit(run: dict) -> str:
     """The commit a run measured, and whether the working tree had changes beside it."""
     return f"`{run['commit'][:10]}`" + (" (with uncommitted changes)" if run["dirty"] else "")
 
@@ -65,8 +65,8 @@ def _run_facts(doc: dict) -> dict[str, str]:
     m = doc["machine"]
     load = doc["load_average"]
     return {
-        "date": _date(doc),
-        "commit": _commit(doc),
+        "date": run_date(doc),
+        "commit": run_commit(doc),
         "machine": f"{m['cpu_model']}, {m['cpus']} CPUs{_pinned(m.get('affinity'), m.get('cpus'))}",
         "load": f"load average {load['before'][0]:.2f} before the run and {load['after'][0]:.2f} after it (1 min)",
     }
@@ -214,7 +214,7 @@ def search_table(doc: dict) -> str:
     load = search["load_average"]
     pinned = _pinned(search.get("affinity"), search["cpus"])
     return markdown_table(header, lines, "lrrrrrl") + (
-        f"\n\nMeasured {_date(search)} at commit {_commit(search)} by "
+        f"\n\nMeasured {run_date(search)} at commit {run_commit(search)} by "
         f"`{search['command']}`{pinned}; load average {load['before'][0]:.2f} before and "
         f"{load['after'][0]:.2f} after (1 min). One search per position (a fresh table each), positions "
         f"after 10-30 random plies (Hoyito 4-30); nodes/s over all positions per CPU-second."
