@@ -161,11 +161,16 @@ def _export_eval_arguments(commands) -> None:
         "export-eval", help="write a learned evaluation into the package as agent NAME, with its results"
     )
     evaluation.add_argument(
-        "checkpoint", help="a hive-train-eval generation file (RUN/checkpoints/gen_NNNN.pt)"
+        "checkpoint",
+        help="a hive-train-eval generation file (RUN/checkpoints/gen_NNNN.pt), or a refit of the run's data "
+        "written beside them (hive_envs.training.eval_refit)",
     )
     evaluation.add_argument("name", help=f"one of {', '.join(pretrained_names(EVALUATION))}")
     evaluation.add_argument(
-        "--commit", required=True, help="the git commit the run ran from (its files do not record it)"
+        "--commit",
+        required=True,
+        nargs="+",
+        help="the git commit(s) the run ran from (its files do not record them): the run's, then a refit's",
     )
     evaluation.add_argument(
         "--depth",

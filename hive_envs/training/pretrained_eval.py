@@ -1,11 +1,12 @@
 """Ship a learned evaluation as a pretrained agent of the package, with its model card and results.
 
     python -m hive_envs.training.pretrained export-eval RUN/checkpoints/gen_NNNN.pt hive_eval \\
-        --commit SHA [--depth 3] [--matches REPORT.json ...] [--note TEXT]
+        --commit SHA [SHA ...] [--depth 3] [--matches REPORT.json ...] [--note TEXT]
 
 The source is a generation file of a ``hive-train-eval`` run (`hive_envs.training.eval_training`),
-``RUN/checkpoints/gen_NNNN.pt`` (or ``latest.pt``); ``RUN`` is the folder above ``checkpoints/``, whose
-``progress.jsonl`` says how the run got there. NAME must be an `EVALUATION` agent of
+``RUN/checkpoints/gen_NNNN.pt`` (or ``latest.pt``), or a network fitted afresh to the run's data and
+written beside them (`hive_envs.training.eval_refit`, generation N: the data of the run's first N);
+``RUN`` is the folder above ``checkpoints/``, whose ``progress.jsonl`` says how the run got there. NAME must be an `EVALUATION` agent of
 `hive_envs.pretrained.PRETRAINED`. Written into the package's pretrained folder:
 
 - ``NAME.pt``: the file's compiled network (``evaluation``, what a search reads) and what loading it
@@ -16,8 +17,8 @@ The source is a generation file of a ``hive-train-eval`` run (`hive_envs.trainin
 - ``NAME.json``, its model card: ``kind`` "evaluation", what it is, the file's size and sha256, game,
   features and network; ``generations``, ``positions`` and ``training_minutes`` as the run's
   ``progress.jsonl`` recorded them at that generation (the minutes include the run's per-generation
-  matches), with those lines (``training``); ``code_commits`` (``--commit``: the commit the run ran
-  from, which the trainer's files do not record); ``config``, the training config; ``default_depth``,
+  matches), with those lines (``training``); ``code_commits`` (``--commit``: the commits the run ran
+  from, which the trainer's files do not record, then a refit's); ``config``, the training config; ``default_depth``,
   the depth ``pretrained:NAME`` searches to (``--depth``, `DEFAULT_DEPTH`); ``usage``; ``results``;
   ``note``.
 
@@ -76,7 +77,7 @@ _DROPPED = ("model", "train_state", "sha256")  # the trainer's module, its --res
 def export_evaluation(
     checkpoint: str,
     name: str,
-    commit: str,
+    commit: str | list[str],
     depth: int = DEFAULT_DEPTH,
     matches: list[str] | None = None,
     note: str = "",
@@ -90,7 +91,7 @@ def export_evaluation(
             f"{name!r} is no learned-evaluation agent of the package "
             f"({', '.join(pretrained_names(EVALUATION))}); a policy checkpoint is exported with `export`"
         )
-    commit = full_commit(commit)
+    commits = [full_commit(one) for one in ([commit] if isinstance(commit, str) else commit)]
     data = load_eval_checkpoint(checkpoint)
     # its game has a search that reads it, the depth is in range, the network fits the features
     AlphaBetaPlayer.from_spec(f"{depth},eval=learned:{checkpoint}", str(data["game"]))
@@ -122,7 +123,7 @@ def export_evaluation(
         "positions": data["positions"],
         "training_minutes": round(training[-1]["elapsed_s"] / 60.0, 1),
         "training": training,
-        "code_commits": [commit],
+        "code_commits": commits,
         "config": data.get("config"),
         "default_depth": depth,
         "usage": {
