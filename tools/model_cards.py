@@ -140,12 +140,20 @@ def evaluation_markdown(card: dict) -> str:
     name, config = card["name"], card.get("config") or {}
     network = card["network"]
     commits = ", ".join(f"`{commit[:10]}`" for commit in card["code_commits"])
+    run = f"the `{config.get('name', name)}` run (commit {commits})"
+    refit = config.get("refit")
+    origin = (
+        f"a network fitted afresh ({refit['epochs']} passes) to the data of the first {card['generations']} "
+        f"generations of {run}"
+        if isinstance(refit, dict)
+        else f"generation {card['generations']} of {run}"
+    )
     summary = (
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes: the compiled network "
         f"(features `{card['features']}`, {network['width']} units a side, {network['hidden']} hidden) of "
-        f"generation {card['generations']} of the `{config.get('name', name)}` run (commit {commits}), trained "
-        f"on {card['positions']:,} self-play positions in {card['training_minutes']} min (the run's "
-        f"per-generation matches included). `pretrained:{name}` searches to depth {card['default_depth']}."
+        f"{origin}, trained on {card['positions']:,} self-play positions in {card['training_minutes']} min "
+        f"(the run's per-generation matches included). `pretrained:{name}` searches to depth "
+        f"{card['default_depth']}."
     )
     lines = card_opening(name, summary, card)
     if card["results"]:

@@ -98,6 +98,21 @@ def test_the_file_keeps_the_compiled_network_and_the_card_the_run(run):
     assert "| search |" not in card_markdown(card)  # no results, no table
 
 
+def test_a_refit_of_the_run_s_data_names_its_commits_and_says_it_was_fitted_afresh(run):
+    source, _ = run
+    data = load_eval_checkpoint(source)
+    refit = source.with_name("refit_0001.pt")
+    config = {**data["config"], "refit": {"data_generations": [0, 1], "epochs": 2}}
+    payload = {key: value for key, value in data.items() if key not in ("train_state", "sha256")}
+    save_eval_checkpoint(refit, {**payload, "config": config})
+    _, card_path = export_evaluation(str(refit), "hive_eval", [HEAD[:9], HEAD])  # the run's, the refit's
+    card = json.loads(card_path.read_text())
+    assert card["code_commits"] == [HEAD, HEAD] and card["config"]["refit"]["epochs"] == 2
+    assert "fitted afresh (2 passes) to the data of the first 2 generations of the `tiny_eval` run" in (
+        card_markdown(card)
+    )
+
+
 def test_results_are_the_arena_matches_of_this_very_network(run, tmp_path):
     source, _ = run
     learned = match_report(tmp_path / "learned.json", f"alphabeta:1,eval=learned:{source}")
