@@ -109,10 +109,11 @@ def refit(
             {key.split("/")[-1]: value for key, value in metrics.items() if key.startswith("losses/")}
         )
         print(f"pass {epoch + 1}/{epochs}: " + ", ".join(f"{k} {v:.4f}" for k, v in passes[-1].items()))
+    positions = int(window.target.shape[0])
     record = {
         "run": str(run_dir),
         "data_generations": generations,
-        "positions": int(window.target.shape[0]),
+        "positions": positions,
         "epochs": epochs,
         "learning_rate": learning_rate,
         "score_weight": config.score_weight,
@@ -121,7 +122,7 @@ def refit(
         "passes": passes,
         "seconds": round(time.time() - started, 1),
     }
-    written = payload(config, network, optimizer, generations[-1] + 1, record["positions"], {})
+    written = payload(config, network, optimizer, generations[-1] + 1, positions, {})
     written.pop("train_state")  # nothing to resume: a refit is a file to play, not a run
     written["config"] = {**written["config"], "refit": record}
     save_eval_checkpoint(out, written)
