@@ -143,14 +143,14 @@ def evaluation_markdown(card: dict) -> str:
     run = f"the `{config.get('name', name)}` run (commit {commits})"
     refit = config.get("refit")
     origin = (
-        f"a network fitted afresh ({refit['epochs']} passes) to the data of the first {card['generations']} "
+        f"fitted afresh ({refit['epochs']} passes) to the data of the first {card['generations']} "
         f"generations of {run}"
         if isinstance(refit, dict)
-        else f"generation {card['generations']} of {run}"
+        else f"of generation {card['generations']} of {run}"
     )
     summary = (
         f"{card['description']}. File `{card['file']}`, {card['bytes']:,} bytes: the compiled network "
-        f"(features `{card['features']}`, {network['width']} units a side, {network['hidden']} hidden) of "
+        f"(features `{card['features']}`, {network['width']} units a side, {network['hidden']} hidden) "
         f"{origin}, trained on {card['positions']:,} self-play positions in {card['training_minutes']} min "
         f"(the run's per-generation matches included). `pretrained:{name}` searches to depth "
         f"{card['default_depth']}."

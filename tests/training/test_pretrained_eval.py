@@ -108,8 +108,9 @@ def test_a_refit_of_the_run_s_data_names_its_commits_and_says_it_was_fitted_afre
     _, card_path = export_evaluation(str(refit), "hive_eval", [HEAD[:9], HEAD])  # the run's, the refit's
     card = json.loads(card_path.read_text())
     assert card["code_commits"] == [HEAD, HEAD] and card["config"]["refit"]["epochs"] == 2
-    assert "fitted afresh (2 passes) to the data of the first 2 generations of the `tiny_eval` run" in (
-        card_markdown(card)
+    assert (
+        "8 hidden) fitted afresh (2 passes) to the data of the first 2 generations of the `tiny_eval` run"
+        in (card_markdown(card))
     )
 
 
