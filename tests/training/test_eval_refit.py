@@ -11,27 +11,16 @@ from hive_envs.hive.search.eval_features import HIVE_FEATURES
 from hive_envs.players import PlayerContext, make_player
 from hive_envs.training import eval_refit, eval_training
 from hive_envs.training.eval_config import load_config
-
-TINY = {
-    "generations": 2,
-    "games_per_generation": 2,
-    "play_depth": 1,
-    "opening_plies_min": 4,
-    "opening_plies_max": 6,
-    "workers": 1,
-    "epochs": 1,
-    "batch_size": 64,
-    "eval_games": 0,
-    "time_limit_minutes": 0,
-    "game_options": {"max_turns": 60},
-}
+from tests.training.test_eval_training import TINY
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("refit")
     eval_training.train(
-        load_config("experiments/hive_eval", {**TINY, "runs_dir": str(folder), "name": "tiny"})
+        load_config(
+            "experiments/hive_eval", {**TINY, "generations": 2, "runs_dir": str(folder), "name": "tiny"}
+        )
     )
     return folder / "tiny"
 
