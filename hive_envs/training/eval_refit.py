@@ -25,6 +25,7 @@ run's checkpoints/ folder).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -74,18 +75,27 @@ def refit(
     score_weight: float | None = None,
 ) -> dict:
     """Fit a fresh network to ``generations``' data of ``run_dir`` (module docstring) and write it to
-    ``out`` (``score_weight``: the targets' mix, default the run's config's); returns the refit's record. ValueError, writing nothing, for a run folder without a
-    checkpoint or a generation's data, or bad numbers."""
-    if epochs < 1 or not learning_rate > 0:
-        raise ValueError(f"--epochs must be >= 1 and --learning_rate > 0, got {epochs} and {learning_rate}")
+    ``out`` (``score_weight``: the targets' mix, default the run's config's); returns the refit's
+    record. ValueError, writing nothing, for a run folder without a checkpoint or a generation's data,
+    bad numbers, or an ``out`` that is one of the run's own checkpoints."""
+    if epochs < 1 or not learning_rate > 0 or num_threads < 0:
+        raise ValueError(
+            f"--epochs must be >= 1, --learning_rate > 0 and --num_threads >= 0, got {epochs}, "
+            f"{learning_rate} and {num_threads}"
+        )
     run_dir = Path(run_dir)
     latest = run_dir / CHECKPOINTS / "latest.pt"
     if not latest.is_file():
         raise ValueError(f"{str(run_dir)!r} holds no learned-evaluation run ({latest} is missing)")
+    out = Path(out)
+    if out.resolve().parent == latest.resolve().parent and (
+        out.name == latest.name or out.name.startswith("gen_")
+    ):
+        raise ValueError(f"--out {str(out)!r} would replace the run's own checkpoint (--resume reads it)")
     stored = load_eval_checkpoint(latest)
     config = config_from_dict(stored["config"])
     if score_weight is not None:  # the run's last generations may have used another mix than the data's
-        config = config_from_dict({**config.to_dict(), "score_weight": score_weight})
+        config = dataclasses.replace(config, score_weight=score_weight)
     features = searcher_class(config.game).learned_features
     scales = (stored.get("train_state") or {}).get("scales")
     if not scales:
@@ -98,7 +108,7 @@ def refit(
     network = EvalNetwork(features, config.width, config.hidden)
     network.start_from_hand(scales[0])
     optimizer = torch.optim.Adam(network.parameters(), lr=learning_rate)
-    one_pass = config_from_dict({**config.to_dict(), "epochs": 1})
+    one_pass = dataclasses.replace(config, epochs=1)
     generator = torch.Generator().manual_seed(seed)
     passes, started = [], time.time()
     for epoch in range(epochs):

@@ -6,8 +6,8 @@
 The source is a generation file of a ``hive-train-eval`` run (`hive_envs.training.eval_training`),
 ``RUN/checkpoints/gen_NNNN.pt`` (or ``latest.pt``), or a network fitted afresh to the run's data and
 written beside them (`hive_envs.training.eval_refit`, generation N: the data of the run's first N);
-``RUN`` is the folder above ``checkpoints/``, whose ``progress.jsonl`` says how the run got there. NAME must be an `EVALUATION` agent of
-`hive_envs.pretrained.PRETRAINED`. Written into the package's pretrained folder:
+``RUN`` is the folder above ``checkpoints/``, whose ``progress.jsonl`` says how the run got there.
+NAME must be an `EVALUATION` agent of `hive_envs.pretrained.PRETRAINED`. Written into the package's pretrained folder:
 
 - ``NAME.pt``: the file's compiled network (``evaluation``, what a search reads) and what loading it
   needs (game, options, features, sizes, generation, positions, the training config), re-saved in the
@@ -18,8 +18,8 @@ written beside them (`hive_envs.training.eval_refit`, generation N: the data of 
   features and network; ``generations``, ``positions`` and ``training_minutes`` as the run's
   ``progress.jsonl`` recorded them at that generation (the minutes include the run's per-generation
   matches), with those lines (``training``); ``code_commits`` (``--commit``: the commits the run ran
-  from, which the trainer's files do not record, then a refit's); ``config``, the training config; ``default_depth``,
-  the depth ``pretrained:NAME`` searches to (``--depth``, `DEFAULT_DEPTH`); ``usage``; ``results``;
+  from, which the trainer's files do not record, then a refit's); ``config``, the training config;
+  ``default_depth``, the depth ``pretrained:NAME`` searches to (``--depth``, `DEFAULT_DEPTH`); ``usage``; ``results``;
   ``note``.
 
 ``results`` are measured, never written by hand: ``--matches`` takes arena reports (``hive-arena PLAYER

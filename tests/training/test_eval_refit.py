@@ -58,12 +58,22 @@ def test_the_same_seed_fits_the_same_weights(run, tmp_path):
         (["--generations", "1-0"], "needs 0 <= A <= B"),
         (["--generations", "x"], "--generations takes A-B"),
         (["--generations", "0", "--epochs", "0"], "--epochs must be >= 1"),
+        (["--generations", "0", "--num_threads", "-1"], "--num_threads >= 0"),
+        (["--generations", "0", "--score_weight", "1.5"], "score_weight"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(run, tmp_path, capsys, arguments, message):
     out = tmp_path / "refit.pt"
     assert eval_refit.main([str(run), "--out", str(out), *arguments]) == 2
     assert message in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("name", ["latest.pt", "gen_0001.pt"])
+def test_the_run_s_own_checkpoints_are_never_overwritten(run, capsys, name):
+    path = run / "checkpoints" / name
+    before = path.read_bytes()
+    assert eval_refit.main([str(run), "--generations", "0", "--out", str(path)]) == 2
+    assert "would replace the run's own checkpoint" in capsys.readouterr().err and path.read_bytes() == before
 
 
 def test_a_folder_without_a_run_is_refused(tmp_path, capsys):

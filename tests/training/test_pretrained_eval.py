@@ -110,7 +110,7 @@ def test_a_refit_of_the_run_s_data_names_its_commits_and_says_it_was_fitted_afre
     assert card["code_commits"] == [HEAD, HEAD] and card["config"]["refit"]["epochs"] == 2
     assert (
         "8 hidden) fitted afresh (2 passes) to the data of the first 2 generations of the `tiny_eval` run"
-        in (card_markdown(card))
+        in card_markdown(card)
     )
 
 
