@@ -5,6 +5,7 @@
     make_player("alphabeta:6,T=1")        # both: whichever limit comes first
     make_player("alphabeta:3,eval=learned:runs/hive_eval/checkpoints/latest.pt")   # a learned evaluation
     make_player("alphabeta:T=1,eval=pretrained:hive_eval")   # the one shipped with the package
+    make_player("alphabeta:3,eval=pretrained:hive_eval,other=hand")  # hand evaluation on other variants
     AlphaBetaPlayer(depth=3, seed=0).choose(game, SearchLimits(time_s=1.0))
 
 ``eval=hand`` (the default) scores the leaves with the game's hand evaluation; ``eval=learned:PATH``
@@ -13,7 +14,11 @@ with the learned evaluation in the file PATH (`hive_envs.agents.eval_checkpoint`
 imports torch; a PATH cannot hold a comma); ``eval=pretrained:NAME`` with the one the package ships
 as NAME (`hive_envs.pretrained`, an agent of kind ``EVALUATION``: ``hive_eval``; the player spec
 ``pretrained:NAME`` is this search at its model card's depth). Only a game whose searcher has a
-learned evaluation takes one; for another game the spec is refused.
+learned evaluation takes one; for another game the spec is refused. A learned evaluation plays only
+the variant it was trained on (Hive's expansions, Hoyito's board: the features of pieces or holes it
+never saw are untrained), and a game of another variant is refused at its first move, unless the spec
+says ``other=hand``: then such a game is searched with the hand evaluation (what the UHP engine's
+default player does, so that a viewer's Base+MLP game still gets moves).
 
 `AlphaBetaPlayer` picks the searcher of the game it is given (its definition's ``searcher``:
 `HiveAlphaBeta` for a `HiveGame`, `HoyitoAlphaBeta` for a `HoyitoGame`), makes it on first use and
@@ -40,7 +45,7 @@ import queue
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -54,7 +59,7 @@ from hive_envs.pretrained import EVALUATION, pretrained_kind, pretrained_names, 
 
 SYNTAX = (
     "alphabeta:DEPTH | alphabeta:T=SECONDS | alphabeta:DEPTH,T=SECONDS, each optionally "
-    ",eval=learned:PATH or ,eval=pretrained:NAME"
+    ",eval=learned:PATH or ,eval=pretrained:NAME (then optionally ,other=hand)"
 )
 TABLE_ENTRY_BYTES = 18  # key 8, move 4, score 4, depth and bound 2
 MAX_TABLE_MB = (TABLE_ENTRY_BYTES << 26) >> 20
@@ -88,14 +93,26 @@ def parse_spec(argument: str, game: str | None = None) -> tuple[int | None, floa
             f"player {f'alphabeta:{argument}'!r}: a learned evaluation's file (eval=learned:PATH) is not "
             f"taken here; the evaluations shipped with the package are (eval=pretrained:NAME)"
         )
-    depth, time_s, _ = parse_settings(argument, game)
-    return depth, time_s
+    settings = parse_settings(argument, game)
+    return settings.depth, settings.time_s
 
 
-def parse_settings(argument: str, game: str | None = None) -> tuple[int | None, float | None, str | None]:
-    """(depth, seconds, the learned evaluation's file or None for the hand one) of the text after
-    ``alphabeta:``; ValueError naming the spec as `parse_spec`, and for an ``eval=`` that is not
-    ``hand``, ``learned:PATH`` (PATH not empty) or ``pretrained:NAME`` (a shipped evaluation: its file)."""
+class Settings(NamedTuple):
+    """What an ``alphabeta:...`` spec says (`parse_settings`)."""
+
+    depth: int | None
+    time_s: float | None
+    evaluation: str | None
+    """The learned evaluation's file; None: the hand evaluation."""
+    other_hand: bool = False
+    """``other=hand``: a variant the learned evaluation was not trained on is searched with the hand one."""
+
+
+def parse_settings(argument: str, game: str | None = None) -> Settings:
+    """The `Settings` of the text after ``alphabeta:``; ValueError naming the spec as `parse_spec`,
+    for an ``eval=`` that is not ``hand``, ``learned:PATH`` (PATH not empty) or ``pretrained:NAME`` (a
+    shipped evaluation: its file), and for an ``other=`` that is not ``hand`` or comes without a learned
+    evaluation."""
     spec = f"alphabeta:{argument}"
     searchers = searcher_classes()
     if game in searchers:
@@ -105,13 +122,18 @@ def parse_settings(argument: str, game: str | None = None) -> tuple[int | None, 
         caps = "caps: " + ", ".join(f"{name} {searcher.max_depth}" for name, searcher in searchers.items())
     depth = time_s = None
     evaluation: str | None = None
+    other_hand = False
     parts = [part.strip() for part in argument.split(",")]
-    evaluations = [part for part in parts if part.startswith("eval=")]
-    if len(evaluations) > 1:
-        raise ValueError(f"player {spec!r}: one eval= at most")
+    for key in ("eval=", "other="):
+        if sum(part.startswith(key) for part in parts) > 1:
+            raise ValueError(f"player {spec!r}: one {key} at most")
     for part in parts:
         if part.startswith("eval="):
             evaluation = _evaluation(spec, part[len("eval=") :])
+        elif part.startswith("other="):
+            if part != "other=hand":
+                raise ValueError(f"player {spec!r}: other= takes 'hand' only, got {part[len('other=') :]!r}")
+            other_hand = True
         elif _DEPTH.fullmatch(part) and depth is None:
             if len(part) > len(str(cap)):  # no int() of thousands of digits
                 raise ValueError(
@@ -126,7 +148,12 @@ def parse_settings(argument: str, game: str | None = None) -> tuple[int | None, 
         raise ValueError(f"player {spec!r}: the depth must be in 1..{cap} plies ({caps}), got {depth}")
     if time_s is not None and not (math.isfinite(time_s) and 0 < time_s <= MAX_TIME_S):
         raise ValueError(f"player {spec!r}: the time must be in (0, {MAX_TIME_S:g}] seconds, got {time_s!r}")
-    return depth, time_s, evaluation
+    if other_hand and evaluation is None:
+        raise ValueError(
+            f"player {spec!r}: other=hand says what plays the variants a learned evaluation was not "
+            f"trained on; give one (eval=learned:PATH or eval=pretrained:NAME)"
+        )
+    return Settings(depth, time_s, evaluation, other_hand)
 
 
 def _evaluation(spec: str, value: str) -> str | None:
@@ -165,7 +192,8 @@ class AlphaBetaPlayer(BasePlayer):
 
     ``depth`` None and ``time_s`` None: each searcher's default depth (Hive 3, Hoyito 6).
     ``evaluation``: the file of a learned evaluation the searcher scores its leaves with (module
-    docstring); None: the hand evaluation.
+    docstring); None: the hand evaluation. ``other_hand``: a game of a variant that evaluation was not
+    trained on is searched with the hand evaluation instead of refused.
     """
 
     def __init__(
@@ -176,10 +204,12 @@ class AlphaBetaPlayer(BasePlayer):
         table_bits: int = DEFAULT_TABLE_BITS,
         name: str | None = None,
         evaluation: str | None = None,
+        other_hand: bool = False,
     ):
         self.depth, self.time_s, self.table_bits = depth, time_s, table_bits
-        self.evaluation = evaluation
+        self.evaluation, self.other_hand = evaluation, other_hand
         self._searchers: dict[str, AlphaBetaSearcher] = {}
+        self._hand_searchers: dict[str, AlphaBetaSearcher] = {}  # game -> other=hand's, for other variants
         self._lanes: dict[str, list[AlphaBetaSearcher]] = {}  # game -> `act`'s searchers beyond the first
         self._networks: dict[str, Any] = {}  # game -> its learned evaluation, read once for every searcher
         self._trained_on: dict[str, str] = {}  # game -> the variant its learned evaluation was trained on
@@ -187,26 +217,36 @@ class AlphaBetaPlayer(BasePlayer):
         limits = [f"{depth}"] if depth is not None else []
         limits += [f"T={time_s:g}"] if time_s is not None else []
         limits += [f"eval=learned:{evaluation}"] if evaluation is not None else []
+        limits += ["other=hand"] if evaluation is not None and other_hand else []
         super().__init__(name or "alphabeta" + (":" + ",".join(limits) if limits else ""), seed)
 
     @classmethod
     def from_spec(cls, argument: str, game: str | None = None, seed: int | None = None) -> AlphaBetaPlayer:
         """The player of ``alphabeta:ARGUMENT``; with ``game`` its searcher is made (and checked) now,
         and warmed up (`warm_up`) when it searches by time."""
-        depth, time_s, evaluation = parse_settings(argument, game)
+        settings = parse_settings(argument, game)
+        evaluation = settings.evaluation
         if evaluation is not None and not os.path.isfile(evaluation):
             raise ValueError(f"player {f'alphabeta:{argument}'!r}: no learned evaluation file {evaluation!r}")
-        player = cls(depth, time_s, seed, name=f"alphabeta:{argument}", evaluation=evaluation)
+        player = cls(
+            settings.depth,
+            settings.time_s,
+            seed,
+            name=f"alphabeta:{argument}",
+            evaluation=evaluation,
+            other_hand=settings.other_hand,
+        )
         if game is not None:
             player.searcher(game)
-            if time_s is not None:  # its first timed move is not spent loading kernels
+            if settings.time_s is not None:  # its first timed move is not spent loading kernels
                 player.warm_up()
         return player
 
     def seed(self, seed: int | None) -> None:
         super().seed(seed)
         self._seed = 0 if seed is None else int(seed)
-        for searcher in [*self._searchers.values(), *itertools.chain(*self._lanes.values())]:
+        lanes = itertools.chain(*self._lanes.values())
+        for searcher in [*self._searchers.values(), *self._hand_searchers.values(), *lanes]:
             searcher.seed = self._seed
 
     def searcher(self, game_name: str) -> AlphaBetaSearcher:
@@ -215,7 +255,9 @@ class AlphaBetaPlayer(BasePlayer):
             self._searchers[game_name] = self._new_searcher(game_name)
         return self._searchers[game_name]
 
-    def _new_searcher(self, game_name: str) -> AlphaBetaSearcher:
+    def _new_searcher(self, game_name: str, hand: bool = False) -> AlphaBetaSearcher:
+        """A searcher of ``game_name`` with this player's settings: with its learned evaluation unless
+        ``hand`` or it has none."""
         searchers = searcher_classes()
         if game_name not in searchers:
             raise ValueError(
@@ -224,7 +266,7 @@ class AlphaBetaPlayer(BasePlayer):
             )
         try:
             extra = {}
-            if self.evaluation is not None:
+            if self.evaluation is not None and not hand:
                 if game_name not in self._networks:
                     self._networks[game_name] = self._network(game_name, searchers[game_name])
                 extra["network"] = self._networks[game_name]
@@ -237,19 +279,22 @@ class AlphaBetaPlayer(BasePlayer):
         thread count of threads at once, on a searcher each: the search kernels release the GIL, and a
         depth-limited search clears its table first, so its move depends on the position alone and the
         threads change no move. A timed search runs the rows one after another (its time is the
-        move's own, not shared with other searches)."""
+        move's own, not shared with other searches), as do the rows of a variant ``other_hand``
+        searches with the hand evaluation."""
         rows = check_rows(rows, batch.num_games)
         lanes = min(numba.get_num_threads(), rows.size)
         if self.time_s is not None or lanes < 2:
             return actions_by_choosing(self, batch, rows)
         games = [batch.game(int(g)) for g in rows]
-        searchers = self._lane_searchers(games[0].game_name, lanes)
+        name = games[0].game_name  # one batch: one game and variant
+        if self._variant_searcher(games[0]) is not self.searcher(name):
+            return actions_by_choosing(self, batch, rows)
+        searchers = self._lane_searchers(name, lanes)
         idle: queue.SimpleQueue[AlphaBetaSearcher] = queue.SimpleQueue()
         for searcher in searchers:
             idle.put(searcher)
 
         def search(game: Game) -> SearchResult:
-            self._check_variant(game)
             searcher = idle.get()
             try:
                 return searcher.search(game)
@@ -286,17 +331,24 @@ class AlphaBetaPlayer(BasePlayer):
         self._trained_on[game_name] = definition.label(definition.parse_options(dict(data["game_options"])))
         return network
 
-    def _check_variant(self, game: Game) -> None:
-        """ValueError when the learned evaluation was trained on another variant of the game (its label:
-        Hive's expansions, Hoyito's board): its features of pieces or holes it never saw are untrained."""
+    def _variant_searcher(self, game: Game) -> AlphaBetaSearcher:
+        """The searcher that plays ``game``: `searcher`'s, unless its learned evaluation was trained on
+        another variant of the game (its label: Hive's expansions, Hoyito's board), whose features of
+        pieces or holes it never saw are untrained: then the hand evaluation's with ``other_hand``, else
+        ValueError."""
+        learned = self.searcher(game.game_name)  # reads the learned evaluation, and its variant, once
         trained = self._trained_on.get(game.game_name)
-        if trained is None:
-            return
         playing = GAMES[game.game_name].label(game.options)
-        if playing != trained:
+        if trained is None or playing == trained:
+            return learned
+        if not self.other_hand:
             raise ValueError(
-                f"player {self.name!r}: its learned evaluation was trained on {trained}; this game is {playing}"
+                f"player {self.name!r}: its learned evaluation was trained on {trained}; this game is "
+                f"{playing} (other=hand searches such a game with the hand evaluation)"
             )
+        if game.game_name not in self._hand_searchers:
+            self._hand_searchers[game.game_name] = self._new_searcher(game.game_name, hand=True)
+        return self._hand_searchers[game.game_name]
 
     def choose(self, game: Game, limits: SearchLimits | None = None) -> int:
         """The searched move of ``game`` (left unchanged); ``limits`` replace this player's when given.
@@ -309,8 +361,7 @@ class AlphaBetaPlayer(BasePlayer):
         if depth is not None and time_s is None:  # a depth asked for stays within this player's time
             time_s = self.time_s
         self.last_search = None
-        searcher = self.searcher(game.game_name)
-        self._check_variant(game)
+        searcher = self._variant_searcher(game)
         result = searcher.search(game, depth, time_s)
         self.last_search = result
         return result.move_id
@@ -344,6 +395,7 @@ class AlphaBetaPlayer(BasePlayer):
         else:
             raise ValueError(f"unknown alpha-beta option {name!r}")
         self._searchers.clear()  # made again with the new settings at the next move
+        self._hand_searchers.clear()
         self._lanes.clear()
 
     def table_megabytes(self, bits: int | None = None) -> int:

@@ -340,7 +340,8 @@ register_player_kind(
     syntax="alphabeta:D | alphabeta:T=S",
     help="alpha-beta search to D plies, or for S seconds per move (both: alphabeta:D,T=S); Hive and Hoyito; "
     "add ,eval=learned:PATH for a learned evaluation's file, or ,eval=pretrained:NAME for one shipped with "
-    f"the package ({', '.join(pretrained_names(EVALUATION))})",
+    f"the package ({', '.join(pretrained_names(EVALUATION))}), and then ,other=hand to search the variants it "
+    "was not trained on with the hand evaluation",
 )
 register_player_kind(
     "uhp", _uhp_engine, syntax="uhp:COMMAND", help="an external Universal Hive Protocol engine process"

@@ -257,7 +257,7 @@ def _searched_with(name: str, data: dict[str, Any], player: str, game: str, path
         raise ValueError(
             f"{said} is no alpha-beta search (the learned evaluation must be the arena's PLAYER)"
         )
-    depth, move_time_s, file = parse_settings(argument, game)
+    depth, move_time_s, file, _ = parse_settings(argument, game)
     if file is None:
         raise ValueError(f"{said} searched with the hand evaluation, not a learned one")
     try:

@@ -52,3 +52,18 @@ def test_a_batch_refuses_rows_outside_it():
     batch = played_batch("hive", 2, seed=0)
     with pytest.raises(ValueError):
         AlphaBetaPlayer.from_spec("1").act(batch, np.array([0, 2]))
+
+
+@needs_two_threads
+def test_a_batch_of_another_variant_is_searched_with_the_hand_evaluation_under_other_hand():
+    batch = GAMES["hive"].make_batch(6, {"expansions": "MLP"})
+    batch.reset(seed=5)
+    rows = np.arange(6)
+    player = AlphaBetaPlayer.from_spec("1,eval=pretrained:hive_eval,other=hand", "hive")
+    numba.set_num_threads(2)
+    try:
+        chosen = player.act(batch, rows)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert chosen.tolist() == actions_by_choosing(AlphaBetaPlayer(depth=1), batch, rows).tolist()
+    assert "hive" not in player._lanes  # one row after another, on the hand searcher

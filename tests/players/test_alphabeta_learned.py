@@ -46,7 +46,7 @@ def test_the_spec_plays_the_searcher_s_move_with_the_file_s_network(evaluation):
 
 
 def test_eval_hand_is_the_hand_evaluation():
-    assert parse_settings("3,eval=hand") == (3, None, None)
+    assert parse_settings("3,eval=hand") == (3, None, None, False)
     game = mid_game(HiveGame(), 10, 1)
     assert make_player("alphabeta:2,eval=hand", PlayerContext(seed=2)).choose(game) == HiveAlphaBeta(
         depth=2, seed=2
@@ -81,3 +81,31 @@ def test_a_learned_evaluation_plays_only_the_variant_it_was_trained_on(evaluatio
     with pytest.raises(ValueError, match="trained on Hive Base; this game is Hive Base\\+MLP"):
         player.choose(HiveGame("Base+MLP"))
     assert player.choose(HiveGame("Base")) in HiveGame("Base").legal_move_ids()
+
+
+def test_other_hand_searches_other_variants_with_the_hand_evaluation(evaluation):
+    path, network = evaluation
+    player = make_player(f"alphabeta:2,eval=learned:{path},other=hand", PlayerContext(game="hive", seed=1))
+    assert parse_settings(f"2,eval=learned:{path},other=hand").other_hand
+    mlp = mid_game(HiveGame("Base+MLP"), 10, 2)
+    assert player.choose(mlp) == HiveAlphaBeta(depth=2, seed=1).choose(mlp)
+    differs = 0
+    for seed in range(4):  # and Base, the variant it was trained on, with the file's network still
+        base = mid_game(HiveGame("Base"), 12, seed)
+        assert player.choose(base) == HiveAlphaBeta(depth=2, seed=1, network=network).search(base).move_id
+        differs += player.choose(base) != HiveAlphaBeta(depth=2, seed=1).choose(base)
+    assert differs
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("alphabeta:2,other=hand", "other=hand says what plays"),
+        ("alphabeta:2,eval=hand,other=hand", "other=hand says what plays"),
+        ("alphabeta:2,eval=pretrained:hive_eval,other=learned", "other= takes 'hand' only"),
+        ("alphabeta:2,eval=pretrained:hive_eval,other=hand,other=hand", "one other= at most"),
+    ],
+)
+def test_bad_other_values_are_refused(spec, reason):
+    with pytest.raises(ValueError, match=reason):
+        make_player(spec, PlayerContext(game="hive"))
