@@ -49,11 +49,19 @@ a move, and `eval=pretrained:hive_eval` joins any `alphabeta:` spec (`alphabeta:
 shipped file, never a path. Its card holds what the file is (features, network sizes, sha256), the
 training run's config and code commit, the generations, positions and minutes its `progress.jsonl`
 recorded, with each generation's line (`training`), the default depth, and `results`: arena matches
-of its search (`hive-arena "alphabeta:3,eval=learned:RUN/checkpoints/gen_NNNN.pt" alphabeta:3 --games 200
---opening-plies 4 --workers 2 --out REPORT.json`) added by `python training/pretrained.py export-eval
-RUN/checkpoints/gen_NNNN.pt hive_eval --commit SHA --matches REPORT.json`
-(`hive_envs.training.pretrained_eval`).
+of its search (`hive-arena "alphabeta:3,eval=learned:FILE" alphabeta:3 --games 200 --opening-plies 4
+--workers 2 --out REPORT.json`) added by `python training/pretrained.py export-eval FILE hive_eval
+--commit SHA [SHA ...] --matches REPORT.json` (`hive_envs.training.pretrained_eval`). FILE is a run's
+generation (`RUN/checkpoints/gen_NNNN.pt`) or a network fitted afresh to a run's data
+(`python -m hive_envs.training.eval_refit RUN --generations A-B --out FILE`, the shipped one: its card
+says so, and `--commit` names both the run's and the refit's code).
 """
+
+
+def book_label(row: dict) -> str:
+    """The arena's opening book of an evaluation's row: its plies, and its seed where the row records it."""
+    seed = row.get("opening_seed")
+    return f"{row['opening_plies']}-ply openings" + (f", book {seed}" if seed is not None else "")
 
 
 def play_label(row: dict) -> str:
@@ -167,7 +175,7 @@ def evaluation_markdown(card: dict) -> str:
     ):
         pairs = r.get("pair_score_ci95")
         lines.append(
-            f"| {search_label(r)} | `{r['opponent']}` | {r['opening_plies']}-ply openings | {r['games']} | "
+            f"| {search_label(r)} | `{r['opponent']}` | {book_label(r)} | {r['games']} | "
             f"{r['wins']} / {r['draws']} / {r['losses']} | "
             f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}] | "
             + (f"[{pairs[0]:.3f}, {pairs[1]:.3f}]" if pairs else "")

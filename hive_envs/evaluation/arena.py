@@ -403,6 +403,7 @@ def run(
         "game": settings.game,
         "game_options": settings.game_options,
         "opening_plies": settings.opening_plies,
+        "seed": settings.seed,  # the opening book's (and the players' tie-break seeds')
         "move_time_s": settings.move_time_s,
         "matches": [],
     }

@@ -4,6 +4,7 @@
         --note "trained with --config hive_base, then --resume ..."
     python -m hive_envs.training.pretrained export-eval runs/hive_eval/checkpoints/gen_0016.pt hive_eval \\
         --commit SHA --matches depth3.json time1.json
+    python -m hive_envs.training.pretrained add-matches hive_eval time1_book1.json
     python -m hive_envs.training.pretrained measure hive_base --opponents random alphabeta:1 --games 200 --workers 2
     python -m hive_envs.training.pretrained measure hive_base --play search --opponents alphabeta:2 --games 20
 
@@ -29,7 +30,9 @@ tables of the README and docs/results.md through ``python -m tools.render_docs``
 
 ``export-eval`` ships a learned evaluation (a ``hive-train-eval`` run's generation file) as an agent of
 kind ``EVALUATION``, with its card and, from arena reports, its results (`hive_envs.training.pretrained_eval`,
-whose docstring says what it writes); ``export`` and ``measure`` take the policy agents.
+whose docstring says what it writes); ``add-matches NAME REPORT ...`` adds arena matches of the one
+shipped to its card and results, without its training run; ``export`` and ``measure`` take the policy
+agents.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ from hive_envs.pretrained import (
 with script_imports(__name__):  # run as a script without an extra: one line, not a traceback
     from hive_envs.agents.checkpoint import DEFAULT_SEARCH, load_checkpoint, save_checkpoint, stored_search
     from hive_envs.players.checkpoint import AgentPlayer
-    from hive_envs.training.pretrained_eval import DEFAULT_DEPTH, export_evaluation
+    from hive_envs.training.pretrained_eval import DEFAULT_DEPTH, add_matches, export_evaluation
 
 
 def training_minutes(segments: list[dict]) -> float:
@@ -187,6 +190,22 @@ def _export_eval_arguments(commands) -> None:
         "its results",
     )
     evaluation.add_argument("--note", default="", help="free text for the model card (how it was trained)")
+    added = commands.add_parser(
+        "add-matches", help="add arena matches of a shipped learned evaluation to its card and results"
+    )
+    added.add_argument("name", help=f"one of {', '.join(pretrained_names(EVALUATION))}")
+    added.add_argument(
+        "matches",
+        nargs="+",
+        metavar="REPORT",
+        help="arena reports (hive-arena ... --out REPORT) whose first player searched with the shipped network",
+    )
+    added.add_argument(
+        "--opening-seed",
+        type=int,
+        metavar="S",
+        help="the opening book (hive-arena --seed) of reports that do not record it",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             for path in shipped:
                 print(f"wrote {path}")
+        elif args.command == "add-matches":
+            print(f"wrote {add_matches(args.name, args.matches, args.opening_seed)}")
         elif args.from_ladder:
             results, rows = rows_from_ladder(args.name, args.from_ladder)
             record_rows(args.name, rows)

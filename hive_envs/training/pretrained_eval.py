@@ -2,6 +2,7 @@
 
     python -m hive_envs.training.pretrained export-eval RUN/checkpoints/gen_NNNN.pt hive_eval \\
         --commit SHA [SHA ...] [--depth 3] [--matches REPORT.json ...] [--note TEXT]
+    python -m hive_envs.training.pretrained add-matches hive_eval REPORT.json ... [--opening-seed S]
 
 The source is a generation file of a ``hive-train-eval`` run (`hive_envs.training.eval_training`),
 ``RUN/checkpoints/gen_NNNN.pt`` (or ``latest.pt``), or a network fitted afresh to the run's data and
@@ -28,11 +29,17 @@ alpha-beta search with this network, ``alphabeta:...,eval=learned:PATH`` with PA
 compiled arrays (the generation file, or any copy), or ``pretrained:NAME[@T=S]`` /
 ``alphabeta:...,eval=pretrained:NAME`` while the shipped file already holds it (an export again). Each
 match becomes a row (its counts by seat, score and intervals, move times, the search and the arena's
-limit, the report's path) in the card and in the agent's results file,
+limit, the opening book's seed, the report's path) in the card and in the agent's results file,
 ``docs/results/pretrained_NAME.json`` (its games in the records file beside it, when the report's are
-at hand). A row replaces one of the same search and opponent; a file with another network drops the
-rows of the one it replaces, and its results file. Anything refused is refused before anything is
-written.
+at hand). A row replaces one of the same search, opponent and opening book (`row_key`; a row whose
+book is not known, from a report written before arena reports recorded their seed, only one from the
+same report); a file with another network drops the rows of the one it replaces, and its results
+file. Anything refused is refused before anything is written.
+
+``add-matches`` (`add_matches`) adds matches to the card of the evaluation the package ships, without
+its training run: a match measured after the export, when the run's folder may be gone. Its reports
+must have played the shipped file's network, as above; ``--opening-seed`` gives the book of a report
+that does not record it (``hive-arena --seed``, 0 by default).
 """
 
 from __future__ import annotations
@@ -132,7 +139,7 @@ def export_evaluation(
             "any alpha-beta spec": f"alphabeta:D,eval=pretrained:{name}",
             "python": f'hive_envs.players.make_player("pretrained:{name}")',
         },
-        "results": [row for row in kept if row_key(row) not in {row_key(new) for new in rows}] + rows,
+        "results": merged_rows(kept, rows),
         "note": note,
     }
     card_path.write_text(json.dumps(card, indent=2) + "\n")
@@ -200,15 +207,55 @@ def progress_lines(checkpoint: Path, data: dict[str, Any]) -> list[dict]:
     return training
 
 
+def add_matches(name: str, matches: list[str], opening_seed: int | None = None) -> Path:
+    """Add the arena reports' matches of the shipped evaluation ``name`` to its card and results file
+    (module docstring, ``add-matches``); returns the card's path. ValueError, writing nothing, for a
+    name that is no evaluation agent, no reports, or a report that did not play the shipped network."""
+    if pretrained_kind(name) != EVALUATION:
+        raise ValueError(
+            f"{name!r} is no learned-evaluation agent of the package ({', '.join(pretrained_names(EVALUATION))})"
+        )
+    if not matches:
+        raise ValueError("add-matches: give the arena reports to add")
+    if opening_seed is not None and (
+        isinstance(opening_seed, bool) or not isinstance(opening_seed, int) or opening_seed < 0
+    ):
+        raise ValueError(f"--opening-seed must be an int >= 0 (hive-arena's --seed), got {opening_seed!r}")
+    weights = pretrained_path(name)
+    rows, games = match_rows(name, load_eval_checkpoint(weights), matches, opening_seed)
+    card_path = weights.with_suffix(".json")
+    card = json.loads(card_path.read_text())
+    card["results"] = merged_rows(card.get("results", []), rows)
+    card_path.write_text(json.dumps(card, indent=2) + "\n")
+    _record(name, card, rows, games)
+    return card_path
+
+
 def row_key(row: dict) -> tuple:
-    """What a result row measured: the search's depth and seconds a move, and the opponent."""
-    return row["depth"], row["move_time_s"], row["opponent"]
+    """What a result row measured: the search's depth and seconds a move, the opponent and the opening
+    book (its seed; where the row does not know it, the report it came from)."""
+    book = row.get("opening_seed")
+    return (
+        row["depth"],
+        row["move_time_s"],
+        row["opponent"],
+        book if book is not None else row.get("matches_report"),
+    )
 
 
-def match_rows(name: str, data: dict[str, Any], reports: list[str]) -> tuple[list[dict], list[list[dict]]]:
+def merged_rows(earlier: list[dict], rows: list[dict]) -> list[dict]:
+    """``earlier`` without the rows ``rows`` measure again (`row_key`), then ``rows``."""
+    replaced = {row_key(row) for row in rows}
+    return [row for row in earlier if row_key(row) not in replaced] + rows
+
+
+def match_rows(
+    name: str, data: dict[str, Any], reports: list[str], opening_seed: int | None = None
+) -> tuple[list[dict], list[list[dict]]]:
     """The result rows of the arena reports' matches (module docstring) and each row's games (empty
-    when a report's records file is not at hand); ValueError for a report of another game or variant,
-    or a match whose first player is not an alpha-beta search with ``data``'s network."""
+    when a report's records file is not at hand); ``opening_seed``: the book of a report that does not
+    record its seed. ValueError for a report of another game or variant, or a match whose first player
+    is not an alpha-beta search with ``data``'s network."""
     game = str(data["game"])
     definition = GAMES[game]
     trained_on = definition.label(definition.parse_options(dict(data["game_options"])))
@@ -240,6 +287,7 @@ def match_rows(name: str, data: dict[str, Any], reports: list[str]) -> tuple[lis
                     "depth": depth,
                     "move_time_s": move_time_s,
                     "opening_plies": report.get("opening_plies"),
+                    "opening_seed": report.get("seed", opening_seed),
                     "matches_report": str(path),
                 }
             )
@@ -280,10 +328,13 @@ def _record(name: str, card: dict, rows: list[dict], games: list[list[dict]]) ->
     """The agent's results file: the card's rows, with their games where the reports' were at hand."""
     path = results_file(name)
     earlier = results_files.read_report(path)[0].get("results", []) if path.is_file() else []
-    replaced = {row_key(row) for row in rows}
-    kept = [row for row in earlier if row_key(row) not in replaced]
     played = [{**row, results_files.GAMES: g} if g else row for row, g in zip(rows, games)]
     results_files.write(
         path,
-        {"name": name, "game": card["game"], "game_options": card["game_options"], "results": kept + played},
+        {
+            "name": name,
+            "game": card["game"],
+            "game_options": card["game_options"],
+            "results": merged_rows(earlier, played),
+        },
     )

@@ -5,6 +5,7 @@ results only from arena reports that played that very network; anything refused 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -123,7 +124,8 @@ def test_results_are_the_arena_matches_of_this_very_network(run, tmp_path):
     assert row["matches_report"] == learned and "games_played" not in row
     results = agent_results.results_file("hive_eval")
     assert len(results_files.read_records(results)["results"][0]["games_played"]) == 2
-    assert "| alphabeta:1 | `random` | 2-ply openings | 2 |" in card_markdown(model_card("hive_eval"))
+    assert row["opening_seed"] == 1  # the arena report's --seed: its book
+    assert "| alphabeta:1 | `random` | 2-ply openings, book 1 | 2 |" in card_markdown(model_card("hive_eval"))
     # the shipped file played by name: the same network, so its row joins the first
     shipped = match_report(tmp_path / "shipped.json", "pretrained:hive_eval@T=0.02")
     export_evaluation(str(source), "hive_eval", HEAD, matches=[shipped])
@@ -192,6 +194,50 @@ def test_the_command_writes_both_files(run, capsys):
     assert sorted(path.name for path in folder.iterdir()) == ["hive_eval.json", "hive_eval.pt"]
     assert capsys.readouterr().out.count("wrote ") == 2
     assert pretrained_script.main(["export-eval", str(source), "hive_base", "--commit", HEAD]) != 0
+
+
+def test_add_matches_adds_the_shipped_network_s_matches_once_its_run_is_gone(run, tmp_path, capsys):
+    source, _ = run
+    export_evaluation(str(source), "hive_eval", HEAD, note="kept")
+    shutil.rmtree(source.parent.parent)
+    player = "alphabeta:1,eval=pretrained:hive_eval"
+    book1 = match_report(tmp_path / "book1.json", player)
+    older = tmp_path / "older.json"  # a report of book 2 from before reports recorded their seed
+    arena.run(
+        [player], ["random"], 2, Settings(game="hive", max_turns=16, opening_plies=2, seed=2), out=str(older)
+    )
+    report = json.loads(older.read_text())
+    del report["seed"], report[results_files.RECORDS]  # its games stay where it was played
+    older.write_text(json.dumps(report))
+    assert pretrained_script.main(["add-matches", "hive_eval", book1]) == 0
+    assert pretrained_eval.add_matches("hive_eval", [str(older)], opening_seed=2).name == "hive_eval.json"
+    pretrained_eval.add_matches("hive_eval", [book1])  # the same book again: replaced, not doubled
+    card = model_card("hive_eval")
+    assert [row["opening_seed"] for row in card["results"]] == [2, 1] and card["note"] == "kept"
+    assert "2-ply openings, book 2 | 2 |" in card_markdown(card)
+    assert len(results_files.read_records(agent_results.results_file("hive_eval"))["results"]) == 2
+    assert "wrote " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "reports", "seed", "message"),
+    [
+        ("hive_base", ["REPORT"], None, "'hive_base' is no learned-evaluation agent"),
+        ("hive_eval", [], None, "give the arena reports"),
+        ("hive_eval", ["REPORT"], -1, "--opening-seed must be an int >= 0"),
+        ("hive_eval", ["HAND"], None, "searched with the hand evaluation"),
+    ],
+)
+def test_add_matches_refuses_bad_input_and_writes_nothing(run, tmp_path, name, reports, seed, message):
+    source, folder = run
+    export_evaluation(str(source), "hive_eval", HEAD)
+    written = {path.name: path.read_bytes() for path in folder.iterdir()}
+    paths = {"REPORT": match_report(tmp_path / "r.json", "pretrained:hive_eval@T=0.02")}
+    paths["HAND"] = match_report(tmp_path / "hand.json", "alphabeta:1")
+    with pytest.raises(ValueError, match=message):
+        pretrained_eval.add_matches(name, [paths[report] for report in reports], seed)
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == written
+    assert not agent_results.results_file("hive_eval").exists()
 
 
 def test_the_shipped_card_renders_without_results():
