@@ -278,16 +278,53 @@ def test_bestmove_in_a_forced_pass_position_is_pass(engine):
     assert answer(engine, "bestmove") == ["pass"]
 
 
-def test_bestmove_searches_with_the_alpha_beta_by_default(engine):
+def shipped_network():
+    """The compiled network of the learned evaluation the package ships (``pretrained:hive_eval``)."""
+    from hive_envs.agents.eval_checkpoint import learned_network_of, load_eval_checkpoint
+    from hive_envs.hive.search.eval_features import HIVE_FEATURES
+    from hive_envs.pretrained import pretrained_path
+
+    return learned_network_of(load_eval_checkpoint(pretrained_path("hive_eval")), HIVE_FEATURES)
+
+
+def test_bestmove_searches_with_the_shipped_learned_evaluation_by_default_on_base(engine):
     from hive_envs.hive import HiveAlphaBeta
 
+    network = shipped_network()
     answer(engine, "newgame Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-")
     game = engine.game.copy()
     for args, depth in (("", 3), (" depth 1", 1), (" depth 2", 2), (" depth 0", 1)):
-        expected = game.move_name(HiveAlphaBeta(depth=depth, seed=0).choose(game))
+        expected = game.move_name(HiveAlphaBeta(depth=depth, seed=0, network=network).search(game).move_id)
         assert answer(engine, "bestmove" + args) == [expected], args
     answer(engine, "options set MaxDepth 2")
-    assert answer(engine, "bestmove") == [game.move_name(HiveAlphaBeta(depth=2, seed=0).choose(game))]
+    searched = HiveAlphaBeta(depth=2, seed=0, network=network).search(game)
+    assert answer(engine, "bestmove") == [game.move_name(searched.move_id)]
+
+
+def test_bestmove_searches_with_the_hand_evaluation_on_expansions(engine):
+    from hive_envs.hive import HiveAlphaBeta
+
+    answer(engine, "newgame Base+MLP;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wM -wQ;bL bQ-")
+    game = engine.game.copy()
+    assert answer(engine, "bestmove depth 2") == [game.move_name(HiveAlphaBeta(depth=2, seed=0).choose(game))]
+
+
+def test_without_torch_the_engine_plays_the_hand_evaluation_and_says_so(monkeypatch, capsys):
+    import importlib.util
+    import io
+
+    from hive_envs.hive import HiveAlphaBeta, uhp
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else find_spec(name, *a)
+    )
+    assert uhp.default_player() == uhp.HAND_PLAYER == "alphabeta:3"
+    out = io.StringIO()
+    assert uhp.main([], stdin=io.StringIO("newgame\nbestmove depth 1\nexit\n"), stdout=out) == 0
+    assert "torch is not installed" in capsys.readouterr().err
+    *_, move, done = out.getvalue().splitlines()
+    assert done == "ok" and move == HiveGame().move_name(HiveAlphaBeta(depth=1, seed=0).choose(HiveGame()))
 
 
 def test_repetition_draw_option_ends_the_game_at_the_third_occurrence(engine):
