@@ -338,8 +338,10 @@ class AlphaBetaPlayer(BasePlayer):
         ValueError."""
         learned = self.searcher(game.game_name)  # reads the learned evaluation, and its variant, once
         trained = self._trained_on.get(game.game_name)
+        if trained is None:  # the hand evaluation: no variant to check, no label to build each move
+            return learned
         playing = GAMES[game.game_name].label(game.options)
-        if trained is None or playing == trained:
+        if playing == trained:
             return learned
         if not self.other_hand:
             raise ValueError(

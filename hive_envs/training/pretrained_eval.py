@@ -93,11 +93,7 @@ def export_evaluation(
     both paths. ValueError, writing nothing, for a name that is no evaluation agent, a bad commit or
     depth, a file that is no learned evaluation, a run folder whose progress.jsonl does not describe
     it, or a match report that did not play this network."""
-    if pretrained_kind(name) != EVALUATION:  # ValueError for an unknown name, listing the known ones
-        raise ValueError(
-            f"{name!r} is no learned-evaluation agent of the package "
-            f"({', '.join(pretrained_names(EVALUATION))}); a policy checkpoint is exported with `export`"
-        )
+    check_evaluation_name(name)
     commits = [full_commit(one) for one in ([commit] if isinstance(commit, str) else commit)]
     data = load_eval_checkpoint(checkpoint)
     # its game has a search that reads it, the depth is in range, the network fits the features
@@ -207,14 +203,21 @@ def progress_lines(checkpoint: Path, data: dict[str, Any]) -> list[dict]:
     return training
 
 
+def check_evaluation_name(name: str) -> None:
+    """ValueError unless ``name`` is a learned-evaluation agent of the package (an unknown name's
+    error lists the known ones)."""
+    if pretrained_kind(name) != EVALUATION:
+        raise ValueError(
+            f"{name!r} is no learned-evaluation agent of the package "
+            f"({', '.join(pretrained_names(EVALUATION))}); a policy checkpoint is exported with `export`"
+        )
+
+
 def add_matches(name: str, matches: list[str], opening_seed: int | None = None) -> Path:
     """Add the arena reports' matches of the shipped evaluation ``name`` to its card and results file
     (module docstring, ``add-matches``); returns the card's path. ValueError, writing nothing, for a
     name that is no evaluation agent, no reports, or a report that did not play the shipped network."""
-    if pretrained_kind(name) != EVALUATION:
-        raise ValueError(
-            f"{name!r} is no learned-evaluation agent of the package ({', '.join(pretrained_names(EVALUATION))})"
-        )
+    check_evaluation_name(name)
     if not matches:
         raise ValueError("add-matches: give the arena reports to add")
     if opening_seed is not None and (
