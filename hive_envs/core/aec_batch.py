@@ -29,8 +29,9 @@ cannot be copied position by position).
 
 ``game(row)`` is a protocol game of row ``row`` (an independent copy) and ``move_to_action`` the
 identity on legal actions, so players of `hive_envs.players` that choose on games play here too.
-Over an env of this package the batch also has ``greedy_actions(rows, rng)`` (its game's greedy
-heuristic, `aec_game.AecGame.greedy_move_scores`), so the tools offer the greedy player there.
+``greedy_actions(rows, rng)``: the greedy player's actions (`aec_game.AecGame.greedy_move_scores`:
+over an env of this package its game's heuristic, over any other a move that wins at once), so the
+tools offer the greedy player on every env.
 ``options`` and ``aec_options``: the env's name and options (`AecOptions`).
 """
 
@@ -79,11 +80,10 @@ class AecBatch(BatchGame):
         with driving(self.label, "resetting, observing and playing it"):
             self._probe()
             self.reset()
-        if AecGame(self.aec_options, env=self.envs[0]).has_greedy:
-            self.greedy_actions = self._greedy_actions
 
-    def _greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
-        """The greedy heuristic's action in each row (ties at random), as the compiled batches give it."""
+    def greedy_actions(self, rows, rng: np.random.Generator) -> np.ndarray:
+        """The greedy action in each row (`aec_game.AecGame.greedy_move_scores`, ties at random), as
+        the compiled batches give theirs."""
         rows = check_rows(rows, self.num_games)
         out = np.empty(rows.size, dtype=np.int64)
         for i, g in enumerate(rows.tolist()):

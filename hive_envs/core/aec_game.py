@@ -23,10 +23,13 @@ replays all moves but the last on a new env reset with the game's seed (`replay`
 deterministic given its seed, as board games are. Why `copy_env` and not ``copy.deepcopy``:
 PettingZoo's classic envs pickle through gymnasium's ``EzPickle``, whose copy is a NEW env built from
 the constructor's arguments, not the position. ``result`` is the sign of seat 0's summed rewards minus
-seat 1's. An env of this package (``env.unwrapped`` holds its protocol ``game`` and ``encoder``,
-`hive_envs.core.game_env`) lends its game's greedy heuristic (`greedy_move_scores`, moves turned into
-actions); any other env has none, and no env has a progress measure: `greedy_move_scores` then and
-`potential` always raise ValueError.
+seat 1's. Greedy scores (`greedy_move_scores`): an env of this package (``env.unwrapped`` holds its
+protocol ``game`` and ``encoder``, `hive_envs.core.game_env`) lends its game's heuristic, moves turned
+into actions; any other env scores each legal action by the reward its mover gets for it (each
+played in a copy of the env), so on the classic games, which pay only at the end, greedy is a move
+that wins at once, else a uniformly random one. Why any env has it: such an opponent punishes
+every immediate threat left open, which a random one does once in many games. No env has a progress
+measure: `potential` always raises ValueError.
 `AecEncoder` is the encoder a checkpoint's `GameView` uses: the env's own observation and mask.
 """
 
@@ -40,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from gymnasium.spaces import Space
 
 from hive_envs.core.aec_make import make_env
 from hive_envs.core.aec_source import AecOptions
@@ -245,17 +249,24 @@ class AecGame:
         """The env, its reset seed and the actions played (replayable with `AecGame` and `play_id`)."""
         return f"{self.label} seed={self._seed} actions={' '.join(map(str, self._moves))}"
 
-    @property
-    def has_greedy(self) -> bool:
-        return inner_game(self.env) is not None
-
     def greedy_move_scores(self) -> tuple[np.ndarray, np.ndarray]:
         inner = inner_game(self.env)
         if inner is None:
-            raise ValueError(f"{self.label} has no greedy heuristic (an AEC env brings no game knowledge)")
+            return self._reward_scores()
         game, encoder = inner
         moves, scores = game.greedy_move_scores()
         actions = np.array([encoder.move_to_action(game, int(m)) for m in moves], dtype=np.int64)
+        return actions, scores
+
+    def _reward_scores(self) -> tuple[np.ndarray, np.ndarray]:
+        """The legal actions and the reward the mover gets for each (module docstring)."""
+        actions, seat = self.legal_move_ids(), self.to_move
+        scores = np.empty(len(actions))
+        with driving(self.label, "playing a copy of it (copy_env)"):
+            for i, action in enumerate(actions.tolist()):
+                after = copy_env(self.env)
+                step_checked(after, action, self.label)
+                scores[i] = step_rewards(after, self.spaces)[seat]
         return actions, scores
 
     def potential(self, seat: int) -> float:
@@ -276,12 +287,19 @@ def inner_game(env):
 def copy_env(env):
     """An independent env in ``env``'s state: each layer of the wrapper chain (``.env`` down to the
     raw env) is rebuilt empty and given a deep copy of its attributes, the copies of the layers standing
-    in for the layers wherever an attribute refers to one (so no layer goes through ``__reduce__``)."""
+    in for the layers wherever an attribute refers to one (so no layer goes through ``__reduce__``).
+    The layers' gymnasium spaces (and dicts of them) are shared, not copied."""
     layers, layer = [], env
     while layer is not None and not any(layer is seen for seen in layers):
         layers.append(layer)
         layer = layer.__dict__.get("env")
     memo = {id(old): object.__new__(type(old)) for old in layers}
+    for old in layers:  # spaces describe the env, not its position: shared (half a copy's time)
+        for value in old.__dict__.values():
+            if isinstance(value, Space) or (
+                isinstance(value, dict) and value and all(isinstance(v, Space) for v in value.values())
+            ):
+                memo[id(value)] = value
     for old in layers:
         memo[id(old)].__dict__.update(copy.deepcopy(old.__dict__, memo))
     return memo[id(env)]

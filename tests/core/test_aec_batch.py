@@ -124,11 +124,23 @@ def test_the_greedy_heuristic_of_our_envs_is_their_games_in_actions(env, compile
         assert adapter.greedy_actions(np.array([row]), np.random.default_rng(row))[0] in best
 
 
-def test_an_env_without_a_game_of_ours_has_no_greedy_player():
-    batch = AecBatch(1, "pettingzoo.classic.connect_four_v3")
-    assert not hasattr(batch, "greedy_actions")
-    with pytest.raises(ValueError, match="has no greedy heuristic"):
-        batch.game(0).greedy_move_scores()
+def test_greedy_on_an_env_without_a_game_of_ours_wins_at_once_else_plays_at_random():
+    batch = AecBatch(2, "pettingzoo.classic.connect_four_v3")
+    # row 0: the first player, to move, has three in column 0; row 1: no one has three in a line
+    for row_0, row_1 in zip([0, 1, 0, 1, 0, 2], [0, 1, 2, 3, 4, 5]):
+        batch.step(np.array([row_0, row_1]))
+    actions, scores = batch.game(0).greedy_move_scores()
+    np.testing.assert_array_equal(actions, np.flatnonzero(batch.action_mask[0]))
+    np.testing.assert_array_equal(scores, (actions == 0).astype(float))
+    _, scores = batch.game(1).greedy_move_scores()
+    assert not scores.any()
+    before = (batch.observation.copy(), batch.action_mask.copy())
+    rng = np.random.default_rng(0)
+    assert [int(batch.greedy_actions(np.array([0]), rng)[0]) for _ in range(5)] == [0] * 5
+    seen = {int(batch.greedy_actions(np.array([1]), rng)[0]) for _ in range(60)}
+    assert seen == set(np.flatnonzero(batch.action_mask[1]).tolist())  # ties: uniformly random
+    np.testing.assert_array_equal(batch.observation, before[0])  # scored in copies of the envs
+    np.testing.assert_array_equal(batch.action_mask, before[1])
 
 
 @pytest.fixture(autouse=True)
