@@ -33,6 +33,10 @@ RESULTS = {
         "the same one-hour recipe afresh, the pool player on threads (issue #57)",
         "Hive Base",
     ),
+    "docs/results/hive_board_hour_2026_12_06.json": (
+        "the same one-hour recipe, same code, on the faster machine of 2026-12-06",
+        "Hive Base",
+    ),
 }
 """Results file -> (framework and model, game)."""
 TARGET = 0.80  # issue #17: argmax play wins >= 80% of 200 games vs random (draws count against)
