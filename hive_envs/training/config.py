@@ -104,12 +104,6 @@ class TrainConfig(KeyedConfig):
     # --- rollouts ---
     num_games: int = key(128, "games played at once in the batch", between(1, 65_536))
     rollout_steps: int = key(64, "batch steps per rollout (one ply in every game each)", at_least(1))
-    opening_plies: int = key(
-        0,
-        "uniformly random plies that start every training game, not trained: positions the learner's "
-        "own (soon nearly deterministic) play would not reach",
-        at_least(0),
-    )
     # --- PPO ---
     learning_rate: float = key(3e-4, "Adam learning rate", above(0))
     anneal_lr: bool = key(True, "decay the learning rate linearly to 0 over total_steps")

@@ -67,7 +67,6 @@ def train(config: TrainConfig, resume: bool = False, overwrite: bool = False) ->
             run.device,
             seed=config.seed + 7919 * run.update,
             potentials=config.shaping_coef > 0,
-            opening_plies=config.opening_plies,
         )
         shuffle_rng = np.random.default_rng(config.seed + 104729 * run.update)
         steps_per_update = config.num_games * config.rollout_steps

@@ -5,10 +5,6 @@ self-play (the learner plays both seats; both seats' decisions are trained) or p
 learner holds one seat, the other a past policy or any player of `hive_envs.players`, e.g. an
 alpha-beta searcher; only the learner's decisions are trained).
 
-Random openings (optional, `opening_plies`): the first plies of every game are uniformly random
-and not trained (like a pool opponent's moves), so that the learner also meets the positions its
-own, soon nearly deterministic, play avoids.
-
 Teacher labels (optional): for a random share of the learner's decisions a teacher player (e.g.
 `alphabeta:2`) is asked which move it would make in the same position; `Rollout.teacher_actions`
 holds its action there (-1 elsewhere) for the PPO update's imitation loss (hive_envs/training/ppo.py).
@@ -44,7 +40,7 @@ import torch
 
 from hive_envs.agents.distributions import MaskedCategorical
 from hive_envs.agents.networks import action_lists
-from hive_envs.players import RandomPlayer, batch_actions
+from hive_envs.players import batch_actions
 
 
 @dataclass
@@ -148,13 +144,7 @@ class SelfPlayCollector:
     """Steps a batch with the learner (and optionally a pool opponent) and records rollouts."""
 
     def __init__(
-        self,
-        batch,
-        network: torch.nn.Module,
-        device: torch.device,
-        seed: int,
-        potentials: bool = False,
-        opening_plies: int = 0,
+        self, batch, network: torch.nn.Module, device: torch.device, seed: int, potentials: bool = False
     ):
         if potentials:
             try:  # a BatchGame subclass has the method, and raises NotImplementedError without potentials
@@ -171,9 +161,6 @@ class SelfPlayCollector:
         self.rng = np.random.default_rng(seed)
         self.generator = torch.Generator(device=device).manual_seed(seed)
         batch.reset(seed=seed)
-        self.opening_plies = opening_plies
-        self.opening_left = np.full(batch.num_games, opening_plies)  # random plies each game has yet to play
-        self.random = RandomPlayer(seed=seed + 1)
         # Statistics of games finished since the last call to pop_stats().
         self.lengths: list[int] = []
         self.pool_outcomes: dict[str, list[float]] = {}  # opponent ("pool": a past policy) -> rewards
@@ -248,8 +235,7 @@ class SelfPlayCollector:
             obs_buf[t] = batch.observation
             mask_buf[t] = batch.action_mask
             movers[t] = batch.to_move
-            opening = self.opening_left > 0
-            learner_rows = (~is_pool | (batch.to_move == learner_seat)) & ~opening
+            learner_rows = ~is_pool | (batch.to_move == learner_seat)
             trained[t] = learner_rows
             obs = torch.as_tensor(obs_buf[t], device=self.device)
             rows = np.flatnonzero(learner_rows)
@@ -263,18 +249,13 @@ class SelfPlayCollector:
             actions[t, rows] = action.cpu().numpy()
             log_probs[t, rows] = log_prob.cpu().numpy()
             values[t, rows] = value.cpu().numpy()
-            rows = np.flatnonzero(~learner_rows & ~opening)
+            rows = np.flatnonzero(~learner_rows)
             if rows.size:
                 actions[t, rows] = self._opponent_actions(opponent, rows, obs, mask_buf[t])
-            rows = np.flatnonzero(opening)
-            if rows.size:
-                actions[t, rows] = batch_actions(self.random, batch, rows)
             batch.step(actions[t])
             terminated[t] = batch.terminated
             rewards[t] = batch.rewards
             ended = np.flatnonzero(batch.terminated)
-            self.opening_left[opening] -= 1
-            self.opening_left[ended] = self.opening_plies
             self.lengths.extend(batch.episode_length[ended].tolist())
             ended_pool = ended[is_pool[ended]]
             if ended_pool.size:
