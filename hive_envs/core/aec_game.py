@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from gymnasium.spaces import Space
 
 from hive_envs.core.aec_make import make_env
 from hive_envs.core.aec_source import AecOptions
@@ -296,13 +295,16 @@ def copy_env(env):
     memo = {id(old): object.__new__(type(old)) for old in layers}
     for old in layers:  # spaces describe the env, not its position: shared (half a copy's time)
         for value in old.__dict__.values():
-            if isinstance(value, Space) or (
-                isinstance(value, dict) and value and all(isinstance(v, Space) for v in value.values())
-            ):
+            if is_space(value) or (isinstance(value, dict) and value and all(map(is_space, value.values()))):
                 memo[id(value)] = value
     for old in layers:
         memo[id(old)].__dict__.update(copy.deepcopy(old.__dict__, memo))
     return memo[id(env)]
+
+
+def is_space(value) -> bool:
+    """A gymnasium space (told by its classes' module, so that this layer imports no gymnasium)."""
+    return any(cls.__module__.startswith("gymnasium.spaces") for cls in type(value).__mro__)
 
 
 def replay(options: AecOptions, seed: int | None, moves) -> AecGame:
